@@ -1,0 +1,113 @@
+// swift-tools-version: 6.2
+import PackageDescription
+
+// Our own targets treat every warning as an error; dependencies keep their own settings.
+let strict: [SwiftSetting] = [.treatAllWarnings(as: .error)]
+
+let package = Package(
+  name: "btc-price",
+  platforms: [.macOS(.v14), .iOS(.v17)],
+  products: [
+    .executable(name: "btc-price", targets: ["btc-price"]),
+    .library(name: "BTCPriceCore", targets: ["BTCPriceCore"]),
+    .library(name: "BTCPriceNetworking", targets: ["BTCPriceNetworking"]),
+    .library(name: "BTCPricePersistence", targets: ["BTCPricePersistence"]),
+    .library(name: "BTCPriceFeature", targets: ["BTCPriceFeature"]),
+  ],
+  dependencies: [
+    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+    .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+    .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
+    .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+    .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.1.1"),
+    .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+    .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+  ],
+  targets: [
+    .target(name: "BTCPriceCore", swiftSettings: strict),
+    .target(name: "BTCPriceNetworking", dependencies: ["BTCPriceCore"], swiftSettings: strict),
+    .target(
+      name: "BTCPriceAsyncHTTPClient",
+      dependencies: [
+        "BTCPriceNetworking",
+        .product(name: "AsyncHTTPClient", package: "async-http-client"),
+        .product(name: "NIOCore", package: "swift-nio"),
+        .product(name: "NIOPosix", package: "swift-nio"),
+        .product(name: "NIOSSL", package: "swift-nio-ssl"),
+      ],
+      swiftSettings: strict
+    ),
+    .target(name: "BTCPricePersistence", dependencies: ["BTCPriceCore"], swiftSettings: strict),
+    .target(name: "BTCPriceFeature", dependencies: ["BTCPriceCore"], swiftSettings: strict),
+    .target(name: "BTCPriceTerminal", dependencies: ["BTCPriceFeature"], swiftSettings: strict),
+    .executableTarget(
+      name: "btc-price",
+      dependencies: [
+        "BTCPriceCore",
+        "BTCPriceNetworking",
+        "BTCPriceAsyncHTTPClient",
+        "BTCPricePersistence",
+        "BTCPriceFeature",
+        "BTCPriceTerminal",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ],
+      swiftSettings: strict
+    ),
+    .target(
+      name: "BTCPriceTestSupport",
+      dependencies: [
+        "BTCPriceCore",
+        "BTCPriceNetworking",
+        .product(name: "Hummingbird", package: "hummingbird"),
+        .product(name: "Logging", package: "swift-log"),
+        .product(name: "HTTPTypes", package: "swift-http-types"),
+        .product(name: "NIOCore", package: "swift-nio"),
+        .product(name: "NIOPosix", package: "swift-nio"),
+        .product(name: "Clocks", package: "swift-clocks"),
+      ],
+      swiftSettings: strict
+    ),
+    .testTarget(
+      name: "BTCPriceCoreTests",
+      dependencies: [
+        "BTCPriceCore", "BTCPriceTestSupport",
+        .product(name: "Clocks", package: "swift-clocks"),
+      ],
+      swiftSettings: strict
+    ),
+    .testTarget(
+      name: "BTCPriceNetworkingTests",
+      dependencies: ["BTCPriceNetworking", "BTCPriceTestSupport"],
+      swiftSettings: strict
+    ),
+    .testTarget(
+      name: "BTCPricePersistenceTests",
+      dependencies: ["BTCPricePersistence", "BTCPriceTestSupport"],
+      swiftSettings: strict
+    ),
+    .testTarget(
+      name: "BTCPriceFeatureTests",
+      dependencies: ["BTCPriceFeature", "BTCPriceTestSupport"],
+      swiftSettings: strict
+    ),
+    .testTarget(
+      name: "BTCPriceTerminalTests",
+      dependencies: ["BTCPriceTerminal", "BTCPriceTestSupport"],
+      swiftSettings: strict
+    ),
+    .testTarget(
+      name: "BTCPriceIntegrationTests",
+      dependencies: [
+        "BTCPriceCore", "BTCPriceNetworking", "BTCPriceAsyncHTTPClient", "BTCPricePersistence",
+        "BTCPriceFeature", "BTCPriceTestSupport",
+      ],
+      swiftSettings: strict
+    ),
+    .testTarget(
+      name: "BTCPriceEndToEndTests",
+      dependencies: ["btc-price", "BTCPriceTestSupport"],
+      swiftSettings: strict
+    ),
+  ]
+)

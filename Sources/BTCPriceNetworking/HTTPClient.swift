@@ -1,0 +1,74 @@
+import Foundation
+
+/// The transport the remote loaders need: one GET, a bounded body, nothing else.
+///
+/// Adapters (AsyncHTTPClient for the CLI, URLSession for Apple apps) must:
+/// - deliver any status with its body; a status is not an error at this level;
+/// - stop reading and throw ``HTTPClientError/bodyTooLarge(limit:)`` past `maxBodySize`;
+/// - map transport failures to ``HTTPClientError``;
+/// - honour task cancellation promptly (deadlines are enforced by cancelling the task);
+/// - reuse connections between calls.
+public protocol HTTPClient: Sendable {
+  func get(_ request: HTTPRequest) async throws -> HTTPResponse
+}
+
+public struct HTTPRequest: Equatable, Sendable {
+  public var url: URL
+  /// Header fields in the order they are sent.
+  public var headers: [(name: String, value: String)]
+  public var maxBodySize: Int
+
+  public init(url: URL, headers: [(name: String, value: String)] = [], maxBodySize: Int = 64 * 1024)
+  {
+    self.url = url
+    self.headers = headers
+    self.maxBodySize = maxBodySize
+  }
+
+  public static func == (lhs: HTTPRequest, rhs: HTTPRequest) -> Bool {
+    lhs.url == rhs.url && lhs.maxBodySize == rhs.maxBodySize
+      && lhs.headers.map(\.name) == rhs.headers.map(\.name)
+      && lhs.headers.map(\.value) == rhs.headers.map(\.value)
+  }
+
+  /// The value of the first header with this name, compared case-insensitively.
+  public func header(_ name: String) -> String? {
+    headers.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
+  }
+}
+
+public struct HTTPResponse: Equatable, Sendable {
+  public var status: Int
+  /// Header names are lowercased.
+  public var headers: [String: String]
+  public var body: Data
+
+  public init(status: Int, headers: [String: String] = [:], body: Data) {
+    self.status = status
+    self.headers = Dictionary(headers.map { ($0.key.lowercased(), $0.value) }) { first, _ in first }
+    self.body = body
+  }
+}
+
+/// A transport failure: no complete HTTP answer arrived.
+public enum HTTPClientError: Error, Equatable, Sendable, CustomStringConvertible {
+  case connectionRefused
+  case connectionReset
+  case hostNotFound
+  case tlsFailure(String)
+  case timedOut
+  case bodyTooLarge(limit: Int)
+  case other(String)
+
+  public var description: String {
+    switch self {
+    case .connectionRefused: return "connection refused"
+    case .connectionReset: return "connection reset"
+    case .hostNotFound: return "host not found"
+    case .tlsFailure(let reason): return "TLS failure: \(reason)"
+    case .timedOut: return "transport timed out"
+    case .bodyTooLarge(let limit): return "response body over \(limit) bytes"
+    case .other(let reason): return reason
+    }
+  }
+}

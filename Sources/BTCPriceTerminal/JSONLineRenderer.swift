@@ -1,0 +1,47 @@
+import BTCPriceFeature
+import Foundation
+
+/// `--json`: one JSON object per tick, keys always in this order:
+///
+/// `{"timestamp":"2026-11-22T14:03:05Z","price":"68901.23","currency":"USD","source":"binance","stale":false}`
+///
+/// A stale line carries the last known value with its own timestamp and source (`null` when
+/// nothing is known) and an `error` with the reason.
+public enum JSONLineRenderer {
+  private static let timestampStyle = Date.ISO8601FormatStyle()
+
+  public static func render(_ state: PriceViewState) -> String {
+    let quote = state.quote
+    var fields = [
+      ("timestamp", quote.map { string($0.timestamp.formatted(timestampStyle)) } ?? "null"),
+      ("price", quote.map { string("\($0.value)") } ?? "null"),
+      ("currency", string(quote?.currency ?? "USD")),
+      ("source", quote.map { string($0.source.id) } ?? "null"),
+      ("stale", state.isStale ? "true" : "false"),
+    ]
+    if state.isStale {
+      fields.append(("error", string(state.failureReason ?? "update failed")))
+    }
+    return "{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}"
+  }
+
+  /// A JSON string literal; control characters are escaped so a line is always one line.
+  static func string(_ text: String) -> String {
+    var result = "\""
+    for scalar in text.unicodeScalars {
+      switch scalar {
+      case "\"": result += "\\\""
+      case "\\": result += "\\\\"
+      case "\n": result += "\\n"
+      case "\r": result += "\\r"
+      case "\t": result += "\\t"
+      case _
+      where scalar.value < 0x20 || scalar.value == 0x7F || scalar == "\u{2028}"
+        || scalar == "\u{2029}":
+        result += String(format: "\\u%04x", scalar.value)
+      default: result.unicodeScalars.append(scalar)
+      }
+    }
+    return result + "\""
+  }
+}

@@ -1,0 +1,111 @@
+import BTCPriceNetworking
+import Foundation
+import Testing
+
+/// The ``HTTPClient`` contract as checks against a running ``FakeExchangeServer``; every adapter's
+/// tests run all of them.
+public enum HTTPClientContractSpecs {
+  public static func deliversStatusHeadersAndBody(
+    _ client: some HTTPClient, server: FakeExchangeServer,
+    sourceLocation: SourceLocation = #_sourceLocation
+  ) async throws {
+    await server.stub(
+      .binance,
+      FakeResponse(
+        status: 429, headers: ["Retry-After": "7"], json: #"{"code":-1003,"msg":"Too many"}"#))
+
+    let response = try await client.get(HTTPRequest(url: server.url(for: .binance)))
+
+    #expect(response.status == 429, sourceLocation: sourceLocation)
+    #expect(response.headers["retry-after"] == "7", sourceLocation: sourceLocation)
+    #expect(
+      String(decoding: response.body, as: UTF8.self) == #"{"code":-1003,"msg":"Too many"}"#,
+      sourceLocation: sourceLocation)
+  }
+
+  public static func sendsRequestHeadersAndQuery(
+    _ client: some HTTPClient, server: FakeExchangeServer,
+    sourceLocation: SourceLocation = #_sourceLocation
+  ) async throws {
+    await server.stub(.cryptoCompare, .cryptoCompare(price: "1"))
+
+    _ = try await client.get(
+      HTTPRequest(
+        url: server.url(for: .cryptoCompare),
+        headers: [("User-Agent", "btc-price/test"), ("Authorization", "Apikey k")]))
+
+    let recorded = try #require(
+      await server.requests(to: .cryptoCompare).first, sourceLocation: sourceLocation)
+    #expect(recorded.query == "fsym=BTC&tsym=USD&e=coinbase", sourceLocation: sourceLocation)
+    #expect(recorded.headers["user-agent"] == "btc-price/test", sourceLocation: sourceLocation)
+    #expect(recorded.headers["authorization"] == "Apikey k", sourceLocation: sourceLocation)
+  }
+
+  public static func refusesBodiesOverTheLimit(
+    _ client: some HTTPClient, server: FakeExchangeServer,
+    sourceLocation: SourceLocation = #_sourceLocation
+  ) async throws {
+    await server.stub(.binance, FakeResponse(body: Data(repeating: 0x61, count: 200_000)))
+
+    await #expect(throws: HTTPClientError.bodyTooLarge(limit: 1024), sourceLocation: sourceLocation)
+    {
+      try await client.get(HTTPRequest(url: server.url(for: .binance), maxBodySize: 1024))
+    }
+  }
+
+  public static func mapsRefusedConnection(
+    _ client: some HTTPClient, sourceLocation: SourceLocation = #_sourceLocation
+  ) async throws {
+    let closedPort = try FakeExchangeServer.unusedPort()
+    let started = ContinuousClock.now
+
+    await #expect(throws: HTTPClientError.connectionRefused, sourceLocation: sourceLocation) {
+      try await client.get(HTTPRequest(url: URL(string: "http://127.0.0.1:\(closedPort)/")!))
+    }
+    // A refused connection must fail fast so the chain can ask the next source within the tick.
+    #expect(ContinuousClock.now - started < .seconds(1), sourceLocation: sourceLocation)
+  }
+
+  public static func honoursCancellationPromptly(
+    _ client: some HTTPClient, server: FakeExchangeServer,
+    sourceLocation: SourceLocation = #_sourceLocation
+  ) async throws {
+    await server.stub(.binance, .binance(price: "1", delay: .seconds(10)))
+    let started = ContinuousClock.now
+
+    let request = Task { try await client.get(HTTPRequest(url: server.url(for: .binance))) }
+    await waitUntilRequestArrives(at: server, route: .binance)
+    request.cancel()
+    let result = await request.result
+
+    #expect(throws: CancellationError.self, sourceLocation: sourceLocation) { try result.get() }
+    #expect(ContinuousClock.now - started < .seconds(5), sourceLocation: sourceLocation)
+  }
+
+  public static func reusesOneConnectionAcrossRequests(
+    _ client: some HTTPClient, server: FakeExchangeServer,
+    sourceLocation: SourceLocation = #_sourceLocation
+  ) async throws {
+    await server.stub(.binance, .binance(price: "1"))
+
+    for _ in 0..<5 {
+      _ = try await client.get(HTTPRequest(url: server.url(for: .binance)))
+    }
+
+    let ports = Set(await server.requests(to: .binance).compactMap(\.remotePort))
+    #expect(
+      ports.count == 1, "5 requests used \(ports.count) connections", sourceLocation: sourceLocation
+    )
+  }
+
+  private static func waitUntilRequestArrives(
+    at server: FakeExchangeServer, route: FakeExchangeServer.Route
+  )
+    async
+  {
+    let deadline = ContinuousClock.now + .seconds(5)
+    while await server.requests(to: route).isEmpty, ContinuousClock.now < deadline {
+      await Task.yield()
+    }
+  }
+}

@@ -1,0 +1,53 @@
+import Clocks
+import Testing
+
+/// swift-clocks' `TestClock`, plus a count of the sleeps that started on it, so a test can advance
+/// time only once the code under test has reached the sleep it expects.
+///
+/// `TestClock.advance` resumes only the sleeps registered when it runs; under load the code under
+/// test may not have got there yet, and the test then hangs or sees a late start. Tests drive time
+/// in steps with ``advance(to:afterSleeps:)`` instead: "once k sleeps have started, move to t".
+public final class SteppedTestClock: Clock, @unchecked Sendable {
+  public typealias Duration = Swift.Duration
+  public typealias Instant = TestClock<Duration>.Instant
+
+  private let base = TestClock<Duration>()
+  private let started = Locked(0)
+  /// The instant the clock was created; step targets are offsets from it.
+  public let origin: Instant
+
+  public init() {
+    origin = base.now
+  }
+
+  public var now: Instant { base.now }
+  public var minimumResolution: Duration { base.minimumResolution }
+
+  /// Time since ``origin``.
+  public var elapsed: Duration { origin.duration(to: now) }
+
+  /// How many sleeps have started so far, including those that returned at once.
+  public var sleepsStarted: Int { started.value }
+
+  public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
+    started.withValue { $0 += 1 }
+    try await base.sleep(until: deadline, tolerance: tolerance)
+  }
+
+  /// Waits until `count` sleeps have started in total, then advances to `origin + offset`,
+  /// resuming every sleep due by then in deadline order.
+  public func advance(
+    to offset: Duration, afterSleeps count: Int,
+    sourceLocation: SourceLocation = #_sourceLocation
+  ) async {
+    await waitUntil(
+      { self.sleepsStarted >= count }, "\(count) sleeps never started",
+      sourceLocation: sourceLocation)
+    await base.advance(to: origin.advanced(by: offset))
+  }
+
+  /// Advances without waiting for any sleep: for steps where nothing new is expected to sleep.
+  public func advance(to offset: Duration) async {
+    await base.advance(to: origin.advanced(by: offset))
+  }
+}

@@ -1,0 +1,79 @@
+import BTCPriceAsyncHTTPClient
+import BTCPriceCore
+import BTCPriceFeature
+import BTCPriceNetworking
+import BTCPricePersistence
+import Foundation
+
+/// The composition root: the only place that knows the concrete types.
+struct PriceApp {
+  enum Outcome: Equatable {
+    case lastTickSucceeded
+    case lastTickFailed
+    case interrupted(signal: Int32)
+  }
+
+  let interval: Duration
+  let primaryTimeout: Duration
+  let count: Int?
+  let binanceURL: URL
+  let cryptoCompareURL: URL
+  let cryptoCompareAPIKey: String?
+  let store: FilePriceStore?
+  let render: @Sendable (PriceViewState) -> String
+
+  func run() async -> Outcome {
+    let client = AsyncHTTPClientAdapter()
+    let clock = ContinuousClock()
+    let now: @Sendable () -> Date = { Date() }
+    let chain = PriceSourceChain(
+      [
+        .init(
+          source: .binance,
+          loader: RemotePriceLoader.binance(client: client, url: binanceURL, now: now),
+          timeout: primaryTimeout),
+        .init(
+          source: .cryptoCompare,
+          loader: RemotePriceLoader.cryptoCompare(
+            client: client, url: cryptoCompareURL, apiKey: cryptoCompareAPIKey, now: now)),
+      ],
+      clock: clock)
+    let feed = PriceFeed(chain: chain, store: store) { warning in
+      switch warning {
+      case .cacheUnreadable(let reason): Console.warn(reason)
+      case .cacheNotSaved(let reason): Console.warn("\(reason) (will keep running without saving)")
+      }
+    }
+    await feed.restore()
+
+    let presenter = PricePresenter(timestamps: TimestampFormatter(precision: .seconds))
+    let ticker = PriceTicker(interval: interval, clock: clock)
+    let render = self.render
+    let lastTickSucceeded = Flag()
+    let ticking = Task {
+      try await ticker.run(count: count) { _, budget in
+        guard let update = try? await feed.update(within: budget) else { return }
+        let state = presenter.present(update)
+        Console.print(render(state))
+        lastTickSucceeded.value = !state.isStale
+      }
+    }
+    let signals = SignalTrap([SIGINT, SIGTERM]) { _ in ticking.cancel() }
+    _ = await ticking.result
+    await client.shutdown()
+    if let signal = signals.received {
+      return .interrupted(signal: signal)
+    }
+    return lastTickSucceeded.value ? .lastTickSucceeded : .lastTickFailed
+  }
+}
+
+/// A Bool shared between the tick closure and the caller.
+private final class Flag: @unchecked Sendable {
+  private let lock = NSLock()
+  private var stored = false
+  var value: Bool {
+    get { lock.withLock { stored } }
+    set { lock.withLock { stored = newValue } }
+  }
+}

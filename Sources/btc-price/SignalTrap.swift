@@ -1,0 +1,52 @@
+import Dispatch
+import Foundation
+
+/// Turns SIGINT/SIGTERM into a call, so the tool can cancel the tick in flight and exit cleanly
+/// instead of dying mid-write.
+///
+/// If the orderly shutdown takes longer than `grace`, or a second signal arrives, the process
+/// exits at once with the conventional status.
+final class SignalTrap: @unchecked Sendable {
+  private let lock = NSLock()
+  private var first: Int32?
+  private var sources: [any DispatchSourceSignal] = []
+
+  init(
+    _ signals: [Int32], grace: DispatchTimeInterval = .milliseconds(500),
+    _ handler: @escaping @Sendable (Int32) -> Void
+  ) {
+    for number in signals {
+      signal(number, SIG_IGN)
+      let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+      source.setEventHandler { [weak self] in
+        guard let self else { return }
+        if self.record(number) {
+          handler(number)
+          DispatchQueue.global().asyncAfter(deadline: .now() + grace) { Self.exitNow(number) }
+        } else {
+          Self.exitNow(number)
+        }
+      }
+      source.resume()
+      sources.append(source)
+    }
+  }
+
+  /// The first signal received, if any.
+  var received: Int32? {
+    lock.withLock { first }
+  }
+
+  /// Records the signal; true when it is the first one.
+  private func record(_ number: Int32) -> Bool {
+    lock.withLock {
+      guard first == nil else { return false }
+      first = number
+      return true
+    }
+  }
+
+  private static func exitNow(_ number: Int32) -> Never {
+    _exit(number == SIGINT ? 130 : 0)
+  }
+}

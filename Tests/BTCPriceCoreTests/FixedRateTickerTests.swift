@@ -1,0 +1,102 @@
+import BTCPriceCore
+import BTCPriceTestSupport
+import Testing
+
+@Suite("Fixed-rate ticker", .timeLimit(.minutes(1)))
+struct FixedRateTickerTests {
+  let clock = SteppedTestClock()
+
+  @Test func run_startsTickNAtStartPlusNIntervalsWhenEachTickTakes300ms() async throws {
+    let starts = Locked<[Duration]>([])
+    let budgets = Locked<[Duration]>([])
+    let sut = PriceTicker(interval: .seconds(1), clock: clock)
+
+    let running = Task { [clock] in
+      try await sut.run(count: 8) { slot, budget in
+        starts.append(clock.elapsed)
+        budgets.append(budget)
+        try? await clock.sleep(
+          until: clock.origin.advanced(by: .seconds(slot) + .milliseconds(300)))
+      }
+    }
+    // Sleeps alternate: the tick's work (odd), then the ticker waiting for the next slot (even).
+    for tick in 0..<8 {
+      await clock.advance(to: .seconds(tick) + .milliseconds(300), afterSleeps: 2 * tick + 1)
+      if tick < 7 { await clock.advance(to: .seconds(tick + 1), afterSleeps: 2 * tick + 2) }
+    }
+    try await running.value
+
+    #expect(starts.value == (0..<8).map { Duration.seconds($0) })
+    #expect(budgets.value == Array(repeating: .seconds(1), count: 8))
+  }
+
+  @Test func run_supportsFractionalIntervals() async throws {
+    let starts = Locked<[Duration]>([])
+    let sut = PriceTicker(interval: .milliseconds(250), clock: clock)
+
+    let running = Task { [clock] in
+      try await sut.run(count: 4) { _, _ in starts.append(clock.elapsed) }
+    }
+    for tick in 1..<4 {
+      await clock.advance(to: .milliseconds(250 * tick), afterSleeps: tick)
+    }
+    try await running.value
+
+    #expect(starts.value == [.zero, .milliseconds(250), .milliseconds(500), .milliseconds(750)])
+  }
+
+  @Test func run_neverOverlapsTicksAndSkipsSlotsAnOverlongTickMissed() async throws {
+    let spans = Locked<[(slot: Int, start: Duration, end: Duration)]>([])
+    let ends: [Duration] = [.milliseconds(2500), .seconds(5), .milliseconds(7500)]
+    let sut = PriceTicker(interval: .seconds(1), clock: clock)
+
+    let running = Task { [clock] in
+      try await sut.run(count: 3) { slot, _ in
+        let start = clock.elapsed
+        try? await clock.sleep(until: clock.origin.advanced(by: ends[spans.value.count]))
+        spans.append((slot, start, clock.elapsed))
+      }
+    }
+    // Each tick overruns into a later slot, so the ticker starts the next one without sleeping.
+    for (index, end) in ends.enumerated() {
+      await clock.advance(to: end, afterSleeps: index + 1)
+    }
+    try await running.value
+
+    let recorded = spans.value
+    #expect(recorded.map(\.slot) == [0, 2, 5])
+    #expect(recorded.map(\.start) == [.zero, .milliseconds(2500), .seconds(5)])
+    for (previous, next) in zip(recorded, recorded.dropFirst()) {
+      #expect(next.start >= previous.end)
+    }
+  }
+
+  @Test func run_stopsTickingWhenCancelled() async throws {
+    let starts = Locked<[Duration]>([])
+    let sut = PriceTicker(interval: .seconds(1), clock: clock)
+
+    let running = Task { [clock] in
+      try await sut.run { _, _ in starts.append(clock.elapsed) }
+    }
+    await clock.advance(to: .seconds(1), afterSleeps: 1)
+    await clock.advance(to: .seconds(2), afterSleeps: 2)
+    await clock.advance(to: .milliseconds(2500), afterSleeps: 3)
+    running.cancel()
+    await #expect(throws: CancellationError.self) { try await running.value }
+    await clock.advance(to: .seconds(10))
+
+    #expect(starts.value == [.zero, .seconds(1), .seconds(2)])
+  }
+
+  @Test func run_runsExactlyCountTicksThenReturns() async throws {
+    let slots = Locked<[Int]>([])
+    let sut = PriceTicker(interval: .seconds(1), clock: clock)
+
+    let running = Task { try await sut.run(count: 2) { slot, _ in slots.append(slot) } }
+    await clock.advance(to: .seconds(1), afterSleeps: 1)
+    try await running.value
+
+    #expect(slots.value == [0, 1])
+    #expect(clock.sleepsStarted == 1, "no sleep after the last tick")
+  }
+}

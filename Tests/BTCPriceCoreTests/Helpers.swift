@@ -1,0 +1,100 @@
+import BTCPriceCore
+import BTCPriceTestSupport
+import Foundation
+
+func makeQuote(
+  _ value: String = "68901.23", source: PriceSource = .binance,
+  at seconds: TimeInterval = 1_795_356_185
+) -> PriceQuote {
+  PriceQuote(
+    value: Decimal(string: value)!, currency: "USD",
+    timestamp: Date(timeIntervalSince1970: seconds),
+    source: source)
+}
+
+/// What a loader stub saw, in order, with times measured from the clock's start.
+enum LoaderEvent: Equatable, Sendable {
+  case started(at: Duration)
+  case cancelled(at: Duration)
+  case finished(at: Duration)
+}
+
+/// A loader that answers at a fixed instant of the test clock (or at once), then delivers `result`.
+///
+/// Answer times are absolute, not "delay after the call": if the test clock has already passed
+/// that instant, the stub answers at once instead of waiting for an advance that never comes.
+struct LoaderStub: PriceLoader {
+  let clock: SteppedTestClock
+  let answersAt: Duration?
+  let result: Result<PriceQuote, PriceSourceError>
+  let events = Locked<[LoaderEvent]>([])
+
+  init(
+    clock: SteppedTestClock, answersAt: Duration? = nil,
+    result: Result<PriceQuote, PriceSourceError>
+  ) {
+    self.clock = clock
+    self.answersAt = answersAt
+    self.result = result
+  }
+
+  var callCount: Int {
+    events.value.filter { if case .started = $0 { true } else { false } }.count
+  }
+
+  func load() async throws -> PriceQuote {
+    events.append(.started(at: elapsed))
+    if let answersAt {
+      do {
+        try await clock.sleep(until: clock.origin.advanced(by: answersAt))
+      } catch {
+        events.append(.cancelled(at: elapsed))
+        throw error
+      }
+    }
+    events.append(.finished(at: elapsed))
+    return try result.get()
+  }
+
+  private var elapsed: Duration { clock.elapsed }
+}
+
+/// An in-memory store whose failures can be switched on, for feed tests.
+final class PriceStoreSpy: PriceStore, @unchecked Sendable {
+  struct Failure: Error, CustomStringConvertible {
+    let description: String
+  }
+
+  private let lock = NSLock()
+  private var stored: PriceQuote?
+  private var loadError: Failure?
+  private var saveError: Failure?
+  private var saves: [PriceQuote] = []
+
+  init(stored: PriceQuote? = nil, loadError: String? = nil, saveError: String? = nil) {
+    self.stored = stored
+    self.loadError = loadError.map(Failure.init)
+    self.saveError = saveError.map(Failure.init)
+  }
+
+  var savedQuotes: [PriceQuote] { lock.withLock { saves } }
+
+  func failSaves(_ reason: String?) {
+    lock.withLock { saveError = reason.map(Failure.init) }
+  }
+
+  func load() throws -> PriceQuote? {
+    try lock.withLock {
+      if let loadError { throw loadError }
+      return stored
+    }
+  }
+
+  func save(_ quote: PriceQuote) throws {
+    try lock.withLock {
+      if let saveError { throw saveError }
+      stored = quote
+      saves.append(quote)
+    }
+  }
+}

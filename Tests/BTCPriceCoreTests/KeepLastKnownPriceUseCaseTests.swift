@@ -1,0 +1,129 @@
+import BTCPriceCore
+import BTCPriceTestSupport
+import Foundation
+import Testing
+
+@Suite("Keep the last known price (cache, stale values)", .timeLimit(.minutes(1)))
+struct KeepLastKnownPriceUseCaseTests {
+  let clock = SteppedTestClock()
+
+  @Test func update_deliversFreshQuoteAndSavesIt() async throws {
+    let store = PriceStoreSpy()
+    let sut = makeSUT(results: [.success(makeQuote("68901.23"))], store: store)
+
+    let update = try await sut.update(within: .seconds(1))
+
+    #expect(update == .fresh(makeQuote("68901.23")))
+    #expect(store.savedQuotes == [makeQuote("68901.23")])
+    #expect(await sut.lastKnown == makeQuote("68901.23"))
+  }
+
+  @Test func update_deliversCachedQuoteAsStaleWhenFirstTickFails() async throws {
+    let cached = makeQuote("68000.00", at: 1_763_700_000)
+    let sut = makeSUT(
+      results: [.failure(.unreachable("connection refused"))], store: PriceStoreSpy(stored: cached))
+
+    #expect(await sut.restore() == cached)
+    let update = try await sut.update(within: .seconds(1))
+
+    #expect(update.quote == cached)
+    guard case .stale(_, let failure) = update else {
+      Issue.record("expected a stale update, got \(update)")
+      return
+    }
+    #expect(failure.description.contains("connection refused"))
+  }
+
+  @Test func update_deliversStaleWithoutValueWhenNothingIsKnown() async throws {
+    let sut = makeSUT(results: [.failure(.invalidData("empty body"))], store: PriceStoreSpy())
+
+    await sut.restore()
+    let update = try await sut.update(within: .seconds(1))
+
+    #expect(update.quote == nil)
+  }
+
+  @Test func update_recoversOnNextSuccessAfterFailure() async throws {
+    let sut = makeSUT(
+      results: [
+        .success(makeQuote("1.00")), .failure(.httpStatus(500, message: nil)),
+        .success(makeQuote("2.00")),
+      ],
+      store: PriceStoreSpy())
+
+    let updates = [
+      try await sut.update(within: .seconds(1)),
+      try await sut.update(within: .seconds(1)),
+      try await sut.update(within: .seconds(1)),
+    ]
+
+    #expect(updates[0] == .fresh(makeQuote("1.00")))
+    #expect(updates[1].quote == makeQuote("1.00"))
+    #expect(updates[2] == .fresh(makeQuote("2.00")))
+  }
+
+  @Test func restore_warnsOnceAndStartsEmptyWhenCacheIsUnreadable() async throws {
+    let warnings = Locked<[PriceFeedWarning]>([])
+    let sut = makeSUT(
+      results: [], store: PriceStoreSpy(loadError: "corrupt JSON"),
+      warn: { warnings.append($0) })
+
+    #expect(await sut.restore() == nil)
+
+    #expect(warnings.value == [.cacheUnreadable("corrupt JSON")])
+  }
+
+  @Test func update_keepsTickingAndWarnsOncePerRunOfFailedSaves() async throws {
+    let store = PriceStoreSpy(saveError: "read-only file system")
+    let warnings = Locked<[PriceFeedWarning]>([])
+    let sut = makeSUT(
+      results: (1...4).map { .success(makeQuote("\($0)")) }, store: store,
+      warn: { warnings.append($0) })
+
+    #expect(try await sut.update(within: .seconds(1)) == .fresh(makeQuote("1")))
+    #expect(try await sut.update(within: .seconds(1)) == .fresh(makeQuote("2")))
+    store.failSaves(nil)
+    _ = try await sut.update(within: .seconds(1))
+    store.failSaves("disk full")
+    _ = try await sut.update(within: .seconds(1))
+
+    #expect(
+      warnings.value == [.cacheNotSaved("read-only file system"), .cacheNotSaved("disk full")])
+    #expect(store.savedQuotes == [makeQuote("3")])
+    #expect(await sut.lastKnown == makeQuote("4"))
+  }
+
+  @Test func update_worksWithoutAStore() async throws {
+    let sut = makeSUT(results: [.success(makeQuote())], store: nil)
+
+    #expect(await sut.restore() == nil)
+    #expect(try await sut.update(within: .seconds(1)) == .fresh(makeQuote()))
+  }
+
+  // MARK: - Helpers
+
+  private func makeSUT(
+    results: [Result<PriceQuote, PriceSourceError>],
+    store: PriceStoreSpy?,
+    warn: @escaping @Sendable (PriceFeedWarning) -> Void = { _ in }
+  ) -> PriceFeed {
+    let chain = PriceSourceChain(
+      [.init(source: .binance, loader: SequenceLoader(results), timeout: .milliseconds(800))],
+      clock: clock)
+    return PriceFeed(chain: chain, store: store, warn: warn)
+  }
+}
+
+/// Delivers the given results one per call, at once.
+private final class SequenceLoader: PriceLoader, @unchecked Sendable {
+  private let lock = NSLock()
+  private var results: [Result<PriceQuote, PriceSourceError>]
+
+  init(_ results: [Result<PriceQuote, PriceSourceError>]) {
+    self.results = results
+  }
+
+  func load() async throws -> PriceQuote {
+    try lock.withLock { results.removeFirst() }.get()
+  }
+}

@@ -1,0 +1,121 @@
+import BTCPriceCore
+import BTCPriceFeature
+import Foundation
+import Testing
+
+@Suite("Present price updates")
+struct PricePresenterTests {
+  /// 2026-11-22 14:03:05 UTC
+  let receivedAt = Date(timeIntervalSince1970: 1_795_356_185)
+
+  @Test func present_freshQuoteShowsPriceAndTimeWithoutBanner() {
+    let state = makeSUT().present(.fresh(quote("68901.23")))
+
+    #expect(state.priceText == "$68,901.23")
+    #expect(state.timestampText == "Nov 22, 14:03:05")
+    #expect(state.bannerText == nil)
+    #expect(state.isStale == false)
+    #expect(state.sourceName == "Binance")
+    #expect(state.failureReason == nil)
+  }
+
+  @Test func present_failureWithCachedValueShowsItWithBannerAndItsOwnTime() {
+    let failure = PriceFetchFailure(failures: [
+      .init(source: .binance, error: .timedOut(after: .milliseconds(800)))
+    ])
+
+    let state = makeSUT().present(.stale(lastKnown: quote("68901.23"), failure: failure))
+
+    #expect(state.priceText == "$68,901.23")
+    #expect(state.timestampText == "Nov 22, 14:03:05")
+    #expect(
+      state.bannerText
+        == "Failed to update value. Displaying last updated value from Nov 22, 14:03:05")
+    #expect(state.isStale)
+    #expect(state.failureReason == "binance: timed out after 800 ms")
+  }
+
+  @Test func present_failureWithoutAnyValueShowsPlaceholders() {
+    let state = makeSUT().present(.stale(lastKnown: nil, failure: PriceFetchFailure(failures: [])))
+
+    #expect(state.priceText == "-")
+    #expect(state.timestampText == "-")
+    #expect(state.bannerText == "Failed to update value. Displaying last updated value from -")
+    #expect(state.sourceName == nil)
+    #expect(state.isStale)
+  }
+
+  @Test func present_recoveryAfterFailureHidesTheBanner() {
+    let sut = makeSUT()
+    let failed = sut.present(
+      .stale(lastKnown: quote("1.00"), failure: PriceFetchFailure(failures: [])))
+    let recovered = sut.present(.fresh(quote("2.00")))
+
+    #expect(failed.bannerText != nil)
+    #expect(recovered.bannerText == nil)
+    #expect(recovered.priceText == "$2.00")
+  }
+
+  @Test func presentRestored_showsCachedValueWithoutBanner() {
+    #expect(makeSUT().presentRestored(quote("68901.23")).bannerText == nil)
+    #expect(makeSUT().presentRestored(nil).priceText == "-")
+  }
+
+  @Test func present_usesMinutesForTheApps() {
+    let sut = PricePresenter(
+      timestamps: TimestampFormatter(precision: .minutes, timeZone: TimeZone(identifier: "UTC")!))
+
+    #expect(sut.present(.fresh(quote("1"))).timestampText == "Nov 22, 14:03")
+  }
+
+  @Test func present_usesTheGivenTimeZone() {
+    let tokyo = TimeZone(identifier: "Asia/Tokyo")!
+    let sut = PricePresenter(timestamps: TimestampFormatter(precision: .seconds, timeZone: tokyo))
+
+    #expect(sut.present(.fresh(quote("1"))).timestampText == "Nov 22, 23:03:05")
+  }
+
+  private func makeSUT() -> PricePresenter {
+    PricePresenter(
+      timestamps: TimestampFormatter(precision: .seconds, timeZone: TimeZone(identifier: "UTC")!))
+  }
+
+  private func quote(_ value: String) -> PriceQuote {
+    PriceQuote(value: Decimal(string: value)!, timestamp: receivedAt, source: .binance)
+  }
+}
+
+@Suite("Format prices and timestamps")
+struct FormattingTests {
+  @Test(arguments: [
+    ("68901.23", "$68,901.23"),
+    ("114721.34000000", "$114,721.34"),
+    ("1234567.891", "$1,234,567.89"),
+    ("0.1", "$0.10"),
+    ("0", "$0.00"),
+    ("999.995", "$1,000.00"),
+    ("0.005", "$0.01"),
+    ("0.004", "$0.00"),
+    ("100", "$100.00"),
+    ("1000", "$1,000.00"),
+    ("123456789012.5", "$123,456,789,012.50"),
+    ("-68901.23", "-$68,901.23"),
+  ])
+  func priceFormatter_formatsDollarsWithGroupingAndTwoDecimalsRoundedHalfUp(
+    value: String, expected: String
+  ) {
+    #expect(PriceFormatter.format(Decimal(string: value)!) == expected)
+  }
+
+  @Test func timestampFormatter_usesEnglishMonthsAnd24HourClock() {
+    let utc = TimeZone(identifier: "UTC")!
+    // 2026-01-05 09:07:03 UTC and 2026-12-31 23:59:59 UTC
+    let morning = Date(timeIntervalSince1970: 1_767_604_023)
+    let lastSecond = Date(timeIntervalSince1970: 1_798_761_599)
+
+    #expect(
+      TimestampFormatter(precision: .seconds, timeZone: utc).format(morning) == "Jan 5, 09:07:03")
+    #expect(
+      TimestampFormatter(precision: .minutes, timeZone: utc).format(lastSecond) == "Dec 31, 23:59")
+  }
+}

@@ -1,0 +1,84 @@
+import BTCPriceCore
+import BTCPriceNetworking
+import Foundation
+import Testing
+
+@Suite("Map CryptoCompare generateAvg payloads")
+struct CryptoCompareMapperTests {
+  @Test func map_readsNumberPriceExactlyFromItsLiteralText() throws {
+    let price = try CryptoCompareMapper.map(response(payload(price: "68910.12")))
+
+    // Through Double this would be 68910.11999999999...
+    #expect("\(price)" == "68910.12")
+    #expect(price == Decimal(string: "68910.12")!)
+  }
+
+  @Test func map_acceptsExponentNotation() throws {
+    #expect(
+      try CryptoCompareMapper.map(response(payload(price: "6.891012e4"))) == Decimal(
+        string: "68910.12")!)
+  }
+
+  @Test func map_deliversInvalidDataOnErrorBodyWith200() {
+    let body =
+      #"{"Response":"Error","Message":"fsym param seems to be missing.","HasWarning":false,"Type":99}"#
+
+    #expect(
+      throws: PriceSourceError.invalidData("CryptoCompare error: fsym param seems to be missing.")
+    ) {
+      try CryptoCompareMapper.map(response(body))
+    }
+  }
+
+  @Test func map_deliversHTTPStatusWithMessageOnMissingKey401() {
+    let body = #"{"Data":{},"Err":{"type":2,"message":"API key required for this endpoint."}}"#
+
+    #expect(
+      throws: PriceSourceError.httpStatus(401, message: "API key required for this endpoint.")
+    ) {
+      try CryptoCompareMapper.map(response(body, status: 401))
+    }
+  }
+
+  @Test func map_deliversHTTPStatusOnNon200WithoutErrorBody() {
+    #expect(throws: PriceSourceError.httpStatus(503, message: nil)) {
+      try CryptoCompareMapper.map(response("Service Unavailable", status: 503))
+    }
+  }
+
+  @Test(
+    "map_deliversInvalidDataOn200WithBadPayload",
+    arguments: [
+      "",
+      "<html></html>",
+      #"{"RAW":{"PRICE":68910.12,"FROMSYMBOL":"BTC""#,
+      #"{"RAW":{"PRICE":"68910.12","FROMSYMBOL":"BTC","TOSYMBOL":"USD"}}"#,
+      #"{"RAW":{"PRICE":0,"FROMSYMBOL":"BTC","TOSYMBOL":"USD"}}"#,
+      #"{"RAW":{"PRICE":-1.5,"FROMSYMBOL":"BTC","TOSYMBOL":"USD"}}"#,
+      #"{"RAW":{"PRICE":68910.12,"FROMSYMBOL":"ETH","TOSYMBOL":"USD"}}"#,
+      #"{"RAW":{"PRICE":68910.12,"FROMSYMBOL":"BTC","TOSYMBOL":"EUR"}}"#,
+      #"{"RAW":{"FROMSYMBOL":"BTC","TOSYMBOL":"USD"}}"#,
+      #"{"RAW":[]}"#,
+      #"{"DISPLAY":{"PRICE":"$ 68,910.1"}}"#,
+      #"{"RAW":{"PRICE":1e999,"FROMSYMBOL":"BTC","TOSYMBOL":"USD"}}"#,
+    ])
+  func map_deliversInvalidDataOn200WithBadPayload(body: String) {
+    #expect {
+      try CryptoCompareMapper.map(response(body))
+    } throws: { error in
+      guard case .invalidData = error as? PriceSourceError else { return false }
+      return true
+    }
+  }
+
+  private func payload(price: String) -> String {
+    """
+    {"RAW":{"MARKET":"CUSTOMAGG","FROMSYMBOL":"BTC","TOSYMBOL":"USD","FLAGS":"0","PRICE":\(price),\
+    "LASTUPDATE":1763800000},"DISPLAY":{"FROMSYMBOL":"Ƀ","TOSYMBOL":"$","PRICE":"$ 68,910.1"}}
+    """
+  }
+
+  private func response(_ body: String, status: Int = 200) -> HTTPResponse {
+    HTTPResponse(status: status, body: Data(body.utf8))
+  }
+}

@@ -1,0 +1,80 @@
+import BTCPriceNetworking
+import Foundation
+import Testing
+
+@Suite("Lossless JSON parsing")
+struct JSONValueTests {
+  @Test func parse_keepsNumbersAsTheirLiteralText() throws {
+    let json = try parse(#"{"a":68910.12,"b":-0.5e-3,"c":[1,2.50,1E+2]}"#)
+
+    #expect(json["a"] == .number("68910.12"))
+    #expect(json["b"] == .number("-0.5e-3"))
+    #expect(json["c"] == .array([.number("1"), .number("2.50"), .number("1E+2")]))
+  }
+
+  @Test func parse_decodesStringEscapesAndSurrogatePairs() throws {
+    let json = try parse(#"{"s":"a\"b\\c\/d\n\u00e9\ud83d\ude00"}"#)
+
+    #expect(json["s"] == .string("a\"b\\c/d\né😀"))
+  }
+
+  @Test func parse_readsLiteralsAndNestedValues() throws {
+    let json = try parse(#" { "t" : true , "f":false, "n":null, "o":{"x":[]}, "e":{} } "#)
+
+    #expect(
+      json
+        == .object([
+          "t": .bool(true), "f": .bool(false), "n": .null, "o": .object(["x": .array([])]),
+          "e": .object([:]),
+        ]))
+  }
+
+  @Test(
+    "parse_rejectsMalformedDocuments",
+    arguments: [
+      "", " ", "{", "}", "[1,]", "{\"a\":}", "{\"a\" 1}", "{a:1}", "01", "1.", ".5", "-", "1e",
+      "+1",
+      "\"abc", "\"\\x\"", "\"\\u12\"", "\"\\ud800\"", "tru", "nul", "{\"a\":1}x", "[1 2]",
+      "\"a\u{01}b\"",
+    ])
+  func parse_rejectsMalformedDocuments(text: String) {
+    #expect(throws: JSONValue.SyntaxError.self) { try parse(text) }
+  }
+
+  @Test func parse_rejectsInvalidUTF8() {
+    #expect(throws: JSONValue.SyntaxError.self) { try JSONValue.parse(Data([0x22, 0xFF, 0x22])) }
+  }
+
+  @Test func parse_rejectsNestingDeeperThanTheLimit() {
+    let deep = String(repeating: "[", count: 33) + String(repeating: "]", count: 33)
+
+    #expect(throws: JSONValue.SyntaxError.self) { try parse(deep) }
+    #expect(throws: Never.self) {
+      try parse(String(repeating: "[", count: 32) + String(repeating: "]", count: 32))
+    }
+  }
+
+  private func parse(_ text: String) throws -> JSONValue {
+    try JSONValue.parse(Data(text.utf8))
+  }
+}
+
+@Suite("Exact decimals from payload text")
+struct ExactDecimalTests {
+  @Test(arguments: [
+    ("68901.23", "68901.23"), ("114721.34000000", "114721.34"), ("0.1", "0.1"), ("1e3", "1000"),
+    ("-2.5", "-2.5"), ("1234567.891", "1234567.891"),
+  ])
+  func parse_deliversTheExactValue(text: String, expected: String) throws {
+    let value = try #require(ExactDecimal.parse(text))
+
+    #expect("\(value)" == expected)
+  }
+
+  @Test(arguments: [
+    "", "abc", "12abc", " 12", "12 ", "1,5", "0x10", "1e400", "1e", "NaN", "inf", "+1", "1.2.3",
+  ])
+  func parse_rejectsAnythingButANumber(text: String) {
+    #expect(ExactDecimal.parse(text) == nil)
+  }
+}

@@ -1,0 +1,110 @@
+import BTCPriceCore
+import BTCPriceNetworking
+import BTCPriceTestSupport
+import Foundation
+import Testing
+
+@Suite("Load price from a remote source")
+struct LoadPriceFromRemoteUseCaseTests {
+  let now = Date(timeIntervalSince1970: 1_795_356_185)
+
+  @Test func load_deliversQuoteStampedWithNowAndSource() async throws {
+    let client = HTTPClientStub(
+      .success(
+        HTTPResponse(status: 200, body: Data(#"{"symbol":"BTCUSDT","price":"68901.23"}"#.utf8))))
+    let sut = RemotePriceLoader.binance(client: client, now: { [now] in now })
+
+    let quote = try await sut.load()
+
+    #expect(
+      quote
+        == PriceQuote(
+          value: Decimal(string: "68901.23")!, currency: "USD", timestamp: now, source: .binance))
+  }
+
+  @Test func load_requestsBinanceURLWithUserAgentAndNoAuthorization() async throws {
+    let client = HTTPClientStub(.failure(.connectionRefused))
+    let sut = RemotePriceLoader.binance(client: client, now: { [now] in now })
+
+    _ = try? await sut.load()
+
+    let request = try #require(client.requests.first)
+    #expect(request.url == BinanceEndpoint.defaultURL)
+    #expect(request.header("User-Agent") == "btc-price/\(BTCPriceVersion.current)")
+    #expect(request.header("Authorization") == nil)
+  }
+
+  @Test func load_sendsCryptoCompareKeyOnlyAsApikeyAuthorization() async throws {
+    let client = HTTPClientStub(.failure(.connectionRefused))
+    let url = URL(string: "http://127.0.0.1:9/data/generateAvg?fsym=BTC&tsym=USD&e=coinbase")!
+    let sut = RemotePriceLoader.cryptoCompare(
+      client: client, url: url, apiKey: "s3cr3t", now: { [now] in now })
+
+    _ = try? await sut.load()
+
+    let request = try #require(client.requests.first)
+    #expect(request.url == url)
+    #expect(request.header("Authorization") == "Apikey s3cr3t")
+  }
+
+  @Test func load_sendsNoAuthorizationWithoutCryptoCompareKey() async throws {
+    for key in [nil, ""] as [String?] {
+      let client = HTTPClientStub(.failure(.connectionRefused))
+      _ = try? await RemotePriceLoader.cryptoCompare(
+        client: client, apiKey: key, now: { [now] in now }
+      ).load()
+      #expect(client.requests.first?.header("Authorization") == nil)
+    }
+  }
+
+  @Test func load_deliversUnreachableOnTransportError() async {
+    let sut = RemotePriceLoader.binance(
+      client: HTTPClientStub(.failure(.connectionReset)), now: { [now] in now })
+
+    await #expect(throws: PriceSourceError.unreachable("connection reset")) { try await sut.load() }
+  }
+
+  @Test func load_deliversInvalidDataOnOversizedBody() async {
+    let sut = RemotePriceLoader.binance(
+      client: HTTPClientStub(.failure(.bodyTooLarge(limit: 65536))), now: { [now] in now })
+
+    await #expect(throws: PriceSourceError.invalidData("response body over 65536 bytes")) {
+      try await sut.load()
+    }
+  }
+
+  @Test func load_neverMentionsTheAPIKeyInErrors() async {
+    let body =
+      #"{"Data":{},"Err":{"type":1,"message":"You are over your rate limit please upgrade your account!"}}"#
+    let client = HTTPClientStub(.success(HTTPResponse(status: 429, body: Data(body.utf8))))
+    let sut = RemotePriceLoader.cryptoCompare(
+      client: client, apiKey: "s3cr3t-key", now: { [now] in now })
+
+    do {
+      _ = try await sut.load()
+      Issue.record("expected an error")
+    } catch {
+      #expect(!"\(error)".contains("s3cr3t-key"))
+      #expect(
+        error as? PriceSourceError
+          == .httpStatus(429, message: "You are over your rate limit please upgrade your account!"))
+    }
+  }
+}
+
+/// Answers every request with the same result and records the requests.
+private final class HTTPClientStub: HTTPClient {
+  private let result: Result<HTTPResponse, HTTPClientError>
+  private let recorded = Locked<[HTTPRequest]>([])
+
+  init(_ result: Result<HTTPResponse, HTTPClientError>) {
+    self.result = result
+  }
+
+  var requests: [HTTPRequest] { recorded.value }
+
+  func get(_ request: HTTPRequest) async throws -> HTTPResponse {
+    recorded.append(request)
+    return try result.get()
+  }
+}

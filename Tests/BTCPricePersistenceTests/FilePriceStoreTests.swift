@@ -1,0 +1,147 @@
+import BTCPriceCore
+import BTCPricePersistence
+import BTCPriceTestSupport
+import Foundation
+import Testing
+
+@Suite("Cache the last price in a file")
+final class FilePriceStoreTests {
+  let folder: URL
+  let fileURL: URL
+
+  init() throws {
+    folder = FileManager.default.temporaryDirectory
+      .appendingPathComponent("FilePriceStoreTests-\(UUID().uuidString)")
+    fileURL = folder.appendingPathComponent("nested/btc-price/last-price.json")
+  }
+
+  deinit {
+    try? FileManager.default.removeItem(at: folder)
+  }
+
+  // MARK: - The store contract
+
+  @Test func load_deliversNothingWhenNoFileExists() throws {
+    try PriceStoreSpecs.loadDeliversNothingWhenEmpty(makeSUT())
+  }
+
+  @Test func load_deliversSavedQuoteExactly() throws {
+    try PriceStoreSpecs.loadDeliversSavedQuoteExactly(makeSUT())
+  }
+
+  @Test func save_replacesPreviousQuote() throws {
+    try PriceStoreSpecs.saveReplacesPreviousQuote(makeSUT())
+  }
+
+  @Test func load_throwsOnCorruptFile() throws {
+    try PriceStoreSpecs.loadThrowsOnCorruptData(makeSUT()) {
+      try FileManager.default.createDirectory(
+        at: fileURL.deletingLastPathComponent(), withIntermediateDirectories: true)
+      try Data(#"{"version":1,"price":"68901.2"#.utf8).write(to: fileURL)
+    }
+  }
+
+  @Test func save_throwsAndKeepsPreviousQuoteWhenFolderIsUnwritable() throws {
+    let sut = makeSUT()
+    try PriceStoreSpecs.saveThrowsAndKeepsPreviousQuoteWhenWritingFails(
+      sut,
+      breakWriting: {
+        // Replacing the folder by a file breaks writing even for root, which ignores modes.
+        let parent = fileURL.deletingLastPathComponent()
+        try FileManager.default.moveItem(at: parent, to: folder.appendingPathComponent("moved"))
+        try Data("not a folder".utf8).write(to: parent)
+      },
+      restoreWriting: {
+        let parent = fileURL.deletingLastPathComponent()
+        try FileManager.default.removeItem(at: parent)
+        try FileManager.default.moveItem(at: folder.appendingPathComponent("moved"), to: parent)
+      })
+  }
+
+  // MARK: - File specifics
+
+  @Test func save_createsMissingFoldersAndWritesReadableJSON() throws {
+    try makeSUT().save(PriceStoreSpecs.sample)
+
+    let text = try String(contentsOf: fileURL, encoding: .utf8)
+    #expect(
+      text
+        == #"{"currency":"USD","price":"68901.23","source":"binance","timestamp":"2026-11-22T14:03:05.250Z","version":1}"#
+    )
+  }
+
+  @Test func save_leavesNoTemporaryFilesBehind() throws {
+    let sut = makeSUT()
+    for _ in 0..<5 { try sut.save(PriceStoreSpecs.sample) }
+
+    let names = try FileManager.default.contentsOfDirectory(
+      atPath: fileURL.deletingLastPathComponent().path)
+    #expect(names == ["last-price.json"])
+  }
+
+  @Test(arguments: [
+    "", "null", "[]", "not json",
+    #"{"version":2,"price":"1","currency":"USD","timestamp":"2026-11-22T14:03:05Z","source":"binance"}"#,
+    #"{"version":1,"price":"-1","currency":"USD","timestamp":"2026-11-22T14:03:05Z","source":"binance"}"#,
+    #"{"version":1,"price":"1e5","currency":"USD","timestamp":"2026-11-22T14:03:05Z","source":"binance"}"#,
+    #"{"version":1,"price":"12","currency":"EUR","timestamp":"2026-11-22T14:03:05Z","source":"binance"}"#,
+    #"{"version":1,"price":"12","currency":"USD","timestamp":"yesterday","source":"binance"}"#,
+  ])
+  func load_reportsCorruptFileAsCorruptWithItsPath(content: String) throws {
+    try FileManager.default.createDirectory(
+      at: fileURL.deletingLastPathComponent(), withIntermediateDirectories: true)
+    try Data(content.utf8).write(to: fileURL)
+
+    #expect {
+      try self.makeSUT().load()
+    } throws: { error in
+      guard case .corrupt(let path, _) = error as? FilePriceStore.Error else { return false }
+      return path == self.fileURL.path
+    }
+  }
+
+  @Test func load_rejectsFilesLargerThan64KiB() throws {
+    try FileManager.default.createDirectory(
+      at: fileURL.deletingLastPathComponent(), withIntermediateDirectories: true)
+    try Data(repeating: 0x20, count: 70_000).write(to: fileURL)
+
+    #expect(throws: FilePriceStore.Error.self) { try self.makeSUT().load() }
+  }
+
+  @Test func save_fromManyThreadsAtOnceAlwaysLeavesOneValidQuote() async throws {
+    let sut = makeSUT()
+    let quotes = (1...40).map {
+      PriceQuote(
+        value: Decimal($0), timestamp: Date(timeIntervalSince1970: 1_795_356_185), source: .binance)
+    }
+
+    await withTaskGroup(of: Void.self) { group in
+      for quote in quotes {
+        group.addTask { try? sut.save(quote) }
+        group.addTask { _ = try? sut.load() }
+      }
+    }
+
+    let loaded = try #require(try sut.load())
+    #expect(quotes.contains(loaded))
+  }
+
+  @Test func defaultFileURL_followsXDGCacheHomeThenHome() {
+    #expect(
+      FilePriceStore.defaultFileURL(environment: ["XDG_CACHE_HOME": "/tmp/xdg", "HOME": "/home/a"])
+        .path
+        == "/tmp/xdg/btc-price/last-price.json")
+    #expect(
+      FilePriceStore.defaultFileURL(environment: ["HOME": "/home/a"]).path
+        == "/home/a/.cache/btc-price/last-price.json")
+    #expect(
+      FilePriceStore.defaultFileURL(environment: ["XDG_CACHE_HOME": "relative", "HOME": "/home/a"])
+        .path
+        == "/home/a/.cache/btc-price/last-price.json",
+      "a relative XDG_CACHE_HOME is ignored, as the spec says")
+  }
+
+  private func makeSUT() -> FilePriceStore {
+    FilePriceStore(fileURL: fileURL)
+  }
+}
