@@ -5,8 +5,21 @@ import BTCPriceFeature
 /// - `Nov 22, 14:03:05 - $68,901.23`
 /// - `Failed to update value. Displaying last updated value from Nov 22, 14:03:05 - $68,901.23`
 /// - `Failed to update value. Displaying last updated value from - - -` (nothing known yet)
+///
+/// With colours (terminals only) the price is green or red when it moved up or down since the
+/// previous tick, and the banner is highlighted; the characters are otherwise the same.
 public enum PlainLineRenderer {
   public static func render(_ state: PriceViewState) -> String {
-    "\(state.bannerText ?? state.timestampText) - \(state.priceText)"
+    render(state, change: nil, colors: false)
+  }
+
+  public static func render(_ state: PriceViewState, change: PriceChange?, colors: Bool) -> String {
+    let price =
+      (ANSIStyle.forDirection(state.isStale ? nil : change?.direction))?
+      .apply(state.priceText, enabled: colors) ?? state.priceText
+    guard let banner = state.bannerText else {
+      return "\(state.timestampText) - \(price)"
+    }
+    return "\(ANSIStyle.banner.apply(banner, enabled: colors)) - \(price)"
   }
 }

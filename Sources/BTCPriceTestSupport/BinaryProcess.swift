@@ -19,8 +19,8 @@ public final class BinaryProcess: @unchecked Sendable {
   private var stdoutLines: [Line] = []
   private var stdoutPartial = Data()
   private var stderrData = Data()
-  private let stdoutDone = DispatchSemaphore(value: 0)
-  private let stderrDone = DispatchSemaphore(value: 0)
+  private var stdoutOpen = true
+  private var stderrOpen = true
 
   /// The `btc-price` executable next to the test bundle, or `$BTC_PRICE_BINARY`.
   public static var binaryURL: URL {
@@ -57,7 +57,7 @@ public final class BinaryProcess: @unchecked Sendable {
       guard let self else { return }
       if data.isEmpty {
         handle.readabilityHandler = nil
-        self.stdoutDone.signal()
+        self.lock.withLock { self.stdoutOpen = false }
       } else {
         self.receiveStdout(data)
       }
@@ -67,7 +67,7 @@ public final class BinaryProcess: @unchecked Sendable {
       guard let self else { return }
       if data.isEmpty {
         handle.readabilityHandler = nil
-        self.stderrDone.signal()
+        self.lock.withLock { self.stderrOpen = false }
       } else {
         self.lock.withLock { self.stderrData.append(data) }
       }
@@ -118,8 +118,10 @@ public final class BinaryProcess: @unchecked Sendable {
       }
       try? await Task.sleep(for: .milliseconds(5))
     }
-    _ = stdoutDone.wait(timeout: .now() + 2)
-    _ = stderrDone.wait(timeout: .now() + 2)
+    let drained = ContinuousClock.now + .seconds(2)
+    while lock.withLock({ stdoutOpen || stderrOpen }), ContinuousClock.now < drained {
+      try? await Task.sleep(for: .milliseconds(5))
+    }
     return process.terminationReason == .uncaughtSignal
       ? 128 + process.terminationStatus : process.terminationStatus
   }

@@ -13,42 +13,50 @@ struct BTCPriceCommand: AsyncParsableCommand {
     commandName: "btc-price",
     abstract: "Print the Bitcoin price in US dollars, once a second.",
     discussion: """
-      Asks Binance first. When Binance does not answer with a valid price within the primary \
-      timeout (or errors), asks CryptoCompare with what is left of the tick. A tick that gets \
-      no price within its interval has failed: the last known price is shown with its own \
-      time, and the next success replaces it.
+      Asks Binance first. When Binance does not answer with a valid price within the \
+      primary timeout (or errors), asks CryptoCompare with what is left of the tick. \
+      A tick that gets no price within its interval has failed: the last known price \
+      is shown with its own time, and the next success replaces it.
 
-      OUTPUT (stdout, one line per tick, flushed at once):
-        Nov 22, 14:03:05 - $68,901.23
-        Failed to update value. Displaying last updated value from Nov 22, 14:03:05 - $68,901.23
-        Failed to update value. Displaying last updated value from - - -   (nothing known yet)
-      Times are local (MMM d, HH:mm:ss). Prices are $ with comma grouping and two decimals, \
-      whatever the locale. Warnings go to stderr.
+      OUTPUT: one line per tick on stdout, flushed at once; warnings go to stderr.
+        <time> - <price>            e.g.  Nov 22, 14:03:05 - $68,901.23
+        Failed to update value. Displaying last updated value from <time> - <price>
+      <time> is local (MMM d, HH:mm:ss); <price> is like $68,901.23 in every \
+      locale. With no value known yet, both are "-".
 
-      With --json, one object per line, keys in this order:
-        {"timestamp":"2026-11-22T14:03:05Z","price":"68901.23","currency":"USD",\
-      "source":"binance","stale":false}
-      timestamp is ISO 8601 in UTC; price is the exact decimal as a string; source is binance \
-      or cryptocompare. A failed tick has "stale":true, the last known value (null when none) \
-      and "error" with the reason.
+      JSON (--json): one object per line, keys in this order: timestamp (ISO 8601, \
+      UTC), price (the exact decimal, as a string), currency, source (binance or \
+      cryptocompare), stale (true when the tick failed) and, when stale, error \
+      (the reason). A stale line carries the last known value, or nulls.
 
-      CACHE: the last good price is kept in $XDG_CACHE_HOME/btc-price/last-price.json \
-      (default ~/.cache/btc-price/last-price.json) and shown when a tick fails, also across runs.
+      CACHE: $XDG_CACHE_HOME/btc-price/last-price.json (default \
+      ~/.cache/btc-price/last-price.json) keeps the last good price across runs.
 
       ENVIRONMENT:
         BTC_PRICE_BINANCE_URL        default for --binance-url
         BTC_PRICE_CRYPTOCOMPARE_URL  default for --cryptocompare-url
-        CRYPTOCOMPARE_API_KEY        sent to CryptoCompare only, as "Authorization: Apikey <key>"; \
-      never printed
+        CRYPTOCOMPARE_API_KEY        sent to CryptoCompare only; never printed
         XDG_CACHE_HOME               where the cache folder lives
+        NO_COLOR                     set (non-empty) to turn colours off
 
-      EXIT STATUS: 0 when the last tick succeeded, 1 when it failed, 130 after Ctrl-C, 0 after \
-      SIGTERM, 64 for a usage error.
+      EXIT STATUS: 0 when the last tick succeeded, 1 when it failed, 130 after \
+      Ctrl-C, 0 after SIGTERM, 64 for a usage error.
+
+      LIVE (--live, terminals only): a panel redrawn in place with the price, its \
+      change since the last tick and since start (▲ green, ▼ red), when and where \
+      it came from, the failure banner while stale, and a sparkline of the last 60 \
+      ticks with their low and high. Narrow terminals drop the sparkline first.
+
+      COLOUR: plain lines on a terminal show rises in green, falls in red and the \
+      banner highlighted; never in pipes, with NO_COLOR set, or with TERM=dumb.
 
       EXAMPLES:
-        btc-price                         run until Ctrl-C
-        btc-price --once --json           one machine-readable line
-        btc-price --count 10 --interval 0.5
+        btc-price                             run until Ctrl-C, one line a second
+        btc-price --live                      the live panel
+        btc-price --once --json               one machine-readable line
+        btc-price --json | jq -r .price       the exact price, for scripts
+        btc-price --count 10 --interval 0.5   ten ticks, two a second
+        btc-price --no-cache --binance-url http://127.0.0.1:8080/api/v3/ticker/price
       """,
     version: BTCPriceVersion.current
   )
@@ -72,6 +80,12 @@ struct BTCPriceCommand: AsyncParsableCommand {
 
   @Flag(help: "Print one JSON object per tick instead of text.")
   var json = false
+
+  @Flag(
+    help: ArgumentHelp(
+      "Show a live panel redrawn in place: price, changes, sparkline.",
+      discussion: "Needs a terminal; falls back to plain lines otherwise."))
+  var live = false
 
   @Option(
     name: .customLong("binance-url"),
@@ -108,6 +122,7 @@ struct BTCPriceCommand: AsyncParsableCommand {
     if noCache, cachePath != nil {
       throw ValidationError("--no-cache and --cache-path exclude each other.")
     }
+    if json, live { throw ValidationError("--json and --live exclude each other.") }
   }
 
   func run() async throws {
@@ -131,7 +146,8 @@ struct BTCPriceCommand: AsyncParsableCommand {
       cryptoCompareURL: cryptoCompare ?? CryptoCompareEndpoint.defaultURL,
       cryptoCompareAPIKey: environment["CRYPTOCOMPARE_API_KEY"],
       store: store,
-      render: json ? JSONLineRenderer.render : PlainLineRenderer.render)
+      output: TerminalOutput(
+        mode: TerminalOutput.mode(json: json, live: live, environment: environment)))
     let outcome = await app.run()
     switch outcome {
     case .lastTickSucceeded: return

@@ -20,7 +20,7 @@ struct PriceApp {
   let cryptoCompareURL: URL
   let cryptoCompareAPIKey: String?
   let store: FilePriceStore?
-  let render: @Sendable (PriceViewState) -> String
+  let output: TerminalOutput
 
   func run() async -> Outcome {
     let client = AsyncHTTPClientAdapter()
@@ -48,18 +48,21 @@ struct PriceApp {
 
     let presenter = PricePresenter(timestamps: TimestampFormatter(precision: .seconds))
     let ticker = PriceTicker(interval: interval, clock: clock)
-    let render = self.render
+    let output = self.output
     let lastTickSucceeded = Flag()
+    output.begin()
     let ticking = Task {
       try await ticker.run(count: count) { _, budget in
         guard let update = try? await feed.update(within: budget) else { return }
         let state = presenter.present(update)
-        Console.print(render(state))
+        output.show(state)
         lastTickSucceeded.value = !state.isStale
       }
     }
-    let signals = SignalTrap([SIGINT, SIGTERM]) { _ in ticking.cancel() }
+    let signals = SignalTrap([SIGINT, SIGTERM], beforeHardExit: output.end) { _ in ticking.cancel()
+    }
     _ = await ticking.result
+    output.end()
     await client.shutdown()
     if let signal = signals.received {
       return .interrupted(signal: signal)

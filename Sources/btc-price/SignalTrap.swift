@@ -11,8 +11,11 @@ final class SignalTrap: @unchecked Sendable {
   private var first: Int32?
   private var sources: [any DispatchSourceSignal] = []
 
+  /// `beforeHardExit` runs just before an exit that skips the orderly shutdown, to restore the
+  /// terminal.
   init(
     _ signals: [Int32], grace: DispatchTimeInterval = .milliseconds(500),
+    beforeHardExit: @escaping @Sendable () -> Void = {},
     _ handler: @escaping @Sendable (Int32) -> Void
   ) {
     for number in signals {
@@ -22,8 +25,12 @@ final class SignalTrap: @unchecked Sendable {
         guard let self else { return }
         if self.record(number) {
           handler(number)
-          DispatchQueue.global().asyncAfter(deadline: .now() + grace) { Self.exitNow(number) }
+          DispatchQueue.global().asyncAfter(deadline: .now() + grace) {
+            beforeHardExit()
+            Self.exitNow(number)
+          }
         } else {
+          beforeHardExit()
           Self.exitNow(number)
         }
       }

@@ -283,10 +283,32 @@ final class CommandLineEndToEndTests {
       "--interval", "--primary-timeout", "--count", "--once", "--json", "--binance-url",
       "--cryptocompare-url",
       "--cache-path", "--no-cache", "BTC_PRICE_BINANCE_URL", "BTC_PRICE_CRYPTOCOMPARE_URL",
-      "CRYPTOCOMPARE_API_KEY", "XDG_CACHE_HOME", "Failed to update value", "EXIT STATUS",
+      "CRYPTOCOMPARE_API_KEY", "XDG_CACHE_HOME", "NO_COLOR", "--live", "Failed to update value",
+      "EXIT STATUS", "EXAMPLES",
     ] {
       #expect(help.contains(word), "--help lacks \(word)")
     }
+  }
+
+  @Test(arguments: ["bash", "zsh", "fish"])
+  func completionScript_coversEveryOption(shell: String) async throws {
+    let run = try BinaryProcess(["--generate-completion-script", shell])
+
+    #expect(await run.waitForExit() == 0)
+    let script = run.stdoutText.joined(separator: "\n")
+    for name in ["live", "json", "binance-url", "cache-path", "primary-timeout"] {
+      // bash and zsh spell options out; fish names them with `-l 'name'`.
+      let spelled = shell == "fish" ? "-l '\(name)'" : "--\(name)"
+      #expect(script.contains(spelled), "\(shell) completion lacks \(name)")
+    }
+  }
+
+  @Test func version_printsTheVersion() async throws {
+    let run = try BinaryProcess(["--version"])
+
+    #expect(await run.waitForExit() == 0)
+    #expect(run.stdoutText.count == 1)
+    #expect(try #/^\d+\.\d+\.\d+$/#.wholeMatch(in: run.stdoutText.first ?? "") != nil)
   }
 
   // MARK: - Helpers

@@ -1,0 +1,34 @@
+/// The few escape sequences the terminal views use. Nothing else in the product emits any.
+public enum ANSIStyle: String, Sendable {
+  case green = "\u{1B}[32m"
+  case red = "\u{1B}[31m"
+  case bold = "\u{1B}[1m"
+  case dim = "\u{1B}[2m"
+  /// The failure banner: black on yellow, readable on dark and light themes.
+  case banner = "\u{1B}[30;43m"
+
+  public static let reset = "\u{1B}[0m"
+  public static let hideCursor = "\u{1B}[?25l"
+  public static let showCursor = "\u{1B}[?25h"
+
+  /// `text` wrapped in this style, or `text` itself when colours are off.
+  public func apply(_ text: String, enabled: Bool) -> String {
+    enabled && !text.isEmpty ? rawValue + text + Self.reset : text
+  }
+
+  static func forDirection(_ direction: PriceChange.Direction?) -> ANSIStyle? {
+    switch direction {
+    case .up: .green
+    case .down: .red
+    case .unchanged, nil: nil
+    }
+  }
+}
+
+/// Whether to colour output: only on a terminal, never when `NO_COLOR` is set to a non-empty
+/// value (no-color.org) or `TERM` is `dumb`.
+public enum ColorPolicy {
+  public static func useColors(isTerminal: Bool, environment: [String: String]) -> Bool {
+    isTerminal && (environment["NO_COLOR"] ?? "").isEmpty && environment["TERM"] != "dumb"
+  }
+}

@@ -1,0 +1,90 @@
+import BTCPriceFeature
+import Foundation
+
+/// What the terminal views remember between ticks: the value at the previous tick, the first
+/// fresh value of this run, and the last fresh values for the sparkline.
+public struct DisplayHistory: Equatable, Sendable {
+  public static let sparklineCapacity = 60
+
+  /// The value shown at the tick before the latest one.
+  public private(set) var previous: Decimal?
+  /// The value shown at the latest tick.
+  public private(set) var current: Decimal?
+  /// The first value a source delivered in this run (a cached value from an earlier run is not
+  /// a baseline: "since start" means since this run started).
+  public private(set) var first: Decimal?
+  /// Fresh values, oldest first, at most ``sparklineCapacity``.
+  public private(set) var recent: [Decimal] = []
+
+  public init() {}
+
+  /// Records the state a tick produced. A stale tick repeats the current value, so its change
+  /// since the previous tick is zero; the first tick has no change since a previous one.
+  public mutating func record(_ state: PriceViewState) {
+    guard let value = state.quote?.value else {
+      previous = current
+      return
+    }
+    previous = current
+    current = value
+    guard !state.isStale else { return }
+    if first == nil { first = value }
+    recent.append(value)
+    if recent.count > Self.sparklineCapacity {
+      recent.removeFirst(recent.count - Self.sparklineCapacity)
+    }
+  }
+
+  /// Change from the previous tick to now; nil until two values are known.
+  public var changeSinceLastTick: PriceChange? {
+    guard let previous, let current else { return nil }
+    return PriceChange(from: previous, to: current)
+  }
+
+  /// Change from the first fresh value of this run to now.
+  public var changeSinceStart: PriceChange? {
+    guard let first, let current else { return nil }
+    return PriceChange(from: first, to: current)
+  }
+}
+
+/// A price move, with its direction, in dollars and percent.
+public struct PriceChange: Equatable, Sendable {
+  public enum Direction: Sendable {
+    case up, down, unchanged
+  }
+
+  public let amount: Decimal
+  /// Percent of the starting value, rounded to two decimals.
+  public let percent: Decimal
+
+  public init(from old: Decimal, to new: Decimal) {
+    amount = new - old
+    var ratio = old == 0 ? Decimal(0) : amount / old * 100
+    var rounded = Decimal()
+    NSDecimalRound(&rounded, &ratio, 2, .plain)
+    percent = rounded
+  }
+
+  public var direction: Direction {
+    amount > 0 ? .up : amount < 0 ? .down : .unchanged
+  }
+
+  /// `▲ +$12.34 (+0.02%)`, `▼ -$5.00 (-0.01%)` or `• unchanged`.
+  public var text: String {
+    switch direction {
+    case .unchanged:
+      return "• unchanged"
+    case .up, .down:
+      let sign = direction == .up ? "+" : "-"
+      let arrow = direction == .up ? "▲" : "▼"
+      let dollars = PriceFormatter.format(amount.magnitude)
+      return "\(arrow) \(sign)\(dollars) (\(sign)\(Self.percentText(percent.magnitude))%)"
+    }
+  }
+
+  private static func percentText(_ value: Decimal) -> String {
+    // PriceFormatter gives two decimals and grouping; drop its dollar sign.
+    String(PriceFormatter.format(value).dropFirst())
+  }
+}

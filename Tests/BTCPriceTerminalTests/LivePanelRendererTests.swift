@@ -1,0 +1,170 @@
+import BTCPriceCore
+import BTCPriceFeature
+import BTCPriceTerminal
+import Foundation
+import Testing
+
+@Suite("Render the live panel")
+struct LivePanelRendererTests {
+  let presenter = PricePresenter(
+    timestamps: TimestampFormatter(precision: .seconds, timeZone: TimeZone(identifier: "UTC")!))
+
+  @Test func width80_showsPriceChangesSourceAndSparkline() {
+    let (state, history) = afterTicks(["68800.00", "68950.00", "68901.23"])
+
+    #expect(
+      LivePanelRenderer.render(state, history: history, width: 80, colors: false) == [
+        "BTC/USD  $68,901.23",
+        "▼ -$48.77 (-0.07%) since last tick   ▲ +$101.23 (+0.15%) since start",
+        "Last updated Nov 22, 14:03:05 from Binance",
+        "▁█▆  low $68,800.00  high $68,950.00",
+      ])
+  }
+
+  @Test func width80_withColours_paintsFallsRedRisesGreenAndDimsTheRange() {
+    let (state, history) = afterTicks(["68800.00", "68950.00", "68901.23"])
+
+    #expect(
+      LivePanelRenderer.render(state, history: history, width: 80, colors: true) == [
+        "BTC/USD  \u{1B}[1m\u{1B}[31m$68,901.23\u{1B}[0m\u{1B}[0m",
+        "\u{1B}[31m▼ -$48.77 (-0.07%)\u{1B}[0m since last tick   \u{1B}[32m▲ +$101.23 (+0.15%)\u{1B}[0m since start",
+        "Last updated Nov 22, 14:03:05 from Binance",
+        "▁█▆\u{1B}[2m  low $68,800.00  high $68,950.00\u{1B}[0m",
+      ])
+  }
+
+  @Test func width40_dropsTheSparklineAndStacksTheChanges() {
+    let (state, history) = afterTicks(["68800.00", "68950.00", "68901.23"])
+
+    #expect(
+      LivePanelRenderer.render(state, history: history, width: 40, colors: false) == [
+        "BTC/USD  $68,901.23",
+        "▼ -$48.77 (-0.07%) since last tick",
+        "▲ +$101.23 (+0.15%) since start",
+        "Updated Nov 22, 14:03:05 · Binance",
+      ])
+  }
+
+  @Test func stale_showsTheBannerOnItsOwnLinesAndNoChange() {
+    var history = DisplayHistory()
+    history.record(presenter.present(.fresh(quote("68901.23"))))
+    let stale = presenter.present(
+      .stale(lastKnown: quote("68901.23"), failure: PriceFetchFailure(failures: [])))
+    history.record(stale)
+
+    #expect(
+      LivePanelRenderer.render(stale, history: history, width: 80, colors: false) == [
+        "BTC/USD  $68,901.23",
+        "• unchanged since last tick   • unchanged since start",
+        "Last updated Nov 22, 14:03:05 from Binance",
+        "Failed to update value. Displaying last updated value from Nov 22, 14:03:05",
+        "▄  low $68,901.23  high $68,901.23",
+      ])
+    #expect(
+      LivePanelRenderer.render(stale, history: history, width: 40, colors: true).contains(
+        "\u{1B}[30;43mFailed to update value. Displaying last\u{1B}[0m"))
+  }
+
+  @Test func nothingKnown_showsPlaceholdersAndBanner() {
+    let state = presenter.present(.stale(lastKnown: nil, failure: PriceFetchFailure(failures: [])))
+    var history = DisplayHistory()
+    history.record(state)
+
+    #expect(
+      LivePanelRenderer.render(state, history: history, width: 80, colors: false) == [
+        "BTC/USD  -",
+        "Last updated -",
+        "Failed to update value. Displaying last updated value from -",
+      ])
+  }
+
+  @Test func sparkline_keepsTheLast60Ticks() {
+    let values = (1...75).map { "\(68_000 + $0).00" }
+    let (state, history) = afterTicks(values)
+
+    let lines = LivePanelRenderer.render(state, history: history, width: 120, colors: false)
+
+    let sparkline = Sparkline.render(history.recent)
+    #expect(history.recent.count == 60)
+    #expect(history.recent.first == Decimal(68_016))
+    #expect(sparkline.count == 60)
+    #expect(sparkline.first == "▁")
+    #expect(sparkline.last == "█")
+    #expect(lines.last == sparkline + "  low $68,016.00  high $68,075.00")
+  }
+
+  @Test func frame_movesUpOverThePreviousPanelAndClearsLeftovers() {
+    #expect(
+      LiveFrame.compose(["a", "b"], replacingHeight: 0) == "\u{1B}[2Ka\n\u{1B}[2Kb\n\u{1B}[J")
+    #expect(LiveFrame.compose(["a"], replacingHeight: 3) == "\u{1B}[3F\u{1B}[2Ka\n\u{1B}[J")
+  }
+
+  // MARK: - Helpers
+
+  private func afterTicks(_ values: [String]) -> (PriceViewState, DisplayHistory) {
+    var history = DisplayHistory()
+    var state = presenter.presentRestored(nil)
+    for value in values {
+      state = presenter.present(.fresh(quote(value)))
+      history.record(state)
+    }
+    return (state, history)
+  }
+
+  private func quote(_ value: String) -> PriceQuote {
+    PriceQuote(
+      value: Decimal(string: value)!, timestamp: Date(timeIntervalSince1970: 1_795_356_185),
+      source: .binance)
+  }
+}
+
+@Suite("Changes, sparklines and colour rules")
+struct TerminalPiecesTests {
+  @Test(arguments: [
+    ("100", "112.34", "▲ +$12.34 (+12.34%)"),
+    ("68901.23", "68896.23", "▼ -$5.00 (-0.01%)"),
+    ("5", "5.00", "• unchanged"),
+    ("68000", "1068000", "▲ +$1,000,000.00 (+1,470.59%)"),
+  ])
+  func change_text(from: String, to: String, expected: String) {
+    #expect(PriceChange(from: Decimal(string: from)!, to: Decimal(string: to)!).text == expected)
+  }
+
+  @Test func sparkline_scalesBetweenLowAndHigh() {
+    #expect(Sparkline.render([1, 2, 3, 4, 5, 6, 7, 8].map { Decimal($0) }) == "▁▂▃▄▅▆▇█")
+    #expect(Sparkline.render([10, 10, 10].map { Decimal($0) }) == "▄▄▄")
+    #expect(Sparkline.render([]) == "")
+  }
+
+  @Test func colors_onlyOnATerminalWithoutNoColorOrDumbTerm() {
+    #expect(ColorPolicy.useColors(isTerminal: true, environment: ["TERM": "xterm-256color"]))
+    #expect(!ColorPolicy.useColors(isTerminal: false, environment: ["TERM": "xterm-256color"]))
+    #expect(!ColorPolicy.useColors(isTerminal: true, environment: ["NO_COLOR": "1"]))
+    #expect(
+      ColorPolicy.useColors(isTerminal: true, environment: ["NO_COLOR": ""]),
+      "an empty NO_COLOR does not count")
+    #expect(!ColorPolicy.useColors(isTerminal: true, environment: ["TERM": "dumb"]))
+  }
+
+  @Test func plainLine_withColours_paintsThePriceByDirectionAndHighlightsTheBanner() {
+    let presenter = PricePresenter(
+      timestamps: TimestampFormatter(precision: .seconds, timeZone: TimeZone(identifier: "UTC")!))
+    let quote = PriceQuote(
+      value: Decimal(string: "68901.23")!, timestamp: Date(timeIntervalSince1970: 1_795_356_185),
+      source: .binance)
+    let fresh = presenter.present(.fresh(quote))
+    let stale = presenter.present(
+      .stale(lastKnown: quote, failure: PriceFetchFailure(failures: [])))
+    let up = PriceChange(from: 1, to: 2)
+
+    #expect(
+      PlainLineRenderer.render(fresh, change: up, colors: true)
+        == "Nov 22, 14:03:05 - \u{1B}[32m$68,901.23\u{1B}[0m")
+    #expect(
+      PlainLineRenderer.render(fresh, change: up, colors: false) == "Nov 22, 14:03:05 - $68,901.23")
+    #expect(
+      PlainLineRenderer.render(stale, change: up, colors: true)
+        == "\u{1B}[30;43mFailed to update value. Displaying last updated value from Nov 22, 14:03:05\u{1B}[0m - $68,901.23"
+    )
+  }
+}
