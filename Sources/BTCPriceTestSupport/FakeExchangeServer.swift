@@ -61,6 +61,22 @@ public final class FakeExchangeServer: Sendable {
     return FakeExchangeServer(port: port, state: state, serving: serving)
   }
 
+  /// Runs `body` with a fresh server and stops the server afterwards, also when `body` throws.
+  public static func withRunning<Result>(_ body: (FakeExchangeServer) async throws -> Result)
+    async throws
+    -> Result
+  {
+    let server = try await start()
+    do {
+      let result = try await body(server)
+      await server.stop()
+      return result
+    } catch {
+      await server.stop()
+      throw error
+    }
+  }
+
   /// Stops listening and ends requests in flight.
   public func stop() async {
     serving.cancel()

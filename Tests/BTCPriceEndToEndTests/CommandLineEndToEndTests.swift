@@ -21,7 +21,7 @@ final class CommandLineEndToEndTests {
   }
 
   @Test func once_printsTimestampDashPriceAndExitsZero() async throws {
-    try await withServer { server in
+    try await FakeExchangeServer.withRunning { server in
       await server.stub(.binance, .binance(price: "68901.23"))
 
       let run = try BinaryProcess(arguments(server, "--once"))
@@ -37,7 +37,7 @@ final class CommandLineEndToEndTests {
   }
 
   @Test func printsOneLinePerSecondOnAFixedScheduleWithASlowPrimary() async throws {
-    try await withServer { server in
+    try await FakeExchangeServer.withRunning { server in
       await server.stub(.binance, .binance(price: "68901.23", delay: .milliseconds(300)))
 
       let run = try BinaryProcess(arguments(server, "--count", "4", "--interval", "1"))
@@ -55,7 +55,7 @@ final class CommandLineEndToEndTests {
   }
 
   @Test func json_printsOneObjectPerTickWithExactPriceAndSource() async throws {
-    try await withServer { server in
+    try await FakeExchangeServer.withRunning { server in
       await server.stub(.binance, FakeResponse(status: 503, json: "{}"))
       await server.stub(.cryptoCompare, .cryptoCompare(price: "68910.12"))
 
@@ -78,7 +78,7 @@ final class CommandLineEndToEndTests {
   }
 
   @Test func failedTick_showsCachedValueFromAnEarlierRunWithItsTimeAndExitsOne() async throws {
-    try await withServer { server in
+    try await FakeExchangeServer.withRunning { server in
       await server.stub(.binance, .binance(price: "68901.23"))
       let first = try BinaryProcess(arguments(server, "--once"), environment: ["TZ": "UTC"])
       #expect(await first.waitForExit() == 0)
@@ -98,7 +98,7 @@ final class CommandLineEndToEndTests {
   }
 
   @Test func failedTickWithNothingKnown_printsPlaceholders() async throws {
-    try await withServer { server in
+    try await FakeExchangeServer.withRunning { server in
       await server.stub(.binance, FakeResponse(status: 500, json: "{}"))
       await server.stub(.cryptoCompare, FakeResponse(json: "<html>"))
 
@@ -114,7 +114,7 @@ final class CommandLineEndToEndTests {
   @Test func recoversAfterFailure_bannerDisappearsOnNextSuccessAndExitStatusFollowsLastTick()
     async throws
   {
-    try await withServer { server in
+    try await FakeExchangeServer.withRunning { server in
       await server.stub(
         .binance, .binance(price: "68901.23"), FakeResponse(status: 500, json: "{}"),
         .binance(price: "68901.23"))
@@ -137,7 +137,7 @@ final class CommandLineEndToEndTests {
     try FileManager.default.createDirectory(
       atPath: (cachePath as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
     try Data("{garbage".utf8).write(to: URL(fileURLWithPath: cachePath))
-    try await withServer { server in
+    try await FakeExchangeServer.withRunning { server in
       await server.stub(.binance, .binance(price: "68901.23"))
 
       let run = try BinaryProcess(arguments(server, "--count", "2", "--interval", "0.3"))
@@ -155,7 +155,7 @@ final class CommandLineEndToEndTests {
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     let blocker = folder.appendingPathComponent("not-a-folder")
     try Data().write(to: blocker)
-    try await withServer { server in
+    try await FakeExchangeServer.withRunning { server in
       await server.stub(.binance, .binance(price: "68901.23"))
 
       let run = try BinaryProcess(
@@ -171,7 +171,7 @@ final class CommandLineEndToEndTests {
   }
 
   @Test func priceFormatIgnoresTheLocale() async throws {
-    try await withServer { server in
+    try await FakeExchangeServer.withRunning { server in
       await server.stub(.binance, .binance(price: "68901.23"))
       for lang in ["C", "de_DE.UTF-8", "fr_FR.UTF-8"] {
         let run = try BinaryProcess(
@@ -185,7 +185,7 @@ final class CommandLineEndToEndTests {
   }
 
   @Test func apiKeyGoesToCryptoCompareOnlyAndNeverIntoOutput() async throws {
-    try await withServer { server in
+    try await FakeExchangeServer.withRunning { server in
       await server.stub(
         .binance, FakeResponse(status: 418, json: #"{"code":-1003,"msg":"banned"}"#))
       await server.stub(.cryptoCompare, .cryptoCompareKeyRequired)
@@ -208,7 +208,7 @@ final class CommandLineEndToEndTests {
   }
 
   @Test func urlsComeFromEnvironmentWhenNoOptionIsGiven() async throws {
-    try await withServer { server in
+    try await FakeExchangeServer.withRunning { server in
       await server.stub(.binance, .binance(price: "68901.23"))
 
       let run = try BinaryProcess(
@@ -229,7 +229,7 @@ final class CommandLineEndToEndTests {
   )
     async throws
   {
-    try await withServer { server in
+    try await FakeExchangeServer.withRunning { server in
       await server.stub(.binance, .binance(price: "68901.23", delay: .seconds(30)))
       await server.stub(.cryptoCompare, .cryptoCompare(price: "1", delay: .seconds(30)))
 
@@ -247,7 +247,7 @@ final class CommandLineEndToEndTests {
   }
 
   @Test func sigintBetweenTicks_exits130AfterTheLinesAlreadyPrinted() async throws {
-    try await withServer { server in
+    try await FakeExchangeServer.withRunning { server in
       await server.stub(.binance, .binance(price: "68901.23"))
 
       let run = try BinaryProcess(arguments(server, "--interval", "20"))
@@ -325,14 +325,4 @@ final class CommandLineEndToEndTests {
     ] + (cache ? ["--cache-path", cachePath] : []) + extra
   }
 
-  private func withServer(_ body: (FakeExchangeServer) async throws -> Void) async throws {
-    let server = try await FakeExchangeServer.start()
-    do {
-      try await body(server)
-    } catch {
-      await server.stop()
-      throw error
-    }
-    await server.stop()
-  }
 }

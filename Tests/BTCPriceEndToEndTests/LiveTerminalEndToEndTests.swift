@@ -10,7 +10,7 @@ struct LiveTerminalEndToEndTests {
   static let showCursor = "\u{1B}[?25h"
 
   @Test func live_redrawsThePanelInPlaceAndRestoresTheCursorAfterSIGINT() async throws {
-    try await withServer { server in
+    try await FakeExchangeServer.withRunning { server in
       await server.stub(
         .binance, .binance(price: "68901.23"), .binance(price: "68950.00"),
         FakeResponse(status: 500, json: "{}"),
@@ -36,7 +36,7 @@ struct LiveTerminalEndToEndTests {
   }
 
   @Test func live_withNoColor_drawsThePanelWithoutColours() async throws {
-    try await withServer { server in
+    try await FakeExchangeServer.withRunning { server in
       await server.stub(.binance, .binance(price: "68901.23"), .binance(price: "68950.00"))
 
       let run = try await runInTerminal(
@@ -50,7 +50,7 @@ struct LiveTerminalEndToEndTests {
   }
 
   @Test func live_inANarrowTerminal_dropsTheSparkline() async throws {
-    try await withServer { server in
+    try await FakeExchangeServer.withRunning { server in
       await server.stub(.binance, .binance(price: "68901.23"), .binance(price: "68950.00"))
 
       let run = try await runInTerminal(
@@ -63,7 +63,7 @@ struct LiveTerminalEndToEndTests {
   }
 
   @Test func plainLinesOnATerminal_paintRisesGreen() async throws {
-    try await withServer { server in
+    try await FakeExchangeServer.withRunning { server in
       await server.stub(.binance, .binance(price: "68901.23"), .binance(price: "68950.00"))
 
       let run = try await runInTerminal(server, ["--interval", "0.3", "--count", "2"])
@@ -75,7 +75,7 @@ struct LiveTerminalEndToEndTests {
   }
 
   @Test func live_inAPipe_fallsBackToPlainLinesWithANote() async throws {
-    try await withServer { server in
+    try await FakeExchangeServer.withRunning { server in
       await server.stub(.binance, .binance(price: "68901.23"))
 
       let run = try BinaryProcess(
@@ -140,14 +140,4 @@ struct LiveTerminalEndToEndTests {
     return TerminalRun(status: status, output: output)
   }
 
-  private func withServer(_ body: (FakeExchangeServer) async throws -> Void) async throws {
-    let server = try await FakeExchangeServer.start()
-    do {
-      try await body(server)
-    } catch {
-      await server.stop()
-      throw error
-    }
-    await server.stop()
-  }
 }

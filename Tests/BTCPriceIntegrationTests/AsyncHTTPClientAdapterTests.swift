@@ -43,16 +43,6 @@ struct AsyncHTTPClientAdapterTests {
   private func withSUT(
     _ body: (AsyncHTTPClientAdapter, FakeExchangeServer) async throws -> Void
   ) async throws {
-    let server = try await FakeExchangeServer.start()
-    let client = AsyncHTTPClientAdapter()
-    do {
-      try await body(client, server)
-    } catch {
-      await client.shutdown()
-      await server.stop()
-      throw error
-    }
-    await client.shutdown()
-    await server.stop()
+    try await withClientAndServer(body)
   }
 }

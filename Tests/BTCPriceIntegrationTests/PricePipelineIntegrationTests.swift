@@ -100,31 +100,22 @@ final class PricePipelineIntegrationTests {
   private func withPipeline(_ body: (PriceFeed, FakeExchangeServer) async throws -> Void)
     async throws
   {
-    let server = try await FakeExchangeServer.start()
-    let client = AsyncHTTPClientAdapter()
-    let now = self.now
-    let chain = PriceSourceChain(
-      [
-        .init(
-          source: .binance,
-          loader: RemotePriceLoader.binance(
-            client: client, url: server.url(for: .binance), now: { now }),
-          timeout: .milliseconds(800)),
-        .init(
-          source: .cryptoCompare,
-          loader: RemotePriceLoader.cryptoCompare(
-            client: client, url: server.url(for: .cryptoCompare), apiKey: nil, now: { now })),
-      ],
-      clock: ContinuousClock())
-    let feed = PriceFeed(chain: chain, store: FilePriceStore(fileURL: cacheURL))
-    do {
-      try await body(feed, server)
-    } catch {
-      await client.shutdown()
-      await server.stop()
-      throw error
+    try await withClientAndServer { client, server in
+      let now = self.now
+      let chain = PriceSourceChain(
+        [
+          .init(
+            source: .binance,
+            loader: RemotePriceLoader.binance(
+              client: client, url: server.url(for: .binance), now: { now }),
+            timeout: .milliseconds(800)),
+          .init(
+            source: .cryptoCompare,
+            loader: RemotePriceLoader.cryptoCompare(
+              client: client, url: server.url(for: .cryptoCompare), apiKey: nil, now: { now })),
+        ],
+        clock: ContinuousClock())
+      try await body(PriceFeed(chain: chain, store: FilePriceStore(fileURL: cacheURL)), server)
     }
-    await client.shutdown()
-    await server.stop()
   }
 }
