@@ -13,6 +13,10 @@ let package = Package(
     .library(name: "BTCPriceNetworking", targets: ["BTCPriceNetworking"]),
     .library(name: "BTCPricePersistence", targets: ["BTCPricePersistence"]),
     .library(name: "BTCPriceFeature", targets: ["BTCPriceFeature"]),
+    .library(name: "BTCPriceTerminal", targets: ["BTCPriceTerminal"]),
+    .library(name: "BTCPriceAsyncHTTPClient", targets: ["BTCPriceAsyncHTTPClient"]),
+    // For the Benchmarks package, which drives the real pipeline against the fake exchange.
+    .library(name: "BTCPriceTestSupport", targets: ["BTCPriceTestSupport"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
