@@ -59,7 +59,8 @@ struct PriceApp {
         lastTickSucceeded.value = !state.isStale
       }
     }
-    let signals = SignalTrap([SIGINT, SIGTERM], beforeHardExit: output.end) { _ in ticking.cancel()
+    let signals = SignalTrap([SIGINT, SIGTERM], beforeHardExit: output.end) { _ in
+      ticking.cancel()
     }
     _ = await ticking.result
     output.end()
