@@ -2,8 +2,8 @@
 """Run a program under a real pseudo-terminal and record everything it writes.
 
 Used by the end-to-end tests of `btc-price --live`: the program sees a terminal of the given size
-on stdin/stdout/stderr. Optionally sends SIGINT once the output contains a marker a given number
-of times. Writes the raw output to --out and prints {"status": N} (128 + signal when killed).
+on stdin/stdout/stderr. Optionally sends SIGINT (or SIGTERM) once the output contains a marker a
+given number of times. Writes the raw output to --out and prints {"status": N} (128 + signal when killed).
 """
 import argparse
 import fcntl
@@ -26,6 +26,8 @@ def main() -> int:
     parser.add_argument("--interrupt-after", type=int, default=0,
                         help="send SIGINT once the marker appeared this many times (0: never)")
     parser.add_argument("--marker", default="BTC/USD")
+    parser.add_argument("--signal", choices=["INT", "TERM"], default="INT",
+                        help="the signal --interrupt-after sends")
     parser.add_argument("--timeout", type=float, default=20.0)
     parser.add_argument("command", nargs=argparse.REMAINDER)
     args = parser.parse_args()
@@ -52,7 +54,7 @@ def main() -> int:
             output.extend(chunk)
         if (args.interrupt_after and not interrupted
                 and output.count(marker) >= args.interrupt_after):
-            os.kill(pid, signal.SIGINT)
+            os.kill(pid, signal.SIGINT if args.signal == "INT" else signal.SIGTERM)
             interrupted = True
     else:
         os.kill(pid, signal.SIGKILL)

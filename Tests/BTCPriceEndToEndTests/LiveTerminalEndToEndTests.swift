@@ -35,6 +35,20 @@ struct LiveTerminalEndToEndTests {
     }
   }
 
+  @Test(arguments: [("INT", 130), ("TERM", 0)])
+  func live_restoresTheCursorOnEverySignal(signal: String, expectedStatus: Int) async throws {
+    try await FakeExchangeServer.withRunning { server in
+      await server.stub(.binance, .binance(price: "68901.23"))
+
+      let run = try await runInTerminal(
+        server, ["--live", "--interval", "0.3"], interruptAfterPanels: 2, signal: signal)
+
+      #expect(run.status == expectedStatus)
+      #expect(run.output.hasPrefix(Self.hideCursor))
+      #expect(run.output.hasSuffix(Self.showCursor))
+    }
+  }
+
   @Test func live_withNoColor_drawsThePanelWithoutColours() async throws {
     try await FakeExchangeServer.withRunning { server in
       await server.stub(.binance, .binance(price: "68901.23"), .binance(price: "68950.00"))
@@ -105,7 +119,7 @@ struct LiveTerminalEndToEndTests {
   private func runInTerminal(
     _ server: FakeExchangeServer, _ arguments: [String], columns: Int = 80,
     environment: [String: String] = [:],
-    interruptAfterPanels: Int = 0
+    interruptAfterPanels: Int = 0, signal: String = "INT"
   ) async throws -> TerminalRun {
     let outputFile = FileManager.default.temporaryDirectory.appendingPathComponent(
       "pty-\(UUID().uuidString).out")
@@ -118,7 +132,7 @@ struct LiveTerminalEndToEndTests {
     process.arguments =
       [
         "python3", script.path, "--cols", "\(columns)", "--out", outputFile.path,
-        "--interrupt-after", "\(interruptAfterPanels)", "--",
+        "--interrupt-after", "\(interruptAfterPanels)", "--signal", signal, "--",
         BinaryProcess.binaryURL.path, "--no-cache", "--primary-timeout", "3",
         "--binance-url", server.url(for: .binance).absoluteString,
         "--cryptocompare-url", server.url(for: .cryptoCompare).absoluteString,
