@@ -16,12 +16,19 @@ public enum ANSIStyle: String, Sendable {
     enabled && !text.isEmpty ? rawValue + text + Self.reset : text
   }
 
-  static func forDirection(_ direction: PriceChange.Direction?) -> ANSIStyle? {
+  /// `text` in green for a rise, red for a fall, and as it is otherwise or with colours off.
+  static func paint(_ text: String, for direction: PriceChange.Direction?, enabled: Bool) -> String
+  {
     switch direction {
-    case .up: .green
-    case .down: .red
-    case .unchanged, nil: nil
+    case .up: green.apply(text, enabled: enabled)
+    case .down: red.apply(text, enabled: enabled)
+    case .unchanged, nil: text
     }
+  }
+
+  /// `text` without escape sequences: what the terminal shows of it.
+  static func visible(_ text: String) -> String {
+    text.replacing(#/\u{1B}\[[0-9;?]*[A-Za-z]/#, with: "")
   }
 }
 

@@ -21,11 +21,8 @@ public struct DisplayHistory: Equatable, Sendable {
   /// Records the state a tick produced. A stale tick repeats the current value, so its change
   /// since the previous tick is zero; the first tick has no change since a previous one.
   public mutating func record(_ state: PriceViewState) {
-    guard let value = state.quote?.value else {
-      previous = current
-      return
-    }
     previous = current
+    guard let value = state.quote?.value else { return }
     current = value
     guard !state.isStale else { return }
     if first == nil { first = value }

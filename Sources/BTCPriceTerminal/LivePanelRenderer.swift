@@ -22,31 +22,22 @@ public enum LivePanelRenderer {
     let width = max(width, 20)
     var lines: [String] = []
 
-    let direction = state.isStale ? nil : history.changeSinceLastTick?.direction
-    let price =
-      ANSIStyle.forDirection(direction)?.apply(state.priceText, enabled: colors) ?? state.priceText
-    lines.append(
-      fit(
-        "BTC/USD  " + ANSIStyle.bold.apply(price, enabled: colors),
-        plainLength: 9 + state.priceText.count, width: width))
+    let price = ANSIStyle.paint(
+      state.priceText, for: state.isStale ? nil : history.changeSinceLastTick?.direction,
+      enabled: colors)
+    lines.append(fit("BTC/USD  " + ANSIStyle.bold.apply(price, enabled: colors), width: width))
 
-    let changes = [
+    let segments = [
       history.changeSinceLastTick.map { ($0, "since last tick") },
       history.changeSinceStart.map { ($0, "since start") },
-    ].compactMap { $0 }
-    let segments = changes.map { change, label in
-      (
-        text: "\(styled(change, colors: colors)) \(label)",
-        length: change.text.count + 1 + label.count
-      )
+    ].compactMap { $0 }.map { change, label in
+      "\(ANSIStyle.paint(change.text, for: change.direction, enabled: colors)) \(label)"
     }
-    let together = segments.map(\.length).reduce(0, +) + 3 * max(segments.count - 1, 0)
-    if !segments.isEmpty, together <= width {
-      lines.append(segments.map(\.text).joined(separator: "   "))
+    let together = segments.joined(separator: "   ")
+    if !segments.isEmpty, ANSIStyle.visible(together).count <= width {
+      lines.append(together)
     } else {
-      for segment in segments {
-        lines.append(fit(segment.text, plainLength: segment.length, width: width))
-      }
+      lines += segments.map { fit($0, width: width) }
     }
 
     let updated = [
@@ -54,8 +45,7 @@ public enum LivePanelRenderer {
       state.sourceName.map { "Updated \(state.timestampText) · \($0)" },
       "Last updated \(state.timestampText)",
     ].compactMap { $0 }
-    let fitting = updated.first { $0.count <= width } ?? updated.last ?? ""
-    lines.append(fit(fitting, plainLength: fitting.count, width: width))
+    lines.append(fit(updated.first { $0.count <= width } ?? updated.last ?? "", width: width))
 
     if let banner = state.bannerText {
       for line in wrap(banner, width: width) {
@@ -75,16 +65,12 @@ public enum LivePanelRenderer {
     return lines
   }
 
-  private static func styled(_ change: PriceChange, colors: Bool) -> String {
-    ANSIStyle.forDirection(change.direction)?.apply(change.text, enabled: colors) ?? change.text
-  }
-
-  /// Cuts a line to `width` columns. Lines with escape codes are only cut when their visible
-  /// text is too long, and then lose their styling rather than a broken escape sequence.
-  private static func fit(_ line: String, plainLength: Int, width: Int) -> String {
-    guard plainLength > width else { return line }
-    let plain = line.replacing(#/\u{1B}\[[0-9;?]*[A-Za-z]/#, with: "")
-    return String(plain.prefix(width - 1)) + "…"
+  /// Cuts a line to `width` columns. A line with escape codes that is too long loses its
+  /// styling rather than end in a broken escape sequence.
+  private static func fit(_ line: String, width: Int) -> String {
+    let visible = ANSIStyle.visible(line)
+    guard visible.count > width else { return line }
+    return String(visible.prefix(width - 1)) + "…"
   }
 
   /// Word-wraps `text` to `width` columns.

@@ -14,9 +14,8 @@ public enum PlainLineRenderer {
   }
 
   public static func render(_ state: PriceViewState, change: PriceChange?, colors: Bool) -> String {
-    let price =
-      (ANSIStyle.forDirection(state.isStale ? nil : change?.direction))?
-      .apply(state.priceText, enabled: colors) ?? state.priceText
+    let price = ANSIStyle.paint(
+      state.priceText, for: state.isStale ? nil : change?.direction, enabled: colors)
     guard let banner = state.bannerText else {
       return "\(state.timestampText) - \(price)"
     }
