@@ -1,17 +1,32 @@
 import Foundation
-import HTTPTypes
-import Hummingbird
-import Logging
 import NIOCore
+import NIOHTTP1
 import NIOPosix
 
 /// A fake of the exchanges' HTTP APIs on 127.0.0.1 with a random port, for integration and
 /// end-to-end tests. Each route answers from a script of responses (the last one repeats) and
 /// records every request it receives.
+///
+/// It is written on SwiftNIO directly, not on an HTTP framework, so that a script can also
+/// misbehave the way real servers do: hang, trickle bytes, stream an endless body, reset the
+/// connection (see ``FakeResponse/Delivery``).
 public final class FakeExchangeServer: Sendable {
   public enum Route: String, Sendable, CaseIterable {
     case binance = "/api/v3/ticker/price"
     case cryptoCompare = "/data/generateAvg"
+    case coinbase = "/v2/prices/BTC-USD/spot"
+    case kraken = "/0/public/Ticker"
+    case bitstamp = "/api/v2/ticker/btcusd/"
+
+    /// The query string the real endpoint takes, so URLs look like production ones.
+    var query: String? {
+      switch self {
+      case .binance: "symbol=BTCUSDT"
+      case .cryptoCompare: "fsym=BTC&tsym=USD&e=coinbase"
+      case .kraken: "pair=XBTUSD"
+      case .coinbase, .bitstamp: nil
+      }
+    }
   }
 
   public struct RecordedRequest: Sendable {
@@ -25,9 +40,9 @@ public final class FakeExchangeServer: Sendable {
 
   public let port: Int
   private let state: FakeExchangeState
-  private let serving: Task<Void, any Error>
+  private let serving: Task<Void, Never>
 
-  private init(port: Int, state: FakeExchangeState, serving: Task<Void, any Error>) {
+  private init(port: Int, state: FakeExchangeState, serving: Task<Void, Never>) {
     self.port = port
     self.state = state
     self.serving = serving
@@ -36,27 +51,33 @@ public final class FakeExchangeServer: Sendable {
   /// Starts a server and returns once it is listening.
   public static func start() async throws -> FakeExchangeServer {
     let state = FakeExchangeState()
-    let router = Router(context: FakeExchangeContext.self)
-    for route in Route.allCases {
-      router.get(RouterPath(route.rawValue)) { request, context in
-        try await state.respond(on: route, to: request, remotePort: context.remotePort)
+    let listener = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+      .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+      .bind(host: "127.0.0.1", port: 0) { channel in
+        channel.eventLoop.makeCompletedFuture {
+          try channel.pipeline.syncOperations.configureHTTPServerPipeline(
+            withErrorHandling: true)
+          return try NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>(
+            wrappingChannelSynchronously: channel)
+        }
       }
-    }
-    let (ports, portSink) = AsyncStream.makeStream(of: Int.self)
-    let app = Application(
-      router: router,
-      configuration: .init(address: .hostname("127.0.0.1", port: 0), serverName: "fake-exchange"),
-      onServerRunning: { channel in
-        portSink.yield(channel.localAddress?.port ?? 0)
-        portSink.finish()
-      },
-      logger: Logger(label: "fake-exchange") { _ in SwiftLogNoOpLogHandler() }
-    )
-    let serving = Task { try await app.run() }
-    var iterator = ports.makeAsyncIterator()
-    guard let port = await iterator.next(), port > 0 else {
-      serving.cancel()
+    guard let port = listener.channel.localAddress?.port else {
+      try? await listener.channel.close()
       throw FakeExchangeError.didNotStart
+    }
+    let serving = Task {
+      await withDiscardingTaskGroup { connections in
+        do {
+          try await listener.executeThenClose { inbound in
+            for try await connection in inbound {
+              connections.addTask { await FakeConnection(connection, state: state).serve() }
+            }
+          }
+        } catch {
+          // Cancelled by stop(), or the listener failed: either way the server is done.
+        }
+        connections.cancelAll()
+      }
     }
     return FakeExchangeServer(port: port, state: state, serving: serving)
   }
@@ -77,10 +98,10 @@ public final class FakeExchangeServer: Sendable {
     }
   }
 
-  /// Stops listening and ends requests in flight.
+  /// Stops listening and ends every connection, including requests it is still answering.
   public func stop() async {
     serving.cancel()
-    _ = await serving.result
+    await serving.value
   }
 
   /// A loopback port nothing listens on (bound, then closed), for "connection refused" tests.
@@ -92,12 +113,10 @@ public final class FakeExchangeServer: Sendable {
     return port
   }
 
+  /// The route's URL on this server, shaped like the real endpoint's.
   public func url(for route: Route) -> URL {
-    switch route {
-    case .binance: URL(string: "http://127.0.0.1:\(port)/api/v3/ticker/price?symbol=BTCUSDT")!
-    case .cryptoCompare:
-      URL(string: "http://127.0.0.1:\(port)/data/generateAvg?fsym=BTC&tsym=USD&e=coinbase")!
-    }
+    let query = route.query.map { "?\($0)" } ?? ""
+    return URL(string: "http://127.0.0.1:\(port)\(route.rawValue)\(query)")!
   }
 
   /// Answers the next requests on `route` with `responses` in order; the last one then repeats.
@@ -128,27 +147,65 @@ public enum FakeExchangeError: Error {
 
 /// One scripted answer.
 public struct FakeResponse: Sendable {
+  /// How the answer goes over the wire.
+  public enum Delivery: Sendable, Equatable {
+    /// Head and body at once, with a `Content-Length`.
+    case whole
+    /// Head at once, then the body `chunk` bytes at a time, one chunk every `every`.
+    case trickle(chunk: Int, every: Duration)
+    /// Read the request and never answer; the connection stays open.
+    case hang
+    /// Close the connection with a TCP reset instead of answering.
+    case reset
+    /// Head without `Content-Length`, then `bytes` bytes of filler, written as the client reads
+    /// them (the server never holds more than one chunk).
+    case endless(bytes: Int)
+  }
+
   public var status: Int
   public var headers: [String: String]
   public var body: Data
   /// How long the server waits before answering.
   public var delay: Duration
+  public var delivery: Delivery
 
   public init(
-    status: Int = 200, headers: [String: String] = [:], body: Data, delay: Duration = .zero
+    status: Int = 200, headers: [String: String] = [:], body: Data, delay: Duration = .zero,
+    delivery: Delivery = .whole
   ) {
     self.status = status
     self.headers = headers
     self.body = body
     self.delay = delay
+    self.delivery = delivery
   }
 
   public init(
-    status: Int = 200, headers: [String: String] = [:], json: String, delay: Duration = .zero
+    status: Int = 200, headers: [String: String] = [:], json: String, delay: Duration = .zero,
+    delivery: Delivery = .whole
   ) {
     var headers = headers
     headers["Content-Type"] = headers["Content-Type"] ?? "application/json"
-    self.init(status: status, headers: headers, body: Data(json.utf8), delay: delay)
+    self.init(
+      status: status, headers: headers, body: Data(json.utf8), delay: delay, delivery: delivery)
+  }
+
+  /// The same answer delivered differently.
+  public func delivered(_ delivery: Delivery) -> FakeResponse {
+    var copy = self
+    copy.delivery = delivery
+    return copy
+  }
+
+  /// Never answers.
+  public static let hang = FakeResponse(body: Data(), delivery: .hang)
+  /// Resets the connection without answering.
+  public static let reset = FakeResponse(body: Data(), delivery: .reset)
+
+  /// A 200 whose body goes on for `bytes` bytes, never buffered whole on either side.
+  public static func endless(bytes: Int) -> FakeResponse {
+    FakeResponse(
+      headers: ["Content-Type": "application/json"], body: Data(), delivery: .endless(bytes: bytes))
   }
 
   /// Binance's real shape: the price is a string.
@@ -172,6 +229,34 @@ public struct FakeResponse: Sendable {
   public static let cryptoCompareKeyRequired = FakeResponse(
     status: 401,
     json: #"{"Data":{},"Err":{"type":2,"message":"API key required for this endpoint."}}"#)
+
+  /// Coinbase's spot price: `amount` is a string.
+  public static func coinbase(price: String, delay: Duration = .zero) -> FakeResponse {
+    FakeResponse(
+      json: #"{"data":{"amount":"\#(price)","base":"BTC","currency":"USD"}}"#, delay: delay)
+  }
+
+  /// Kraken's ticker: the last trade is `c[0]`, under a result key that differs from the pair
+  /// asked for.
+  public static func kraken(price: String, delay: Duration = .zero) -> FakeResponse {
+    FakeResponse(
+      json: """
+        {"error":[],"result":{"XXBTZUSD":{"a":["68871.00000","1","1.000"],\
+        "b":["68870.90000","2","2.000"],"c":["\(price)","0.00100000"],\
+        "v":["1234.5","2345.6"],"p":["68800.1","68750.2"],"t":[12345,23456],\
+        "l":["68000.0","67000.0"],"h":["69000.0","69500.0"],"o":"68500.0"}}}
+        """, delay: delay)
+  }
+
+  /// Bitstamp's ticker: every field is a string.
+  public static func bitstamp(price: String, delay: Duration = .zero) -> FakeResponse {
+    FakeResponse(
+      json: """
+        {"timestamp":"1763800000","open":"68500.00","high":"69000.00","low":"68000.00",\
+        "last":"\(price)","volume":"1234.5","vwap":"68700.00","bid":"68874.00",\
+        "ask":"68876.00","side":"0","open_24":"68400.00","percent_change_24":"0.69"}
+        """, delay: delay)
+  }
 }
 
 private actor FakeExchangeState {
@@ -186,36 +271,113 @@ private actor FakeExchangeState {
     recorded[route] ?? []
   }
 
-  func respond(on route: FakeExchangeServer.Route, to request: Request, remotePort: Int?)
-    async throws
-    -> Response
-  {
-    var headers: [String: String] = [:]
-    for field in request.headers { headers[field.name.canonicalName] = field.value }
-    recorded[route, default: []].append(
-      .init(
-        path: request.uri.path, query: request.uri.query, headers: headers, remotePort: remotePort))
-    let script = scripts[route] ?? []
-    let response =
-      script.first ?? FakeResponse(status: 404, json: #"{"error":"no response scripted"}"#)
-    if script.count > 1 { scripts[route] = Array(script.dropFirst()) }
-    if response.delay > .zero { try await Task.sleep(for: response.delay) }
-    var fields = HTTPFields()
-    for (name, value) in response.headers {
-      if let name = HTTPField.Name(name) { fields[name] = value }
+  /// Records the request and takes the next scripted response for its route.
+  func respond(to request: FakeExchangeServer.RecordedRequest) -> FakeResponse {
+    guard let route = FakeExchangeServer.Route(rawValue: request.path) else {
+      return FakeResponse(status: 404, json: #"{"error":"no such route"}"#)
     }
-    return Response(
-      status: .init(code: response.status), headers: fields,
-      body: ResponseBody(byteBuffer: ByteBuffer(bytes: response.body)))
+    recorded[route, default: []].append(request)
+    let script = scripts[route] ?? []
+    if script.count > 1 { scripts[route] = Array(script.dropFirst()) }
+    return script.first ?? FakeResponse(status: 404, json: #"{"error":"no response scripted"}"#)
   }
 }
 
-struct FakeExchangeContext: RequestContext {
-  var coreContext: CoreRequestContextStorage
-  let remotePort: Int?
+/// One client connection: answers its requests in order until it closes.
+private struct FakeConnection {
+  private let connection: NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>
+  private let state: FakeExchangeState
 
-  init(source: ApplicationRequestContextSource) {
-    coreContext = .init(source: source)
-    remotePort = source.channel.remoteAddress?.port
+  init(
+    _ connection: NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>,
+    state: FakeExchangeState
+  ) {
+    self.connection = connection
+    self.state = state
+  }
+
+  func serve() async {
+    let channel = connection.channel
+    do {
+      try await connection.executeThenClose { inbound, outbound in
+        var head: HTTPRequestHead?
+        for try await part in inbound {
+          switch part {
+          case .head(let received):
+            head = received
+          case .body:
+            break
+          case .end:
+            guard let received = head else { continue }
+            let response = await state.respond(to: Self.record(received, from: channel))
+            guard try await Self.answer(with: response, to: outbound, on: channel) else { return }
+          }
+        }
+      }
+    } catch {
+      // The client went away or the server is stopping; nothing to report.
+    }
+  }
+
+  private static func record(_ head: HTTPRequestHead, from channel: any Channel)
+    -> FakeExchangeServer.RecordedRequest
+  {
+    let parts = head.uri.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
+    var headers: [String: String] = [:]
+    for (name, value) in head.headers { headers[name.lowercased()] = value }
+    return .init(
+      path: String(parts[0]), query: parts.count > 1 ? String(parts[1]) : nil, headers: headers,
+      remotePort: channel.remoteAddress?.port)
+  }
+
+  /// Sends `response` as scripted; returns false when the connection must end.
+  private static func answer(
+    with response: FakeResponse,
+    to outbound: NIOAsyncChannelOutboundWriter<HTTPServerResponsePart>,
+    on channel: any Channel
+  ) async throws -> Bool {
+    if response.delay > .zero { try await Task.sleep(for: response.delay) }
+    var headers = HTTPHeaders(response.headers.map { ($0.key, $0.value) })
+    let status = HTTPResponseStatus(statusCode: response.status)
+    switch response.delivery {
+    case .whole:
+      headers.replaceOrAdd(name: "Content-Length", value: "\(response.body.count)")
+      try await outbound.write(.head(.init(version: .http1_1, status: status, headers: headers)))
+      try await outbound.write(.body(.byteBuffer(ByteBuffer(bytes: response.body))))
+      try await outbound.write(.end(nil))
+      return true
+    case .trickle(let chunk, let every):
+      headers.replaceOrAdd(name: "Content-Length", value: "\(response.body.count)")
+      try await outbound.write(.head(.init(version: .http1_1, status: status, headers: headers)))
+      var rest = response.body[...]
+      while !rest.isEmpty {
+        try await outbound.write(.body(.byteBuffer(ByteBuffer(bytes: rest.prefix(chunk)))))
+        rest = rest.dropFirst(max(chunk, 1))
+        try await Task.sleep(for: every)
+      }
+      try await outbound.write(.end(nil))
+      return true
+    case .hang:
+      // Until the server stops; the client's deadline is what ends this.
+      try await Task.sleep(for: .seconds(24 * 3600))
+      return false
+    case .reset:
+      // SO_LINGER with a zero timeout makes close() send RST instead of FIN.
+      try await (channel as? any SocketOptionProvider)?
+        .setSoLinger(linger(l_onoff: 1, l_linger: 0)).get()
+      try await channel.close()
+      return false
+    case .endless(let bytes):
+      try await outbound.write(.head(.init(version: .http1_1, status: status, headers: headers)))
+      let filler = ByteBuffer(repeating: UInt8(ascii: " "), count: 64 * 1024)
+      var sent = 0
+      while sent < bytes {
+        let size = min(filler.readableBytes, bytes - sent)
+        try await outbound.write(.body(.byteBuffer(filler.getSlice(at: 0, length: size)!)))
+        sent += size
+      }
+      try await outbound.write(.end(nil))
+      return true
+    }
   }
 }
