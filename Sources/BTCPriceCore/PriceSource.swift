@@ -14,9 +14,14 @@ public struct PriceSource: Hashable, Sendable, CustomStringConvertible {
 
   public static let binance = PriceSource(id: "binance", displayName: "Binance")
   public static let cryptoCompare = PriceSource(id: "cryptocompare", displayName: "CryptoCompare")
+  public static let coinbase = PriceSource(id: "coinbase", displayName: "Coinbase")
+  public static let kraken = PriceSource(id: "kraken", displayName: "Kraken")
+  public static let bitstamp = PriceSource(id: "bitstamp", displayName: "Bitstamp")
 
   /// The sources this build knows by name, for decoding a cached quote.
-  public static let known: [PriceSource] = [.binance, .cryptoCompare]
+  public static let known: [PriceSource] = [
+    .binance, .cryptoCompare, .coinbase, .kraken, .bitstamp,
+  ]
 
   /// The known source with this id, or an ad-hoc one named after the id.
   public static func named(_ id: String) -> PriceSource {

@@ -4,6 +4,9 @@ public enum PriceSourceError: Error, Equatable, Sendable, CustomStringConvertibl
   case timedOut(after: Duration)
   /// The source answered with a status other than 200. `message` is the API's own error text.
   case httpStatus(Int, message: String?)
+  /// The source asked us to slow down (HTTP 429), banned this address for ignoring that (HTTP 418),
+  /// or said so in its body (`status` is then nil). `retryAfter` is how long it asked us to wait.
+  case rateLimited(status: Int?, retryAfter: Duration?, message: String?)
   /// The source answered 200 but the payload is not a valid BTC/USD price.
   case invalidData(String)
   /// No HTTP answer at all: refused, reset, DNS, TLS, ...
@@ -19,6 +22,10 @@ public enum PriceSourceError: Error, Equatable, Sendable, CustomStringConvertibl
       return "HTTP \(status): \(message)"
     case .httpStatus(let status, nil):
       return "HTTP \(status)"
+    case .rateLimited(let status, let retryAfter, let message):
+      let what = ["rate limited", status.map { "HTTP \($0)" }, message]
+        .compactMap { $0 }.joined(separator: ": ")
+      return retryAfter.map { "\(what) (retry after \($0.humanText))" } ?? what
     case .invalidData(let reason):
       return "invalid data: \(reason)"
     case .unreachable(let reason):
@@ -32,8 +39,21 @@ public enum PriceSourceError: Error, Equatable, Sendable, CustomStringConvertibl
 extension Duration {
   /// `800 ms`, `1500 ms`: the unit people read in deadlines.
   var millisecondsText: String {
+    "\(wholeMilliseconds) ms"
+  }
+
+  /// `750 ms`, `12 s`, `5 min`, `3 h`: the unit people read in cool-downs, rounded up.
+  public var humanText: String {
+    let milliseconds = wholeMilliseconds
+    if milliseconds < 1000 { return "\(milliseconds) ms" }
+    let seconds = (milliseconds + 999) / 1000
+    if seconds < 120 { return "\(seconds) s" }
+    if seconds < 120 * 60 { return "\((seconds + 59) / 60) min" }
+    return "\((seconds + 3599) / 3600) h"
+  }
+
+  var wholeMilliseconds: Int64 {
     let (seconds, attoseconds) = components
-    let milliseconds = seconds * 1000 + attoseconds / 1_000_000_000_000_000
-    return "\(milliseconds) ms"
+    return seconds * 1000 + attoseconds / 1_000_000_000_000_000
   }
 }

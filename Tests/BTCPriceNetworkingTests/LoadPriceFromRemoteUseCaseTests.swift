@@ -87,7 +87,9 @@ struct LoadPriceFromRemoteUseCaseTests {
       #expect(!"\(error)".contains("s3cr3t-key"))
       #expect(
         error as? PriceSourceError
-          == .httpStatus(429, message: "You are over your rate limit please upgrade your account!"))
+          == .rateLimited(
+            status: 429, retryAfter: nil,
+            message: "You are over your rate limit please upgrade your account!"))
     }
   }
 }

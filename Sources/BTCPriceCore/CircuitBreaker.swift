@@ -1,0 +1,175 @@
+/// How long a failing source is left alone.
+public struct CircuitBreakerPolicy: Equatable, Sendable {
+  /// Ordinary failures in a row (timeouts, errors, bad data) that open the circuit.
+  public var failureThreshold: Int
+  /// The first cool-down after ordinary failures; each failed probe doubles it...
+  public var firstCoolDown: Duration
+  /// ...up to this.
+  public var longestCoolDown: Duration
+  /// After 401, 403 or 451: the source refuses us (no key, forbidden, restricted location), and
+  /// asking again every few seconds will not change that.
+  public var refusalCoolDown: Duration
+  /// After 429 without a usable `Retry-After`.
+  public var rateLimitCoolDown: Duration
+  /// After 418 without a usable `Retry-After`: Binance's shortest ban.
+  public var banCoolDown: Duration
+
+  public init(
+    failureThreshold: Int = 3,
+    firstCoolDown: Duration = .seconds(5),
+    longestCoolDown: Duration = .seconds(300),
+    refusalCoolDown: Duration = .seconds(3600),
+    rateLimitCoolDown: Duration = .seconds(60),
+    banCoolDown: Duration = .seconds(120)
+  ) {
+    self.failureThreshold = failureThreshold
+    self.firstCoolDown = firstCoolDown
+    self.longestCoolDown = longestCoolDown
+    self.refusalCoolDown = refusalCoolDown
+    self.rateLimitCoolDown = rateLimitCoolDown
+    self.banCoolDown = banCoolDown
+  }
+
+  public static let standard = CircuitBreakerPolicy()
+
+  /// The cool-down after the `trips`-th opening in a row: 5 s, 10 s, 20 s... up to the longest.
+  func coolDown(afterTrips trips: Int) -> Duration {
+    var coolDown = firstCoolDown
+    for _ in 1..<max(trips, 1) {
+      coolDown *= 2
+      if coolDown >= longestCoolDown { return longestCoolDown }
+    }
+    return min(coolDown, longestCoolDown)
+  }
+
+  /// The cool-down that `error` imposes by itself, without counting: rate limits and refusals.
+  func mandatoryCoolDown(after error: PriceSourceError) -> Duration? {
+    switch error {
+    case .rateLimited(let status, let retryAfter, _):
+      return retryAfter ?? (status == 418 ? banCoolDown : rateLimitCoolDown)
+    case .httpStatus(401, _), .httpStatus(403, _), .httpStatus(451, _):
+      return refusalCoolDown
+    default:
+      return nil
+    }
+  }
+}
+
+/// Whether a source is asked (closed), left alone (open), or asked once to see if it is back
+/// (half-open).
+public enum CircuitPhase: Equatable, Sendable, CustomStringConvertible {
+  case closed
+  case open
+  case halfOpen
+
+  public var description: String {
+    switch self {
+    case .closed: "closed"
+    case .open: "open"
+    case .halfOpen: "half-open"
+    }
+  }
+}
+
+/// A change of a source's circuit, for logs and advice.
+public struct CircuitTransition: Equatable, Sendable {
+  public let from: CircuitPhase
+  public let to: CircuitPhase
+  /// How long the source is left alone; set when the circuit opens.
+  public let coolDown: Duration?
+  /// The failure that opened the circuit.
+  public let cause: PriceSourceError?
+
+  public init(
+    from: CircuitPhase, to: CircuitPhase, coolDown: Duration? = nil,
+    cause: PriceSourceError? = nil
+  ) {
+    self.from = from
+    self.to = to
+    self.coolDown = coolDown
+    self.cause = cause
+  }
+}
+
+/// One source's circuit breaker: a pure state machine over the instants of some clock.
+///
+/// - Closed: every call goes through. `failureThreshold` ordinary failures in a row open it for
+///   `firstCoolDown`. A rate limit or a refusal opens it at once, for as long as the source asked
+///   (`Retry-After`) or the policy's long cool-down.
+/// - Open: calls are skipped until the cool-down ends, then one probe is let through (half-open).
+/// - Half-open: success closes it; an ordinary failure opens it again for twice as long as last
+///   time (up to `longestCoolDown`).
+public struct CircuitBreaker<Instant: InstantProtocol>: Sendable
+where Instant.Duration == Duration, Instant: Sendable {
+  public enum State: Equatable, Sendable {
+    case closed(failures: Int)
+    case open(until: Instant, cause: PriceSourceError)
+    case halfOpen
+  }
+
+  public private(set) var state: State = .closed(failures: 0)
+  public let policy: CircuitBreakerPolicy
+  /// Openings after ordinary failures since the last success; grows the cool-down.
+  private var trips = 0
+
+  public init(policy: CircuitBreakerPolicy = .standard) {
+    self.policy = policy
+  }
+
+  public var phase: CircuitPhase {
+    switch state {
+    case .closed: .closed
+    case .open: .open
+    case .halfOpen: .halfOpen
+    }
+  }
+
+  /// Whether the source may be asked at `now`. An open circuit whose cool-down is over becomes
+  /// half-open here (the transition is returned) and lets this one call through.
+  public mutating func admit(at now: Instant) -> (admitted: Bool, transition: CircuitTransition?) {
+    guard case .open(let until, _) = state else { return (true, nil) }
+    guard now >= until else { return (false, nil) }
+    state = .halfOpen
+    return (true, CircuitTransition(from: .open, to: .halfOpen))
+  }
+
+  /// How long an open circuit stays open after `now`, and why; nil unless open.
+  public func rest(at now: Instant) -> (remaining: Duration, cause: PriceSourceError)? {
+    guard case .open(let until, let cause) = state else { return nil }
+    return (max(now.duration(to: until), .zero), cause)
+  }
+
+  public mutating func recordSuccess() -> CircuitTransition? {
+    let from = phase
+    state = .closed(failures: 0)
+    trips = 0
+    return from == .closed ? nil : CircuitTransition(from: from, to: .closed)
+  }
+
+  public mutating func recordFailure(_ error: PriceSourceError, at now: Instant)
+    -> CircuitTransition?
+  {
+    let from = phase
+    if let coolDown = policy.mandatoryCoolDown(after: error) {
+      return open(from: from, for: coolDown, at: now, cause: error)
+    }
+    switch state {
+    case .closed(let failures) where failures + 1 < policy.failureThreshold:
+      state = .closed(failures: failures + 1)
+      return nil
+    case .closed, .halfOpen:
+      trips += 1
+      return open(from: from, for: policy.coolDown(afterTrips: trips), at: now, cause: error)
+    case .open:
+      // Only a call that was admitted can fail; an open circuit admitted nothing.
+      return nil
+    }
+  }
+
+  private mutating func open(
+    from: CircuitPhase, for coolDown: Duration, at now: Instant, cause: PriceSourceError
+  ) -> CircuitTransition {
+    state = .open(until: now.advanced(by: coolDown), cause: cause)
+    return CircuitTransition(from: from, to: .open, coolDown: coolDown, cause: cause)
+  }
+}
