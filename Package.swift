@@ -92,7 +92,7 @@ let package = Package(
     ),
     .testTarget(
       name: "BTCPriceFeatureTests",
-      dependencies: ["BTCPriceFeature", "BTCPriceTestSupport"],
+      dependencies: ["BTCPriceFeature", "BTCPriceCore", "BTCPriceTestSupport"],
       swiftSettings: strict
     ),
     .testTarget(
