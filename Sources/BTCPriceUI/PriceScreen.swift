@@ -15,7 +15,7 @@
 
     public var body: some View {
       PriceView(model: model)
-        .task { await model.run() }
+        .task { [model] in await model.run() }
         .onChange(of: scenePhase, initial: true) { _, phase in
           model.phaseDidChange(to: AppPhase(phase))
         }
