@@ -109,19 +109,19 @@ public final class PriceViewModel {
     show(presenter.present(update))
   }
 
-  /// Assigns only what changed, so a tick that repeats the shown value notifies no observer.
+  /// Observation ignores assignments of an equal value, so a tick that repeats the shown texts
+  /// notifies no observer. That is why the model exposes texts, not the quote: its timestamp
+  /// changes every tick, and the screen would redraw every second for nothing.
   private func show(_ state: PriceViewState) {
-    let lastUpdated = "Last updated \(state.timestampText)"
-    let spoken =
+    priceText = state.priceText
+    lastUpdatedText = "Last updated \(state.timestampText)"
+    bannerText = state.bannerText
+    sourceName = state.sourceName
+    isStale = state.isStale
+    accessibilityLabel =
       state.quote.map {
         "Bitcoin price \(SpokenPrice.text($0.value)), last updated \(state.timestampText)"
       } ?? "Bitcoin price unavailable"
-    if priceText != state.priceText { priceText = state.priceText }
-    if lastUpdatedText != lastUpdated { lastUpdatedText = lastUpdated }
-    if bannerText != state.bannerText { bannerText = state.bannerText }
-    if sourceName != state.sourceName { sourceName = state.sourceName }
-    if isStale != state.isStale { isStale = state.isStale }
-    if accessibilityLabel != spoken { accessibilityLabel = spoken }
   }
 
   private func suspendUntilCancelled() async {
