@@ -15,6 +15,8 @@ let package = Package(
     .library(name: "BTCPriceFeature", targets: ["BTCPriceFeature"]),
     .library(name: "BTCPriceTerminal", targets: ["BTCPriceTerminal"]),
     .library(name: "BTCPriceAsyncHTTPClient", targets: ["BTCPriceAsyncHTTPClient"]),
+    // The SwiftUI screen of the iPhone app (App/iOS); empty where SwiftUI does not exist.
+    .library(name: "BTCPriceUI", targets: ["BTCPriceUI"]),
     // For the Benchmarks package, which drives the real pipeline against the fake exchange.
     .library(name: "BTCPriceTestSupport", targets: ["BTCPriceTestSupport"]),
   ],
@@ -43,6 +45,8 @@ let package = Package(
     .target(name: "BTCPricePersistence", dependencies: ["BTCPriceCore"], swiftSettings: strict),
     .target(name: "BTCPriceFeature", dependencies: ["BTCPriceCore"], swiftSettings: strict),
     .target(name: "BTCPriceTerminal", dependencies: ["BTCPriceFeature"], swiftSettings: strict),
+    // Only views that bind to BTCPriceFeature's view model: no logic, and nothing that links NIO.
+    .target(name: "BTCPriceUI", dependencies: ["BTCPriceFeature"], swiftSettings: strict),
     .executableTarget(
       name: "btc-price",
       dependencies: [
@@ -88,7 +92,7 @@ let package = Package(
     ),
     .testTarget(
       name: "BTCPriceFeatureTests",
-      dependencies: ["BTCPriceFeature", "BTCPriceTestSupport"],
+      dependencies: ["BTCPriceFeature", "BTCPriceCore", "BTCPriceTestSupport"],
       swiftSettings: strict
     ),
     .testTarget(

@@ -1,0 +1,133 @@
+import BTCPriceCore
+import Foundation
+import Observation
+
+/// What the app's price screen shows, and when it ticks.
+///
+/// The screen only binds to these properties and forwards two events: ``run()`` from its `.task`
+/// (so leaving the screen cancels everything) and ``phaseDidChange(to:)`` on every scene phase
+/// change. Ticks go through the same ``PriceTicker``, ``PriceFeed`` and ``PricePresenter`` as the
+/// terminal, so price, rhythm, fallback, cache and banner match it.
+@MainActor
+@Observable
+public final class PriceViewModel {
+  /// `$68,901.23`, or `-` while no value is known.
+  public private(set) var priceText = PricePresenter.placeholder
+  /// `Last updated Nov 22, 14:03`, or `Last updated -` while no value is known.
+  public private(set) var lastUpdatedText = "Last updated \(PricePresenter.placeholder)"
+  /// The failure banner while the shown value is stale; `nil` when hidden.
+  public private(set) var bannerText: String?
+  /// Who delivered the shown value, e.g. `Binance`.
+  public private(set) var sourceName: String?
+  /// True when the last tick failed and an older value (or none) is shown.
+  public private(set) var isStale = false
+  /// What VoiceOver says for the price and its time, in words that do not depend on the locale.
+  public private(set) var accessibilityLabel = "Bitcoin price unavailable"
+
+  @ObservationIgnored private let feed: PriceFeed
+  @ObservationIgnored private let ticker: PriceTicker
+  @ObservationIgnored private let presenter: PricePresenter
+  @ObservationIgnored private var phase = AppPhase.active
+  /// The latest ticker task. A new one first awaits the previous one, so even rapid
+  /// background/active toggling never has two tickers (or two requests) at once.
+  @ObservationIgnored private var ticking: Task<Void, Never>?
+  @ObservationIgnored private var isTicking = false
+  /// Which call of ``run()`` owns the screen; 0 while none does.
+  @ObservationIgnored private var owner = 0
+  @ObservationIgnored private var runs = 0
+
+  /// - Parameters:
+  ///   - clock: drives the one-second rhythm; tests pass a test clock.
+  ///   - timeZone: for the `MMM d, HH:mm` timestamps the apps show.
+  public init(
+    feed: PriceFeed, clock: any Clock<Duration>, interval: Duration = .seconds(1),
+    timeZone: TimeZone = .current
+  ) {
+    self.feed = feed
+    self.ticker = PriceTicker(interval: interval, clock: clock)
+    self.presenter = PricePresenter(
+      timestamps: TimestampFormatter(precision: .minutes, timeZone: timeZone))
+  }
+
+  /// Shows the cached value at once, then ticks whenever the phase allows, until the calling task
+  /// is cancelled (the screen went away). Returns only after the request in flight has ended.
+  public func run() async {
+    runs += 1
+    let run = runs
+    let restored = await feed.restore()
+    guard !Task.isCancelled else { return }
+    show(presenter.presentRestored(restored))
+    owner = run
+    if phase != .background { startTicking() }
+    await suspendUntilCancelled()
+    // A newer run may already own the screen (SwiftUI can start the next `.task` before this one
+    // resumes); its ticker must live on.
+    guard owner == run else { return }
+    owner = 0
+    stopTicking()
+    await ticking?.value
+  }
+
+  /// The one entry point for lifecycle changes: background stops ticking and cancels the request
+  /// in flight; active ticks at once and every interval from then on; inactive changes nothing.
+  public func phaseDidChange(to phase: AppPhase) {
+    self.phase = phase
+    guard owner != 0 else { return }
+    switch phase {
+    case .active: startTicking()
+    case .inactive: break
+    case .background: stopTicking()
+    }
+  }
+
+  private func startTicking() {
+    guard !isTicking else { return }
+    isTicking = true
+    let previous = ticking
+    let (ticker, feed) = (self.ticker, self.feed)
+    ticking = Task {
+      await previous?.value
+      guard !Task.isCancelled else { return }
+      try? await ticker.run { _, budget in
+        guard !Task.isCancelled, let update = try? await feed.update(within: budget) else {
+          return
+        }
+        await self.render(update)
+      }
+    }
+  }
+
+  private func stopTicking() {
+    ticking?.cancel()
+    isTicking = false
+  }
+
+  private func render(_ update: PriceUpdate) {
+    // Ticks are cancelled on the main actor, so checking here means a tick cancelled by going to
+    // the background can never change the screen afterwards.
+    guard !Task.isCancelled else { return }
+    show(presenter.present(update))
+  }
+
+  /// Observation ignores assignments of an equal value, so a tick that repeats the shown texts
+  /// notifies no observer. That is why the model exposes texts, not the quote: its timestamp
+  /// changes every tick, and the screen would redraw every second for nothing.
+  private func show(_ state: PriceViewState) {
+    priceText = state.priceText
+    lastUpdatedText = "Last updated \(state.timestampText)"
+    bannerText = state.bannerText
+    sourceName = state.sourceName
+    isStale = state.isStale
+    accessibilityLabel =
+      state.quote.map {
+        "Bitcoin price \(SpokenPrice.text($0.value)), last updated \(state.timestampText)"
+      } ?? "Bitcoin price unavailable"
+  }
+
+  private func suspendUntilCancelled() async {
+    // An AsyncStream that never yields ends its iteration when the task is cancelled.
+    let (cancelled, continuation) = AsyncStream.makeStream(of: Never.self)
+    for await _ in cancelled {}
+    continuation.finish()
+  }
+}

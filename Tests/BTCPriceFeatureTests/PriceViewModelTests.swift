@@ -1,0 +1,184 @@
+import BTCPriceCore
+import BTCPriceFeature
+import BTCPriceTestSupport
+import Foundation
+import Observation
+import Testing
+
+@Suite("Price screen view model", .timeLimit(.minutes(1)))
+@MainActor
+struct PriceViewModelTests {
+  let clock = SteppedTestClock()
+  /// 2026-11-22 14:03:05 UTC
+  let cached = quote("68901.23", at: 1_795_356_185)
+  let banner = "Failed to update value. Displaying last updated value from"
+
+  // Each tick starts two sleeps on the clock: the source's deadline, then the wait for the next
+  // slot. So tick n has finished once 2(n + 1) sleeps have started.
+
+  @Test func run_showsCachedValueImmediatelyWithoutBanner() async {
+    let (sut, running) = start(cache: cached, ScriptedLoader(.hang))
+
+    await waitOnMainActor(until: { sut.priceText == "$68,901.23" })
+
+    #expect(sut.lastUpdatedText == "Last updated Nov 22, 14:03")
+    #expect(sut.bannerText == nil)
+    #expect(sut.isStale == false)
+    #expect(sut.sourceName == "Binance")
+    await stop(running)
+  }
+
+  @Test func init_showsPlaceholdersBeforeAnythingIsKnown() {
+    let sut = makeSUT(ScriptedLoader(.hang))
+
+    #expect(sut.priceText == "-")
+    #expect(sut.lastUpdatedText == "Last updated -")
+    #expect(sut.bannerText == nil)
+    #expect(sut.accessibilityLabel == "Bitcoin price unavailable")
+  }
+
+  @Test func failedTickWithoutAnyValue_showsPlaceholdersAndBanner() async {
+    let (sut, running) = start(ScriptedLoader(.fail(.httpStatus(500, message: nil))))
+
+    await waitOnMainActor(until: { sut.bannerText != nil })
+
+    #expect(sut.priceText == "-")
+    #expect(sut.lastUpdatedText == "Last updated -")
+    #expect(sut.bannerText == "\(banner) -")
+    #expect(sut.isStale)
+    await stop(running)
+  }
+
+  @Test func run_rendersEachTick() async {
+    let loader = ScriptedLoader(
+      .answer(quote("1.00")), .answer(quote("2.50")), .answer(quote("114721.34000000")))
+    let (sut, running) = start(loader)
+
+    for (second, price) in ["$1.00", "$2.50", "$114,721.34"].enumerated() {
+      if second > 0 { await clock.advance(to: .seconds(second), afterSleeps: 2 * second) }
+      await waitOnMainActor(
+        until: { sut.priceText == price }, "tick \(second) never showed \(price)")
+    }
+
+    await stop(running)
+  }
+
+  @Test func failedTick_showsCachedValueAndItsTimeWithBanner() async {
+    let (sut, running) = start(cache: cached, ScriptedLoader(.fail(.timedOut(after: .zero))))
+
+    await waitOnMainActor(until: { sut.bannerText != nil })
+
+    #expect(sut.priceText == "$68,901.23")
+    #expect(sut.lastUpdatedText == "Last updated Nov 22, 14:03")
+    #expect(sut.bannerText == "\(banner) Nov 22, 14:03")
+    #expect(sut.isStale)
+    await stop(running)
+  }
+
+  @Test func successAfterFailure_hidesTheBanner() async {
+    let fresh = quote("68950.00", at: 1_795_356_245)
+    let loader = ScriptedLoader(.fail(.httpStatus(503, message: nil)), .answer(fresh))
+    let (sut, running) = start(cache: cached, loader)
+    await waitOnMainActor(until: { sut.bannerText != nil })
+
+    await clock.advance(to: .seconds(1), afterSleeps: 2)
+    await waitOnMainActor(until: { sut.bannerText == nil })
+
+    #expect(sut.priceText == "$68,950.00")
+    #expect(sut.lastUpdatedText == "Last updated Nov 22, 14:04")
+    #expect(sut.isStale == false)
+    await stop(running)
+  }
+
+  @Test func tickRepeatingTheShownValue_notifiesNoObserver() async {
+    // Same price, 20 s later: still Nov 22, 14:03.
+    let loader = ScriptedLoader(
+      .answer(cached), .answer(quote("68901.23", at: 1_795_356_205)), .answer(quote("1.00")))
+    let (sut, running) = start(loader)
+    await waitOnMainActor(until: { sut.priceText == "$68,901.23" })
+    let changes = observeChanges(of: sut)
+
+    await clock.advance(to: .seconds(1), afterSleeps: 2)
+    await waitOnMainActor(until: { clock.sleepsStarted >= 4 }, "the second tick never finished")
+    let changedByRepeat = changes.value
+    await clock.advance(to: .seconds(2), afterSleeps: 4)
+    await waitOnMainActor(until: { sut.priceText == "$1.00" })
+
+    #expect(changedByRepeat == false)
+    #expect(changes.value, "a new value does notify, so the check above can fail")
+    await stop(running)
+  }
+
+  @Test func accessibilityLabel_readsThePriceInWordsWithItsTime() async {
+    let (sut, running) = start(cache: cached, ScriptedLoader(.hang))
+
+    await waitOnMainActor(until: { sut.priceText == "$68,901.23" })
+
+    #expect(
+      sut.accessibilityLabel
+        == "Bitcoin price 68,901 dollars 23 cents, last updated Nov 22, 14:03")
+    await stop(running)
+  }
+
+  @Test func leavingTheScreen_stopsTicking() async {
+    let loader = ScriptedLoader(.answer(cached))
+    let (sut, running) = start(loader)
+    await waitOnMainActor(until: { sut.priceText == "$68,901.23" })
+
+    await stop(running)
+    await clock.advance(to: .seconds(10))
+
+    #expect(loader.calls.value == 1)
+  }
+
+  // MARK: - Helpers
+
+  private func makeSUT(cache: PriceQuote? = nil, _ loader: ScriptedLoader) -> PriceViewModel {
+    let chain = PriceSourceChain([.init(source: .binance, loader: loader)], clock: clock)
+    return PriceViewModel(
+      feed: PriceFeed(chain: chain, store: InMemoryPriceStore(cache)), clock: clock,
+      timeZone: TimeZone(identifier: "UTC")!)
+  }
+
+  private func start(cache: PriceQuote? = nil, _ loader: ScriptedLoader)
+    -> (PriceViewModel, Task<Void, Never>)
+  {
+    let sut = makeSUT(cache: cache, loader)
+    return (sut, Task { await sut.run() })
+  }
+
+  private func stop(_ running: Task<Void, Never>) async {
+    running.cancel()
+    await running.value
+  }
+
+  /// True once any property the screen shows has changed.
+  private func observeChanges(of sut: PriceViewModel) -> Locked<Bool> {
+    let changed = Locked(false)
+    withObservationTracking {
+      _ = (sut.priceText, sut.lastUpdatedText, sut.bannerText, sut.sourceName, sut.isStale)
+      _ = sut.accessibilityLabel
+    } onChange: {
+      changed.withValue { $0 = true }
+    }
+    return changed
+  }
+}
+
+private func quote(_ value: String, at seconds: TimeInterval = 1_795_356_185) -> PriceQuote {
+  PriceQuote(
+    value: Decimal(string: value)!, timestamp: Date(timeIntervalSince1970: seconds),
+    source: .binance)
+}
+
+/// A store that holds one quote in memory.
+private final class InMemoryPriceStore: PriceStore, @unchecked Sendable {
+  private let stored: Locked<PriceQuote?>
+
+  init(_ quote: PriceQuote?) {
+    stored = Locked(quote)
+  }
+
+  func load() throws -> PriceQuote? { stored.value }
+  func save(_ quote: PriceQuote) throws { stored.withValue { $0 = quote } }
+}
