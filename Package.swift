@@ -57,6 +57,7 @@ let package = Package(
         "BTCPriceFeature",
         "BTCPriceTerminal",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        .product(name: "Logging", package: "swift-log"),
       ],
       swiftSettings: strict
     ),

@@ -37,3 +37,32 @@ public enum PriceSourceCatalog {
     all.first { $0.source.id == id.lowercased() }
   }
 }
+
+extension PriceSourceChain {
+  /// A chain of remote sources over one HTTP client, asked in the given order. The first source
+  /// gets `primaryTimeout`; each next one gets what is left of the tick.
+  ///
+  /// - Parameters:
+  ///   - urls: overrides by source id; the others use their real endpoint.
+  ///   - apiKey: sent only to sources that take a key.
+  public static func remote(
+    _ entries: [PriceSourceCatalog.Entry] = PriceSourceCatalog.all,
+    urls: [String: URL] = [:],
+    apiKey: String? = nil,
+    client: any HTTPClient,
+    primaryTimeout: Duration,
+    clock: any Clock<Duration>,
+    now: @escaping @Sendable () -> Date,
+    onEvent: @escaping @Sendable (PriceSourceEvent) -> Void = { _ in }
+  ) -> PriceSourceChain {
+    let links = entries.enumerated().map { index, entry in
+      PriceSourceChain.Link(
+        source: entry.source,
+        loader: RemotePriceLoader(
+          client: client, entry: entry, url: urls[entry.source.id],
+          apiKey: entry.takesAPIKey ? apiKey : nil, now: now),
+        timeout: index == 0 ? primaryTimeout : nil)
+    }
+    return PriceSourceChain(links, clock: clock, onEvent: onEvent)
+  }
+}

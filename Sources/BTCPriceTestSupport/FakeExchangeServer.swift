@@ -381,3 +381,22 @@ private struct FakeConnection {
     }
   }
 }
+
+extension FakeExchangeServer {
+  /// The source id the command line uses for `route` (`--<id>-url`, `--sources`).
+  public static func sourceID(of route: Route) -> String {
+    switch route {
+    case .binance: "binance"
+    case .cryptoCompare: "cryptocompare"
+    case .coinbase: "coinbase"
+    case .kraken: "kraken"
+    case .bitstamp: "bitstamp"
+    }
+  }
+
+  /// `--<source>-url` for every source, all pointing here, so that a run of the binary never
+  /// reaches a real exchange whatever its `--sources`.
+  public var urlArguments: [String] {
+    Route.allCases.flatMap { ["--\(Self.sourceID(of: $0))-url", url(for: $0).absoluteString] }
+  }
+}

@@ -13,10 +13,18 @@ struct BTCPriceCommand: AsyncParsableCommand {
     commandName: "btc-price",
     abstract: "Print the Bitcoin price in US dollars, once a second.",
     discussion: """
-      Asks Binance first. When Binance does not answer with a valid price within the \
-      primary timeout (or errors), asks CryptoCompare with what is left of the tick. \
-      A tick that gets no price within its interval has failed: the last known price \
-      is shown with its own time, and the next success replaces it.
+      SOURCES: asks each source in order until one answers with a valid price: by \
+      default binance, cryptocompare, coinbase, kraken, bitstamp (choose with \
+      --sources). The first may take --primary-timeout; each next one gets what is \
+      left of the tick. A tick that gets no price within its interval has failed: \
+      the last known price is shown with its own time, and the next success \
+      replaces it.
+
+      FAILURES: a source that fails 3 ticks in a row is left alone for 5 s, then \
+      asked once; each failed retry doubles the pause, up to 5 min. HTTP 429 and 418 \
+      (rate limit, ban): not asked again before their Retry-After. HTTP 401, 403, \
+      451 (no API key, forbidden, restricted location): left alone for 1 h, with one \
+      warning on stderr saying what to do. --verbose logs every attempt.
 
       OUTPUT: one line per tick on stdout, flushed at once; warnings go to stderr.
         <time> - <price>            e.g.  Nov 22, 14:03:05 - $68,901.23
@@ -25,16 +33,16 @@ struct BTCPriceCommand: AsyncParsableCommand {
       locale. With no value known yet, both are "-".
 
       JSON (--json): one object per line, keys in this order: timestamp (ISO 8601, \
-      UTC), price (the exact decimal, as a string), currency, source (binance or \
-      cryptocompare), stale (true when the tick failed) and, when stale, error \
-      (the reason). A stale line carries the last known value, or nulls.
+      UTC), price (the exact decimal, as a string), currency, source (the source \
+      that delivered the price), stale (true when the tick failed) and, when stale, \
+      error (the reason). A stale line carries the last known value, or nulls.
 
       CACHE: $XDG_CACHE_HOME/btc-price/last-price.json (default \
       ~/.cache/btc-price/last-price.json) keeps the last good price across runs.
 
       ENVIRONMENT:
-        BTC_PRICE_BINANCE_URL        default for --binance-url
-        BTC_PRICE_CRYPTOCOMPARE_URL  default for --cryptocompare-url
+        BTC_PRICE_SOURCES            default for --sources
+        BTC_PRICE_<NAME>_URL         default for --<name>-url, e.g. BTC_PRICE_KRAKEN_URL
         CRYPTOCOMPARE_API_KEY        sent to CryptoCompare only; never printed
         XDG_CACHE_HOME               where the cache folder lives
         NO_COLOR                     set (non-empty) to turn colours off
@@ -56,7 +64,9 @@ struct BTCPriceCommand: AsyncParsableCommand {
         btc-price --once --json               one machine-readable line
         btc-price --json | jq -r .price       the exact price, for scripts
         btc-price --count 10 --interval 0.5   ten ticks, two a second
-        btc-price --no-cache --binance-url http://127.0.0.1:8080/api/v3/ticker/price
+        btc-price --sources coinbase,kraken   only these two, in this order
+        btc-price --verbose 2>btc-price.log   log every attempt to a file
+        btc-price --binance-url https://api.binance.us/api/v3/ticker/price?symbol=BTCUSDT
       """,
     version: BTCPriceVersion.current
   )
@@ -67,8 +77,15 @@ struct BTCPriceCommand: AsyncParsableCommand {
   @Option(
     name: .customLong("primary-timeout"),
     help: ArgumentHelp(
-      "Seconds Binance may take before CryptoCompare is asked.", valueName: "seconds"))
+      "Seconds the first source may take before the next is asked.", valueName: "seconds"))
   var primaryTimeout: Double = 0.8
+
+  @Option(
+    help: ArgumentHelp(
+      "Sources to ask, in order, comma-separated (env BTC_PRICE_SOURCES).",
+      discussion: "Known: binance, cryptocompare, coinbase, kraken, bitstamp (the default order).",
+      valueName: "list"))
+  var sources: String?
 
   @Option(
     help: ArgumentHelp(
@@ -89,8 +106,7 @@ struct BTCPriceCommand: AsyncParsableCommand {
 
   @Option(
     name: .customLong("binance-url"),
-    help: ArgumentHelp(
-      "Binance ticker URL (env BTC_PRICE_BINANCE_URL).", valueName: "url"))
+    help: ArgumentHelp("Binance ticker URL (env BTC_PRICE_BINANCE_URL).", valueName: "url"))
   var binanceURL: String?
 
   @Option(
@@ -100,6 +116,21 @@ struct BTCPriceCommand: AsyncParsableCommand {
   var cryptoCompareURL: String?
 
   @Option(
+    name: .customLong("coinbase-url"),
+    help: ArgumentHelp("Coinbase spot price URL (env BTC_PRICE_COINBASE_URL).", valueName: "url"))
+  var coinbaseURL: String?
+
+  @Option(
+    name: .customLong("kraken-url"),
+    help: ArgumentHelp("Kraken ticker URL (env BTC_PRICE_KRAKEN_URL).", valueName: "url"))
+  var krakenURL: String?
+
+  @Option(
+    name: .customLong("bitstamp-url"),
+    help: ArgumentHelp("Bitstamp ticker URL (env BTC_PRICE_BITSTAMP_URL).", valueName: "url"))
+  var bitstampURL: String?
+
+  @Option(
     name: .customLong("cache-path"),
     help: ArgumentHelp(
       "Cache file (default: $XDG_CACHE_HOME/btc-price/last-price.json).", valueName: "file"))
@@ -107,6 +138,12 @@ struct BTCPriceCommand: AsyncParsableCommand {
 
   @Flag(name: .customLong("no-cache"), help: "Neither read nor write the cache file.")
   var noCache = false
+
+  @Flag(
+    name: [.customShort("v"), .long],
+    help: ArgumentHelp(
+      "Log every source attempt, its latency and outcome, and circuit changes to stderr."))
+  var verbose = false
 
   func validate() throws {
     guard interval.isFinite, interval >= 0.01, interval <= 86_400 else {
@@ -127,10 +164,17 @@ struct BTCPriceCommand: AsyncParsableCommand {
 
   func run() async throws {
     let environment = ProcessInfo.processInfo.environment
-    let binance = try Self.url(
-      binanceURL ?? environment["BTC_PRICE_BINANCE_URL"], option: "--binance-url")
-    let cryptoCompare = try Self.url(
-      cryptoCompareURL ?? environment["BTC_PRICE_CRYPTOCOMPARE_URL"], option: "--cryptocompare-url")
+    let entries = try Self.entries(sources ?? environment["BTC_PRICE_SOURCES"])
+    let options: [String: String?] = [
+      "binance": binanceURL, "cryptocompare": cryptoCompareURL, "coinbase": coinbaseURL,
+      "kraken": krakenURL, "bitstamp": bitstampURL,
+    ]
+    var urls: [String: URL] = [:]
+    for entry in PriceSourceCatalog.all {
+      let id = entry.source.id
+      let text = (options[id] ?? nil) ?? environment["BTC_PRICE_\(id.uppercased())_URL"]
+      urls[id] = try Self.url(text, option: "--\(id)-url")
+    }
     let store: FilePriceStore? =
       noCache
       ? nil
@@ -142,18 +186,38 @@ struct BTCPriceCommand: AsyncParsableCommand {
       interval: .seconds(interval),
       primaryTimeout: .seconds(primaryTimeout),
       count: once ? 1 : count,
-      binanceURL: binance ?? BinanceEndpoint.defaultURL,
-      cryptoCompareURL: cryptoCompare ?? CryptoCompareEndpoint.defaultURL,
-      cryptoCompareAPIKey: environment["CRYPTOCOMPARE_API_KEY"],
+      sources: entries,
+      urls: urls,
+      cryptoCompareAPIKey: environment["CRYPTOCOMPARE_API_KEY"].flatMap { $0.isEmpty ? nil : $0 },
       store: store,
       output: TerminalOutput(
-        mode: TerminalOutput.mode(json: json, live: live, environment: environment)))
+        mode: TerminalOutput.mode(json: json, live: live, environment: environment)),
+      verbose: verbose)
     let outcome = await app.run()
     switch outcome {
     case .lastTickSucceeded: return
     case .lastTickFailed: throw ExitCode(1)
     case .interrupted(let signal): throw ExitCode(signal == SIGINT ? 130 : 0)
     }
+  }
+
+  /// The chain named by `--sources`, or the default one.
+  private static func entries(_ list: String?) throws -> [PriceSourceCatalog.Entry] {
+    guard let list else { return PriceSourceCatalog.all }
+    let known = PriceSourceCatalog.all.map(\.source.id).joined(separator: ", ")
+    var entries: [PriceSourceCatalog.Entry] = []
+    for name in list.split(separator: ",", omittingEmptySubsequences: false) {
+      let id = name.trimmingCharacters(in: .whitespaces)
+      guard let entry = PriceSourceCatalog.entry(id: id) else {
+        throw ValidationError(
+          "--sources: unknown source \"\(id.prefix(40))\"; known sources: \(known).")
+      }
+      guard !entries.contains(where: { $0.source == entry.source }) else {
+        throw ValidationError("--sources: \(entry.source.id) is listed twice.")
+      }
+      entries.append(entry)
+    }
+    return entries
   }
 
   private static func url(_ text: String?, option: String) throws -> URL? {

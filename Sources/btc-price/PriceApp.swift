@@ -4,6 +4,7 @@ import BTCPriceFeature
 import BTCPriceNetworking
 import BTCPricePersistence
 import Foundation
+import Logging
 
 /// The composition root: the only place that knows the concrete types.
 struct PriceApp {
@@ -16,28 +17,23 @@ struct PriceApp {
   let interval: Duration
   let primaryTimeout: Duration
   let count: Int?
-  let binanceURL: URL
-  let cryptoCompareURL: URL
+  let sources: [PriceSourceCatalog.Entry]
+  /// Endpoint overrides by source id.
+  let urls: [String: URL]
   let cryptoCompareAPIKey: String?
   let store: FilePriceStore?
   let output: TerminalOutput
+  let verbose: Bool
 
   func run() async -> Outcome {
     let client = AsyncHTTPClientAdapter()
     let clock = ContinuousClock()
     let now: @Sendable () -> Date = { Date() }
-    let chain = PriceSourceChain(
-      [
-        .init(
-          source: .binance,
-          loader: RemotePriceLoader.binance(client: client, url: binanceURL, now: now),
-          timeout: primaryTimeout),
-        .init(
-          source: .cryptoCompare,
-          loader: RemotePriceLoader.cryptoCompare(
-            client: client, url: cryptoCompareURL, apiKey: cryptoCompareAPIKey, now: now)),
-      ],
-      clock: clock)
+    let report = SourceReport(
+      log: verbose ? Self.verboseLogger() : nil, apiKeyGiven: cryptoCompareAPIKey != nil)
+    let chain = PriceSourceChain.remote(
+      sources, urls: urls, apiKey: cryptoCompareAPIKey, client: client,
+      primaryTimeout: primaryTimeout, clock: clock, now: now, onEvent: report.record)
     let feed = PriceFeed(chain: chain, store: store) { warning in
       switch warning {
       case .cacheUnreadable(let reason): Console.warn(reason)
@@ -52,7 +48,8 @@ struct PriceApp {
     let lastTickSucceeded = Flag()
     output.begin()
     let ticking = Task {
-      try await ticker.run(count: count) { _, budget in
+      try await ticker.run(count: count) { slot, budget in
+        report.tickStarted(slot, budget: budget)
         guard let update = try? await feed.update(within: budget) else { return }
         let state = presenter.present(update)
         output.show(state)
@@ -69,6 +66,15 @@ struct PriceApp {
       return .interrupted(signal: signal)
     }
     return lastTickSucceeded.value ? .lastTickSucceeded : .lastTickFailed
+  }
+}
+
+extension PriceApp {
+  /// `--verbose`: swift-log to stderr, so stdout keeps only the price lines.
+  fileprivate static func verboseLogger() -> Logger {
+    var logger = Logger(label: "btc-price") { StreamLogHandler.standardError(label: $0) }
+    logger.logLevel = .debug
+    return logger
   }
 }
 

@@ -317,12 +317,10 @@ final class CommandLineEndToEndTests {
     -> [String]
   {
     // A generous primary timeout: under CI load a healthy fake server can take a while to answer,
-    // and these tests are about what is printed, not about deadlines. Later options win.
-    [
-      "--interval", "5", "--primary-timeout", "3",
-      "--binance-url", server.url(for: .binance).absoluteString,
-      "--cryptocompare-url", server.url(for: .cryptoCompare).absoluteString,
-    ] + (cache ? ["--cache-path", cachePath] : []) + extra
+    // and these tests are about what is printed, not about deadlines. The specified two-source
+    // chain unless a test asks for more. Later options win.
+    ["--interval", "5", "--primary-timeout", "3", "--sources", "binance,cryptocompare"]
+      + server.urlArguments + (cache ? ["--cache-path", cachePath] : []) + extra
   }
 
 }

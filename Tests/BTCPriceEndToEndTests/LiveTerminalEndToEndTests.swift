@@ -93,10 +93,7 @@ struct LiveTerminalEndToEndTests {
       await server.stub(.binance, .binance(price: "68901.23"))
 
       let run = try BinaryProcess(
-        [
-          "--live", "--once", "--no-cache", "--binance-url",
-          server.url(for: .binance).absoluteString,
-        ],
+        ["--live", "--once", "--no-cache"] + server.urlArguments,
         environment: ["TERM": "xterm-256color"])
 
       #expect(await run.waitForExit() == 0)
@@ -134,9 +131,8 @@ struct LiveTerminalEndToEndTests {
         "python3", script.path, "--cols", "\(columns)", "--out", outputFile.path,
         "--interrupt-after", "\(interruptAfterPanels)", "--signal", signal, "--",
         BinaryProcess.binaryURL.path, "--no-cache", "--primary-timeout", "3",
-        "--binance-url", server.url(for: .binance).absoluteString,
-        "--cryptocompare-url", server.url(for: .cryptoCompare).absoluteString,
-      ] + arguments
+        "--sources", "binance,cryptocompare",
+      ] + server.urlArguments + arguments
     var env = ProcessInfo.processInfo.environment.filter { ["PATH", "HOME"].contains($0.key) }
     env["TERM"] = "xterm-256color"
     env["LANG"] = "C.UTF-8"

@@ -13,18 +13,11 @@ enum AppComposition {
     let client = URLSessionHTTPClient()
     let clock = ContinuousClock()
     let now: @Sendable () -> Date = { Date() }
-    let chain = PriceSourceChain(
-      [
-        .init(
-          source: .binance, loader: RemotePriceLoader.binance(client: client, now: now),
-          timeout: .milliseconds(800)),
-        // Without a key CryptoCompare answers 401; a key would come from the Keychain, never from
-        // the bundle.
-        .init(
-          source: .cryptoCompare,
-          loader: RemotePriceLoader.cryptoCompare(client: client, apiKey: nil, now: now)),
-      ],
-      clock: clock)
+    // The terminal's default chain: Binance, CryptoCompare (skipped for an hour after its 401
+    // while the app has no key; a key would come from the Keychain, never from the bundle), then
+    // the keyless Coinbase, Kraken and Bitstamp.
+    let chain = PriceSourceChain.remote(
+      client: client, primaryTimeout: .milliseconds(800), clock: clock, now: now)
     let log = Logger(subsystem: "btc-price", category: "cache")
     let store = (try? FilePriceStore.applicationSupportFileURL()).map {
       FilePriceStore(fileURL: $0)
