@@ -92,6 +92,45 @@ struct LoadPriceFromRemoteUseCaseTests {
             message: "You are over your rate limit please upgrade your account!"))
     }
   }
+
+  @Test(arguments: [429, 418])
+  func load_deliversRateLimitedWithTheServersRetryAfter(status: Int) async {
+    let client = HTTPClientStub(
+      .success(
+        HTTPResponse(
+          status: status, headers: ["Retry-After": "120"],
+          body: Data(#"{"code":-1003,"msg":"Too many requests."}"#.utf8))))
+    let sut = RemotePriceLoader.binance(client: client, now: { [now] in now })
+
+    await #expect(
+      throws: PriceSourceError.rateLimited(
+        status: status, retryAfter: .seconds(120), message: "Too many requests.")
+    ) { try await sut.load() }
+  }
+
+  @Test func load_deliversRateLimitedWithoutRetryAfterWhenTheHeaderIsMissingOrBroken() async {
+    let client = HTTPClientStub(
+      .success(HTTPResponse(status: 429, headers: ["Retry-After": "soon"], body: Data())))
+    let sut = RemotePriceLoader.binance(client: client, now: { [now] in now })
+
+    await #expect(
+      throws: PriceSourceError.rateLimited(status: 429, retryAfter: nil, message: nil)
+    ) { try await sut.load() }
+  }
+
+  @Test func load_asksEachCatalogueSourceAtItsRealURLWithUserAgent() async throws {
+    for entry in PriceSourceCatalog.all {
+      let client = HTTPClientStub(.failure(.connectionRefused))
+      let sut = RemotePriceLoader(client: client, entry: entry, apiKey: "k", now: { [now] in now })
+
+      _ = try? await sut.load()
+
+      let request = try #require(client.requests.first)
+      #expect(request.url == entry.defaultURL)
+      #expect(request.header("User-Agent") == BTCPriceVersion.userAgent)
+      #expect((request.header("Authorization") != nil) == entry.takesAPIKey, "\(entry.source)")
+    }
+  }
 }
 
 /// Answers every request with the same result and records the requests.

@@ -1,0 +1,181 @@
+import BTCPriceCore
+import BTCPriceTestSupport
+import Testing
+
+@Suite("Skip failing sources: the chain with circuit breakers", .timeLimit(.minutes(1)))
+struct SkipFailingSourcesUseCaseTests {
+  let clock = SteppedTestClock()
+  let events = Locked<[PriceSourceEvent]>([])
+
+  @Test func deadPrimary_isAskedSixTimesInSixtyTicksInsteadOfSixty() async throws {
+    let primary = ScriptedLoader(clock: clock, .failure(.unreachable("connection refused")))
+    let fallback = ScriptedLoader(clock: clock, .success(makeQuote(source: .coinbase)))
+    let sut = makeSUT(primary, fallback)
+
+    for tick in 0..<60 {
+      await clock.advance(to: .seconds(tick))
+      #expect(try await sut.load(within: .seconds(1)).source == .coinbase)
+    }
+
+    // 3 failures open the circuit for 5 s; probes at 7, 17 and 37 s fail and double it each time.
+    #expect(primary.calls.value == [0, 1, 2, 7, 17, 37].map { Duration.seconds($0) })
+    #expect(fallback.calls.value.count == 60)
+  }
+
+  @Test func openPrimary_costsTheFallbackNoTime() async throws {
+    let primary = ScriptedLoader(
+      clock: clock, answersAfter: .seconds(5), .success(makeQuote()))
+    let fallback = ScriptedLoader(clock: clock, .success(makeQuote(source: .coinbase)))
+    let sut = makeSUT(primary, fallback)
+
+    for tick in 0..<3 {
+      await clock.advance(to: .seconds(tick))
+      let sleepsBefore = clock.sleepsStarted
+      let load = Task { try await sut.load(within: .seconds(1)) }
+      await clock.advance(to: .seconds(tick) + .milliseconds(800), afterSleeps: sleepsBefore + 2)
+      _ = try await load.value
+    }
+    await clock.advance(to: .seconds(3))
+    _ = try await sut.load(within: .seconds(1))
+
+    // Ticks 0-2 waited out the primary's 800 ms; tick 3 asks the fallback at once.
+    #expect(
+      fallback.calls.value == [
+        .milliseconds(800), .milliseconds(1800), .milliseconds(2800), .seconds(3),
+      ])
+  }
+
+  @Test func recoveredPrimary_isClosedAgainAfterOneSuccessfulProbe() async throws {
+    let primary = ScriptedLoader(
+      clock: clock,
+      .failure(.httpStatus(502, message: nil)), .failure(.httpStatus(502, message: nil)),
+      .failure(.httpStatus(502, message: nil)), .success(makeQuote()))
+    let fallback = ScriptedLoader(clock: clock, .success(makeQuote(source: .coinbase)))
+    let sut = makeSUT(primary, fallback)
+
+    var sources: [PriceSource] = []
+    for tick in 0..<10 {
+      await clock.advance(to: .seconds(tick))
+      sources.append(try await sut.load(within: .seconds(1)).source)
+    }
+
+    #expect(
+      sources == Array(repeating: .coinbase, count: 7) + Array(repeating: .binance, count: 3))
+    #expect(
+      binanceTransitions() == [
+        CircuitTransition(
+          from: .closed, to: .open, coolDown: .seconds(5),
+          cause: .httpStatus(502, message: nil)),
+        CircuitTransition(from: .open, to: .halfOpen),
+        CircuitTransition(from: .halfOpen, to: .closed),
+      ])
+  }
+
+  @Test func rateLimitedPrimary_isNotAskedBeforeRetryAfter() async throws {
+    let primary = ScriptedLoader(
+      clock: clock,
+      .failure(.rateLimited(status: 429, retryAfter: .seconds(30), message: "slow down")),
+      .success(makeQuote()))
+    let fallback = ScriptedLoader(clock: clock, .success(makeQuote(source: .coinbase)))
+    let sut = makeSUT(primary, fallback)
+
+    for tick in 0..<40 {
+      await clock.advance(to: .seconds(tick))
+      _ = try await sut.load(within: .seconds(1))
+    }
+
+    #expect(primary.calls.value == [.zero] + (30..<40).map { .seconds($0) })
+  }
+
+  @Test func skippedSource_isReportedWithItsCoolDownInTheFailure() async throws {
+    let primary = ScriptedLoader(clock: clock, .failure(.httpStatus(451, message: nil)))
+    let fallback = ScriptedLoader(clock: clock, .failure(.invalidData("no RAW object")))
+    let sut = makeSUT(primary, fallback)
+
+    _ = try? await sut.load(within: .seconds(1))
+    await clock.advance(to: .seconds(90))
+    let failure = try #require(
+      await #expect(throws: PriceFetchFailure.self) { try await sut.load(within: .seconds(1)) })
+
+    #expect(
+      failure.description
+        == "binance: not tried: cooling down for 59 min after: HTTP 451; "
+        + "coinbase: invalid data: no RAW object")
+    #expect(events.value.contains(.skipped(.binance, failure.failures[0].error)))
+  }
+
+  @Test func withoutBreakers_everySourceIsAskedOnEveryTick() async throws {
+    let primary = ScriptedLoader(clock: clock, .failure(.unreachable("connection refused")))
+    let fallback = ScriptedLoader(clock: clock, .success(makeQuote(source: .coinbase)))
+    let sut = makeSUT(primary, fallback, breakers: nil)
+
+    for tick in 0..<10 {
+      await clock.advance(to: .seconds(tick))
+      _ = try await sut.load(within: .seconds(1))
+    }
+
+    #expect(primary.calls.value.count == 10)
+  }
+
+  @Test func reportsEveryAttemptWithItsLatency() async throws {
+    let primary = ScriptedLoader(clock: clock, .failure(.httpStatus(500, message: nil)))
+    let fallback = ScriptedLoader(clock: clock, .success(makeQuote(source: .coinbase)))
+    let sut = makeSUT(primary, fallback)
+
+    _ = try await sut.load(within: .seconds(1))
+
+    #expect(
+      events.value == [
+        .failed(.binance, .httpStatus(500, message: nil), latency: .zero),
+        .delivered(.coinbase, makeQuote(source: .coinbase), latency: .zero),
+      ])
+  }
+
+  // MARK: - Helpers
+
+  private func makeSUT(
+    _ primary: ScriptedLoader, _ fallback: ScriptedLoader,
+    breakers: CircuitBreakerPolicy? = .standard
+  ) -> PriceSourceChain {
+    PriceSourceChain(
+      [
+        .init(source: .binance, loader: primary, timeout: .milliseconds(800)),
+        .init(source: .coinbase, loader: fallback),
+      ],
+      clock: clock, breakers: breakers
+    ) { [events] event in events.append(event) }
+  }
+
+  private func binanceTransitions() -> [CircuitTransition] {
+    events.value.compactMap {
+      if case .circuitChanged(.binance, let transition) = $0 { transition } else { nil }
+    }
+  }
+}
+
+/// A loader that answers its calls from a script (the last answer repeats) and records when each
+/// call started, as time since the clock's origin.
+struct ScriptedLoader: PriceLoader {
+  let clock: SteppedTestClock
+  let answersAfter: Duration?
+  let script: Locked<[Result<PriceQuote, PriceSourceError>]>
+  let calls = Locked<[Duration]>([])
+
+  init(
+    clock: SteppedTestClock, answersAfter: Duration? = nil,
+    _ script: Result<PriceQuote, PriceSourceError>...
+  ) {
+    self.clock = clock
+    self.answersAfter = answersAfter
+    self.script = Locked(script)
+  }
+
+  func load() async throws -> PriceQuote {
+    calls.append(clock.elapsed)
+    let result = script.withValue { script in
+      script.count > 1 ? script.removeFirst() : script[0]
+    }
+    if let answersAfter { try await clock.sleep(for: answersAfter) }
+    return try result.get()
+  }
+}

@@ -1,0 +1,129 @@
+import BTCPriceCore
+import BTCPriceNetworking
+import Foundation
+import Testing
+
+/// Real-shaped payloads of the keyless sources (ENGINEERING §3) and their error shapes.
+@Suite("Map Coinbase, Kraken and Bitstamp payloads")
+struct KeylessSourceMapperTests {
+  // MARK: Coinbase
+
+  @Test func coinbase_deliversExactAmount() throws {
+    let price = try CoinbaseMapper.map(
+      response(#"{"data":{"amount":"68880.55","base":"BTC","currency":"USD"}}"#))
+
+    #expect("\(price)" == "68880.55")
+  }
+
+  @Test func coinbase_deliversHTTPStatusWithErrorTextOnRateLimit() {
+    #expect(throws: PriceSourceError.httpStatus(429, message: "Rate limit exceeded")) {
+      try CoinbaseMapper.map(
+        response(
+          #"{"errors":[{"id":"rate_limit_exceeded","message":"Rate limit exceeded"}]}"#,
+          status: 429))
+    }
+  }
+
+  @Test(
+    arguments: [
+      #"{"data":{"amount":"68880.55","base":"ETH","currency":"USD"}}"#,
+      #"{"data":{"amount":"68880.55","base":"BTC","currency":"EUR"}}"#,
+      #"{"data":{"amount":68880.55,"base":"BTC","currency":"USD"}}"#,
+      #"{"data":{"amount":"-1","base":"BTC","currency":"USD"}}"#,
+      #"{"errors":[{"id":"not_found","message":"Invalid currency"}]}"#,
+      #"{"data":[]}"#,
+      "<html>Cloudflare</html>",
+    ])
+  func coinbase_deliversInvalidDataOn200WithBadPayload(body: String) {
+    expectInvalidData { try CoinbaseMapper.map(response(body)) }
+  }
+
+  // MARK: Kraken
+
+  @Test func kraken_deliversLastTradeFromTheSingleResultWhateverItsKey() throws {
+    let body = """
+      {"error":[],"result":{"XXBTZUSD":{"a":["68871.00000","1","1.000"],\
+      "b":["68870.90000","2","2.000"],"c":["68870.10000","0.00100000"],"o":"68500.0"}}}
+      """
+
+    #expect("\(try KrakenMapper.map(response(body)))" == "68870.1")
+  }
+
+  @Test func kraken_deliversInvalidDataForAnErrorSentWithHTTP200() {
+    #expect(throws: PriceSourceError.invalidData("Kraken error: EQuery:Unknown asset pair")) {
+      try KrakenMapper.map(response(#"{"error":["EQuery:Unknown asset pair"]}"#))
+    }
+  }
+
+  @Test(arguments: ["EAPI:Rate limit exceeded", "EGeneral:Too many requests"])
+  func kraken_deliversRateLimitedForARateLimitSaidInTheBody(message: String) {
+    #expect(throws: PriceSourceError.rateLimited(status: nil, retryAfter: nil, message: message)) {
+      try KrakenMapper.map(response(#"{"error":["\#(message)"]}"#))
+    }
+  }
+
+  @Test func kraken_deliversHTTPStatusOnNon200() {
+    #expect(throws: PriceSourceError.httpStatus(520, message: nil)) {
+      try KrakenMapper.map(response("<html>origin error</html>", status: 520))
+    }
+  }
+
+  @Test(
+    arguments: [
+      #"{"error":[],"result":{}}"#,
+      #"{"error":[],"result":{"XXBTZUSD":{"c":["1","1"]},"XETHZUSD":{"c":["2","1"]}}}"#,
+      #"{"error":[],"result":{"XETHZUSD":{"c":["3000.0","1"]}}}"#,
+      #"{"error":[],"result":{"XXBTZEUR":{"c":["60000.0","1"]}}}"#,
+      #"{"error":[],"result":{"XXBTZUSD":{"c":[]}}}"#,
+      #"{"error":[],"result":{"XXBTZUSD":{"c":[68870.1,"1"]}}}"#,
+      #"{"error":[],"result":{"XXBTZUSD":{"c":["0.0","1"]}}}"#,
+      #"{"error":[]}"#,
+    ])
+  func kraken_deliversInvalidDataOn200WithBadPayload(body: String) {
+    expectInvalidData { try KrakenMapper.map(response(body)) }
+  }
+
+  // MARK: Bitstamp
+
+  @Test func bitstamp_deliversExactLast() throws {
+    let body = #"{"timestamp":"1763800000","last":"68875.00","bid":"68874.00","ask":"68876.00"}"#
+
+    #expect(try BitstampMapper.map(response(body)) == Decimal(string: "68875")!)
+  }
+
+  @Test func bitstamp_deliversHTTPStatusWithReasonOnError() {
+    #expect(throws: PriceSourceError.httpStatus(404, message: "Not found")) {
+      try BitstampMapper.map(
+        response(#"{"status":"error","reason":"Not found","code":"404"}"#, status: 404))
+    }
+  }
+
+  @Test(
+    arguments: [
+      #"{"status":"error","reason":"Invalid pair"}"#,
+      #"{"last":68875.00}"#,
+      #"{"last":"n/a"}"#,
+      #"{"timestamp":"1763800000"}"#,
+      "",
+    ])
+  func bitstamp_deliversInvalidDataOn200WithBadPayload(body: String) {
+    expectInvalidData { try BitstampMapper.map(response(body)) }
+  }
+
+  // MARK: Helpers
+
+  private func response(_ body: String, status: Int = 200) -> HTTPResponse {
+    HTTPResponse(status: status, body: Data(body.utf8))
+  }
+
+  private func expectInvalidData(
+    sourceLocation: SourceLocation = #_sourceLocation, _ map: () throws -> Decimal
+  ) {
+    #expect(sourceLocation: sourceLocation) {
+      try map()
+    } throws: { error in
+      guard case .invalidData = error as? PriceSourceError else { return false }
+      return true
+    }
+  }
+}
