@@ -74,6 +74,10 @@ public final class URLSessionHTTPClient: HTTPClient {
       .serverCertificateHasUnknownRoot, .serverCertificateNotYetValid, .clientCertificateRejected,
       .clientCertificateRequired:
       return HTTPClientError.tlsFailure(description(of: error))
+    case .unknown where isTLSLibraryMessage(description(of: error)):
+      // FoundationNetworking on Linux reports curl's TLS handshake errors as `unknown` (-1), with
+      // OpenSSL's message as the description; Apple's URLSession uses the codes above.
+      return HTTPClientError.tlsFailure(description(of: error))
     default:
       return HTTPClientError.other(description(of: error))
     }
@@ -83,6 +87,10 @@ public final class URLSessionHTTPClient: HTTPClient {
     if let error = error as? URLError { return error.code }
     let error = error as NSError
     return error.domain == NSURLErrorDomain ? URLError.Code(rawValue: error.code) : nil
+  }
+
+  private static func isTLSLibraryMessage(_ text: String) -> Bool {
+    ["OpenSSL", "SSL routines", "TLS", "BoringSSL", "GnuTLS"].contains { text.contains($0) }
   }
 
   private static func description(of error: any Error) -> String {

@@ -39,6 +39,30 @@ struct URLSessionHTTPClientTests {
     }
   }
 
+  @Test func get_mapsConnectionReset() async throws {
+    try await withSUT { try await HTTPClientFaultSpecs.mapsConnectionReset($0, server: $1) }
+  }
+
+  @Test func get_mapsUnknownHost() async throws {
+    try await withSUT { client, _ in try await HTTPClientFaultSpecs.mapsUnknownHost(client) }
+  }
+
+  @Test func get_mapsTLSFailure() async throws {
+    try await withSUT { try await HTTPClientFaultSpecs.mapsTLSFailure($0, server: $1) }
+  }
+
+  @Test func get_stopsReadingAnEndlessBodyAtTheLimit() async throws {
+    try await withSUT {
+      try await HTTPClientFaultSpecs.stopsReadingAnEndlessBodyAtTheLimit($0, server: $1)
+    }
+  }
+
+  @Test func get_dropsATricklingServerWhenCancelled() async throws {
+    try await withSUT {
+      try await HTTPClientFaultSpecs.dropsATricklingServerWhenCancelled($0, server: $1)
+    }
+  }
+
   private func withSUT(
     _ body: (URLSessionHTTPClient, FakeExchangeServer) async throws -> Void
   ) async throws {

@@ -1,0 +1,98 @@
+import BTCPriceNetworking
+import Foundation
+import Testing
+
+/// How every ``HTTPClient`` adapter must behave against hostile or broken servers: each fault is a
+/// typed error, nothing is read past the body limit, and a slow server never outlives the caller.
+public enum HTTPClientFaultSpecs {
+  public static func mapsConnectionReset(
+    _ client: some HTTPClient, server: FakeExchangeServer,
+    sourceLocation: SourceLocation = #_sourceLocation
+  ) async throws {
+    await server.stub(.binance, .reset)
+
+    await #expect(throws: HTTPClientError.connectionReset, sourceLocation: sourceLocation) {
+      try await client.get(HTTPRequest(url: server.url(for: .binance)))
+    }
+  }
+
+  public static func mapsUnknownHost(
+    _ client: some HTTPClient, sourceLocation: SourceLocation = #_sourceLocation
+  ) async throws {
+    // `.invalid` is reserved (RFC 2606): no resolver anywhere answers it.
+    await #expect(throws: HTTPClientError.hostNotFound, sourceLocation: sourceLocation) {
+      try await client.get(HTTPRequest(url: URL(string: "http://btc-price-test.invalid/")!))
+    }
+  }
+
+  public static func mapsTLSFailure(
+    _ client: some HTTPClient, server: FakeExchangeServer,
+    sourceLocation: SourceLocation = #_sourceLocation
+  ) async throws {
+    await server.stub(.binance, .binance(price: "1"))
+    // The fake speaks plain HTTP, so a TLS handshake with it cannot succeed.
+    let url = URL(string: "https://127.0.0.1:\(server.port)/api/v3/ticker/price")!
+
+    await #expect(sourceLocation: sourceLocation) {
+      try await client.get(HTTPRequest(url: url))
+    } throws: { error in
+      guard case .tlsFailure = error as? HTTPClientError else { return false }
+      return true
+    }
+  }
+
+  /// A 64 MiB body is cut at the limit: the adapter neither waits for the rest nor holds it.
+  public static func stopsReadingAnEndlessBodyAtTheLimit(
+    _ client: some HTTPClient, server: FakeExchangeServer,
+    sourceLocation: SourceLocation = #_sourceLocation
+  ) async throws {
+    await server.stub(.binance, .endless(bytes: 64 * 1024 * 1024))
+    let peakBefore = ProcessMemory.peakResidentBytes()
+
+    await #expect(
+      throws: HTTPClientError.bodyTooLarge(limit: 64 * 1024), sourceLocation: sourceLocation
+    ) {
+      try await client.get(HTTPRequest(url: server.url(for: .binance)))
+    }
+    // Generous: other tests run in this process at the same time. Holding the body would add
+    // 64 MiB (more with copies).
+    if let before = peakBefore, let after = ProcessMemory.peakResidentBytes() {
+      #expect(
+        after - before < 32 * 1024 * 1024, "peak RSS grew by \((after - before) >> 20) MiB",
+        sourceLocation: sourceLocation)
+    }
+  }
+
+  /// A server trickling a valid answer one byte at a time is dropped when the caller gives up.
+  public static func dropsATricklingServerWhenCancelled(
+    _ client: some HTTPClient, server: FakeExchangeServer,
+    sourceLocation: SourceLocation = #_sourceLocation
+  ) async throws {
+    await server.stub(
+      .binance,
+      FakeResponse.binance(price: "1").delivered(.trickle(chunk: 1, every: .milliseconds(200))))
+
+    let request = Task { try await client.get(HTTPRequest(url: server.url(for: .binance))) }
+    #expect(
+      await server.waitForRequests(to: .binance, count: 1), sourceLocation: sourceLocation)
+    try await Task.sleep(for: .milliseconds(300))
+    let cancelled = ContinuousClock.now
+    request.cancel()
+    let result = await request.result
+
+    #expect(throws: CancellationError.self, sourceLocation: sourceLocation) { try result.get() }
+    #expect(ContinuousClock.now - cancelled < .seconds(2), sourceLocation: sourceLocation)
+  }
+}
+
+/// The process's own memory, from /proc (Linux only; nil elsewhere).
+enum ProcessMemory {
+  /// VmHWM: the most resident memory the process has had so far.
+  static func peakResidentBytes() -> Int? {
+    guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+      let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+      let kibibytes = Int(line.split(separator: " ").dropFirst().first ?? "")
+    else { return nil }
+    return kibibytes * 1024
+  }
+}
