@@ -103,6 +103,8 @@ public final class BinaryProcess: @unchecked Sendable {
     return true
   }
 
+  public var isRunning: Bool { process.isRunning }
+
   public func send(_ signal: Int32) {
     kill(process.processIdentifier, signal)
   }

@@ -36,6 +36,8 @@ public final class FakeExchangeServer: Sendable {
     public let headers: [String: String]
     /// The client's port: one value per TCP connection.
     public let remotePort: Int?
+    /// When the request had fully arrived.
+    public let receivedAt: ContinuousClock.Instant
   }
 
   public let port: Int
@@ -327,7 +329,7 @@ private struct FakeConnection {
     for (name, value) in head.headers { headers[name.lowercased()] = value }
     return .init(
       path: String(parts[0]), query: parts.count > 1 ? String(parts[1]) : nil, headers: headers,
-      remotePort: channel.remoteAddress?.port)
+      remotePort: channel.remoteAddress?.port, receivedAt: .now)
   }
 
   /// Sends `response` as scripted; returns false when the connection must end.

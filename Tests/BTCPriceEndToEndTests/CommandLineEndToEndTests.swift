@@ -282,7 +282,8 @@ final class CommandLineEndToEndTests {
     for word in [
       "--interval", "--primary-timeout", "--count", "--once", "--json", "--binance-url",
       "--cryptocompare-url",
-      "--cache-path", "--no-cache", "BTC_PRICE_BINANCE_URL", "BTC_PRICE_CRYPTOCOMPARE_URL",
+      "--cache-path", "--no-cache", "--sources", "--coinbase-url", "--kraken-url", "--bitstamp-url",
+      "--verbose", "BTC_PRICE_SOURCES", "BTC_PRICE_<NAME>_URL",
       "CRYPTOCOMPARE_API_KEY", "XDG_CACHE_HOME", "NO_COLOR", "--live", "Failed to update value",
       "EXIT STATUS", "EXAMPLES",
     ] {
@@ -296,7 +297,9 @@ final class CommandLineEndToEndTests {
 
     #expect(await run.waitForExit() == 0)
     let script = run.stdoutText.joined(separator: "\n")
-    for name in ["live", "json", "binance-url", "cache-path", "primary-timeout"] {
+    for name in [
+      "live", "json", "binance-url", "cache-path", "primary-timeout", "sources", "verbose",
+    ] {
       // bash and zsh spell options out; fish names them with `-l 'name'`.
       let spelled = shell == "fish" ? "-l '\(name)'" : "--\(name)"
       #expect(script.contains(spelled), "\(shell) completion lacks \(name)")
