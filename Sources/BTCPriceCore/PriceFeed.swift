@@ -55,6 +55,9 @@ public actor PriceFeed {
     } catch let failure as PriceFetchFailure {
       return .stale(lastKnown: lastKnown, failure: failure)
     }
+    // A quote that arrives just as the tick is cancelled (the app went to the background, the
+    // user pressed Ctrl-C) is dropped: a cancelled tick writes nothing.
+    try Task.checkCancellation()
     lastKnown = quote
     save(quote)
     return .fresh(quote)

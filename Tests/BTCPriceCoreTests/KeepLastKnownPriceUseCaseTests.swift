@@ -102,6 +102,20 @@ struct KeepLastKnownPriceUseCaseTests {
 
   // MARK: - Helpers
 
+  @Test func update_dropsAQuoteThatArrivesAsTheTickIsCancelled() async throws {
+    let store = PriceStoreSpy()
+    let loader = CancelsTheTick(quote: makeQuote())
+    let chain = PriceSourceChain([.init(source: .binance, loader: loader)], clock: clock)
+    let sut = PriceFeed(chain: chain, store: store)
+
+    let tick = Task { try await sut.update(within: .seconds(1)) }
+    loader.cancelTick.withValue { $0 = { tick.cancel() } }
+
+    await #expect(throws: CancellationError.self) { try await tick.value }
+    #expect(store.savedQuotes.isEmpty)
+    #expect(await sut.lastKnown == nil)
+  }
+
   private func makeSUT(
     results: [Result<PriceQuote, PriceSourceError>],
     store: PriceStoreSpy?,
@@ -125,5 +139,18 @@ private final class SequenceLoader: PriceLoader, @unchecked Sendable {
 
   func load() async throws -> PriceQuote {
     try lock.withLock { results.removeFirst() }.get()
+  }
+}
+
+/// Delivers its quote, but cancels the tick first: the race between an answer and a cancellation
+/// (going to the background, Ctrl-C), decided in the worst order.
+private struct CancelsTheTick: PriceLoader {
+  let quote: PriceQuote
+  let cancelTick = Locked<(@Sendable () -> Void)?>(nil)
+
+  func load() async throws -> PriceQuote {
+    while cancelTick.value == nil { await Task.yield() }
+    cancelTick.value?()
+    return quote
   }
 }
