@@ -91,6 +91,22 @@ public struct FilePriceStore: PriceStore {
     }
   }
 
+  /// Deletes the temporary files of writers killed mid-write (`kill -9`, power loss) that are
+  /// older than `age`; a live writer's file is only milliseconds old. Best effort: errors are
+  /// ignored, the cache works without this.
+  public func removeAbandonedTemporaryFiles(olderThan age: TimeInterval = 60, now: Date) {
+    let folder = fileURL.deletingLastPathComponent()
+    let prefix = ".\(fileURL.lastPathComponent)."
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+    for name in names where name.hasPrefix(prefix) && name.hasSuffix(".tmp") {
+      let path = folder.appendingPathComponent(name).path
+      let modified = (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate]
+      if let modified = modified as? Date, now.timeIntervalSince(modified) > age {
+        unlink(path)
+      }
+    }
+  }
+
   /// Writes and flushes a new file; returns why it failed, or nil.
   private static func writeFully(_ data: Data, to path: String) -> String? {
     let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)

@@ -41,6 +41,7 @@ struct PriceApp {
       }
     }
     await feed.restore()
+    store?.removeAbandonedTemporaryFiles(now: now())
 
     let presenter = PricePresenter(timestamps: TimestampFormatter(precision: .seconds))
     let ticker = PriceTicker(interval: interval, clock: clock)

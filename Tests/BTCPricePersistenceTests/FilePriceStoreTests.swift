@@ -79,6 +79,29 @@ final class FilePriceStoreTests {
     #expect(names == ["last-price.json"])
   }
 
+  @Test func removeAbandonedTemporaryFiles_deletesOnlyOldTemporaryFilesOfThisCache() throws {
+    let sut = makeSUT()
+    try sut.save(PriceStoreSpecs.sample)
+    let parent = fileURL.deletingLastPathComponent()
+    let now = Date()
+    let files = [
+      ".last-price.json.4242.17.tmp": now.addingTimeInterval(-120),  // a killed writer's
+      ".last-price.json.4343.18.tmp": now.addingTimeInterval(-1),  // a live writer's
+      "notes.tmp": now.addingTimeInterval(-3600),  // not ours
+    ]
+    for (name, modified) in files {
+      let path = parent.appendingPathComponent(name).path
+      try Data("{".utf8).write(to: URL(fileURLWithPath: path))
+      try FileManager.default.setAttributes([.modificationDate: modified], ofItemAtPath: path)
+    }
+
+    sut.removeAbandonedTemporaryFiles(now: now)
+
+    let names = try FileManager.default.contentsOfDirectory(atPath: parent.path).sorted()
+    #expect(names == [".last-price.json.4343.18.tmp", "last-price.json", "notes.tmp"])
+    #expect(try sut.load() == PriceStoreSpecs.sample)
+  }
+
   @Test(arguments: [
     "", "null", "[]", "not json",
     #"{"version":2,"price":"1","currency":"USD","timestamp":"2026-11-22T14:03:05Z","source":"binance"}"#,
