@@ -15,6 +15,7 @@ let package = Package(
     .library(name: "BTCPriceFeature", targets: ["BTCPriceFeature"]),
     .library(name: "BTCPriceTerminal", targets: ["BTCPriceTerminal"]),
     .library(name: "BTCPriceAsyncHTTPClient", targets: ["BTCPriceAsyncHTTPClient"]),
+    .library(name: "BTCPriceURLSession", targets: ["BTCPriceURLSession"]),
     // The SwiftUI screen of the iPhone app (App/iOS); empty where SwiftUI does not exist.
     .library(name: "BTCPriceUI", targets: ["BTCPriceUI"]),
     // For the Benchmarks package, which drives the real pipeline against the fake exchange.
@@ -42,6 +43,10 @@ let package = Package(
       ],
       swiftSettings: strict
     ),
+    // The URLSession adapter for the Apple apps. A target of its own: on Linux FoundationNetworking
+    // pulls in libcurl, OpenSSL and Kerberos, which cost the command-line tool about 6 MiB of RSS.
+    .target(
+      name: "BTCPriceURLSession", dependencies: ["BTCPriceNetworking"], swiftSettings: strict),
     .target(name: "BTCPricePersistence", dependencies: ["BTCPriceCore"], swiftSettings: strict),
     .target(name: "BTCPriceFeature", dependencies: ["BTCPriceCore"], swiftSettings: strict),
     .target(name: "BTCPriceTerminal", dependencies: ["BTCPriceFeature"], swiftSettings: strict),
@@ -104,8 +109,8 @@ let package = Package(
     .testTarget(
       name: "BTCPriceIntegrationTests",
       dependencies: [
-        "BTCPriceCore", "BTCPriceNetworking", "BTCPriceAsyncHTTPClient", "BTCPricePersistence",
-        "BTCPriceFeature", "BTCPriceTestSupport",
+        "BTCPriceCore", "BTCPriceNetworking", "BTCPriceAsyncHTTPClient", "BTCPriceURLSession",
+        "BTCPricePersistence", "BTCPriceFeature", "BTCPriceTestSupport",
       ],
       swiftSettings: strict
     ),

@@ -11,6 +11,8 @@ import Testing
 
 /// The built binary against sources that refuse, rate-limit, hang or die, and against crashes and
 /// a second instance sharing its cache.
+/// Intervals are 0.5 s or more where a tick must succeed: on a loaded machine the first tick
+/// (process start, first connection) can take a few hundred milliseconds.
 @Suite("btc-price under failure", .serialized, .timeLimit(.minutes(2)))
 final class ResilienceEndToEndTests {
   let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
@@ -33,11 +35,11 @@ final class ResilienceEndToEndTests {
       await server.stub(.coinbase, .coinbase(price: "68880.55"))
 
       let run = try BinaryProcess(
-        ["--json", "--count", "5", "--interval", "0.2", "--no-cache"] + server.urlArguments)
+        ["--json", "--count", "3", "--no-cache"] + server.urlArguments)
 
       #expect(await run.waitForExit() == 0)
       let lines = run.stdoutText
-      #expect(lines.count == 5)
+      #expect(lines.count == 3)
       #expect(lines.allSatisfy { $0.contains(#""source":"coinbase""#) }, "\(lines)")
       #expect(lines.allSatisfy { $0.contains(#""stale":false"#) })
       // Each refusal is asked once, then left alone for an hour.
@@ -61,14 +63,14 @@ final class ResilienceEndToEndTests {
 
       let run = try BinaryProcess(
         [
-          "--json", "--count", "12", "--interval", "0.25", "--primary-timeout", "0.1",
+          "--json", "--count", "8", "--interval", "0.5", "--primary-timeout", "0.1",
           "--sources", "binance,coinbase", "--no-cache",
         ] + server.urlArguments)
 
       #expect(await run.waitForExit() == 0)
-      #expect(run.stdoutText.count == 12)
+      #expect(run.stdoutText.count == 8)
       #expect(run.stdoutText.allSatisfy { $0.contains(#""source":"coinbase""#) })
-      // Three timeouts open its circuit for 5 s, longer than this 3 s run.
+      // Three timeouts open its circuit for 5 s, longer than this 4 s run.
       #expect(await server.requests(to: .binance).count == 3)
       #expect(run.stderrText.isEmpty, "\(run.stderrText)")
     }
@@ -85,13 +87,13 @@ final class ResilienceEndToEndTests {
 
       let run = try BinaryProcess(
         [
-          "--json", "--count", "9", "--interval", "0.2", "--sources", "binance,coinbase",
+          "--json", "--count", "5", "--interval", "0.5", "--sources", "binance,coinbase",
           "--no-cache",
         ] + server.urlArguments)
 
       #expect(await run.waitForExit() == 0)
       let requests = await server.requests(to: .binance)
-      #expect(requests.count == 2, "\(requests.count) requests in 1.8 s")
+      #expect(requests.count == 2, "\(requests.count) requests in 2.5 s")
       if requests.count == 2 {
         #expect(requests[0].receivedAt.duration(to: requests[1].receivedAt) >= .seconds(1))
       }
@@ -158,7 +160,7 @@ final class ResilienceEndToEndTests {
 
       let run = try BinaryProcess(
         [
-          "--verbose", "--count", "3", "--interval", "0.2", "--sources", "binance,coinbase",
+          "--verbose", "--count", "3", "--interval", "0.5", "--sources", "binance,coinbase",
           "--no-cache",
         ] + server.urlArguments)
 

@@ -2,6 +2,7 @@ import BTCPriceCore
 import BTCPriceFeature
 import BTCPriceNetworking
 import BTCPriceTestSupport
+import BTCPriceURLSession
 import Foundation
 import Testing
 

@@ -1,5 +1,6 @@
 import BTCPriceNetworking
 import BTCPriceTestSupport
+import BTCPriceURLSession
 import Testing
 
 @Suite("URLSession adapter against the fake exchange", .timeLimit(.minutes(1)))

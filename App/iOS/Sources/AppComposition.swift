@@ -2,6 +2,7 @@ import BTCPriceCore
 import BTCPriceFeature
 import BTCPriceNetworking
 import BTCPricePersistence
+import BTCPriceURLSession
 import Foundation
 import os
 

@@ -1,3 +1,4 @@
+import BTCPriceNetworking
 import Foundation
 
 #if canImport(FoundationNetworking)
