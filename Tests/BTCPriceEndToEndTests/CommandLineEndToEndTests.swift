@@ -9,321 +9,326 @@ import Testing
 #endif
 
 /// Runs the built `btc-price` binary against the fake exchange on 127.0.0.1.
-@Suite("btc-price end to end", .serialized, .timeLimit(.minutes(2)))
-final class CommandLineEndToEndTests {
-  let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-    "btc-price-e2e-\(UUID().uuidString)")
-  var cachePath: String { folder.appendingPathComponent("cache/last-price.json").path }
-  let linePattern = #/^[A-Z][a-z]{2} \d{1,2}, \d{2}:\d{2}:\d{2} - \$68,901\.23$/#
+extension BinaryEndToEndTests {
+  @Suite("btc-price end to end", .serialized, .timeLimit(.minutes(2)))
+  final class CommandLineEndToEndTests {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "btc-price-e2e-\(UUID().uuidString)")
+    var cachePath: String { folder.appendingPathComponent("cache/last-price.json").path }
+    let linePattern = #/^[A-Z][a-z]{2} \d{1,2}, \d{2}:\d{2}:\d{2} - \$68,901\.23$/#
 
-  deinit {
-    try? FileManager.default.removeItem(at: folder)
-  }
-
-  @Test func once_printsTimestampDashPriceAndExitsZero() async throws {
-    try await FakeExchangeServer.withRunning { server in
-      await server.stub(.binance, .binance(price: "68901.23"))
-
-      let run = try BinaryProcess(arguments(server, "--once"))
-      let status = await run.waitForExit()
-
-      #expect(status == 0)
-      #expect(run.stdoutText.count == 1)
-      #expect(
-        try linePattern.wholeMatch(in: try #require(run.stdoutText.first)) != nil,
-        "\(run.stdoutText)")
-      #expect(run.stderrText.isEmpty)
+    deinit {
+      try? FileManager.default.removeItem(at: folder)
     }
-  }
 
-  @Test func printsOneLinePerSecondOnAFixedScheduleWithASlowPrimary() async throws {
-    try await FakeExchangeServer.withRunning { server in
-      await server.stub(.binance, .binance(price: "68901.23", delay: .milliseconds(300)))
+    @Test func once_printsTimestampDashPriceAndExitsZero() async throws {
+      try await FakeExchangeServer.withRunning { server in
+        await server.stub(.binance, .binance(price: "68901.23"))
 
-      let run = try BinaryProcess(arguments(server, "--count", "4", "--interval", "1"))
-      let status = await run.waitForExit()
+        let run = try BinaryProcess(arguments(server, "--once"))
+        let status = await run.waitForExit()
 
-      #expect(status == 0)
-      let lines = run.lines
-      #expect(lines.count == 4)
-      for (previous, next) in zip(lines, lines.dropFirst()) {
-        let gap = next.arrivedAt - previous.arrivedAt
-        #expect(gap > .milliseconds(800) && gap < .milliseconds(1200), "gap \(gap)")
-      }
-      #expect(await server.requests(to: .cryptoCompare).isEmpty)
-    }
-  }
-
-  @Test func json_printsOneObjectPerTickWithExactPriceAndSource() async throws {
-    try await FakeExchangeServer.withRunning { server in
-      await server.stub(.binance, FakeResponse(status: 503, json: "{}"))
-      await server.stub(.cryptoCompare, .cryptoCompare(price: "68910.12"))
-
-      let run = try BinaryProcess(arguments(server, "--once", "--json"))
-      let status = await run.waitForExit()
-
-      #expect(status == 0)
-      let line = try #require(run.stdoutText.first)
-      let object = try #require(
-        try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
-      #expect(object["price"] as? String == "68910.12")
-      #expect(object["currency"] as? String == "USD")
-      #expect(object["source"] as? String == "cryptocompare")
-      #expect(object["stale"] as? Bool == false)
-      #expect(object["error"] == nil)
-      let timestamp = try #require(object["timestamp"] as? String)
-      #expect(try Date.ISO8601FormatStyle().parse(timestamp).timeIntervalSinceNow.magnitude < 60)
-      #expect(line.hasPrefix(#"{"timestamp":""#))
-    }
-  }
-
-  @Test func failedTick_showsCachedValueFromAnEarlierRunWithItsTimeAndExitsOne() async throws {
-    try await FakeExchangeServer.withRunning { server in
-      await server.stub(.binance, .binance(price: "68901.23"))
-      let first = try BinaryProcess(arguments(server, "--once"), environment: ["TZ": "UTC"])
-      #expect(await first.waitForExit() == 0)
-      let shownAt = try #require(first.stdoutText.first?.split(separator: " - ").first)
-
-      await server.stub(.binance, FakeResponse(status: 500, json: "{}"))
-      await server.stub(.cryptoCompare, .cryptoCompareKeyRequired)
-      let second = try BinaryProcess(arguments(server, "--once"), environment: ["TZ": "UTC"])
-      let status = await second.waitForExit()
-
-      #expect(status == 1)
-      #expect(
-        second.stdoutText == [
-          "Failed to update value. Displaying last updated value from \(shownAt) - $68,901.23"
-        ])
-    }
-  }
-
-  @Test func failedTickWithNothingKnown_printsPlaceholders() async throws {
-    try await FakeExchangeServer.withRunning { server in
-      await server.stub(.binance, FakeResponse(status: 500, json: "{}"))
-      await server.stub(.cryptoCompare, FakeResponse(json: "<html>"))
-
-      let run = try BinaryProcess(arguments(server, "--once", "--no-cache", cache: false))
-      let status = await run.waitForExit()
-
-      #expect(status == 1)
-      #expect(
-        run.stdoutText == ["Failed to update value. Displaying last updated value from - - -"])
-    }
-  }
-
-  @Test func recoversAfterFailure_bannerDisappearsOnNextSuccessAndExitStatusFollowsLastTick()
-    async throws
-  {
-    try await FakeExchangeServer.withRunning { server in
-      await server.stub(
-        .binance, .binance(price: "68901.23"), FakeResponse(status: 500, json: "{}"),
-        .binance(price: "68901.23"))
-      await server.stub(.cryptoCompare, FakeResponse(status: 500, json: "{}"))
-
-      let run = try BinaryProcess(arguments(server, "--count", "3", "--interval", "0.5"))
-      let status = await run.waitForExit()
-
-      #expect(status == 0)
-      let text = run.stdoutText
-      #expect(text.count == 3)
-      #expect(try linePattern.wholeMatch(in: text[0]) != nil)
-      #expect(text[1].hasPrefix("Failed to update value. Displaying last updated value from "))
-      #expect(text[1].hasSuffix(" - $68,901.23"))
-      #expect(try linePattern.wholeMatch(in: text[2]) != nil)
-    }
-  }
-
-  @Test func corruptCache_warnsOnceOnStderrAndKeepsStdoutClean() async throws {
-    try FileManager.default.createDirectory(
-      atPath: (cachePath as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-    try Data("{garbage".utf8).write(to: URL(fileURLWithPath: cachePath))
-    try await FakeExchangeServer.withRunning { server in
-      await server.stub(.binance, .binance(price: "68901.23"))
-
-      let run = try BinaryProcess(arguments(server, "--count", "2", "--interval", "0.3"))
-      let status = await run.waitForExit()
-
-      #expect(status == 0)
-      #expect(run.stdoutText.count == 2)
-      #expect(
-        run.stderrText.components(separatedBy: "\n").filter { $0.contains("warning") }.count == 1)
-      #expect(run.stderrText.contains(cachePath))
-    }
-  }
-
-  @Test func unwritableCache_warnsOnceAndKeepsTicking() async throws {
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    let blocker = folder.appendingPathComponent("not-a-folder")
-    try Data().write(to: blocker)
-    try await FakeExchangeServer.withRunning { server in
-      await server.stub(.binance, .binance(price: "68901.23"))
-
-      let run = try BinaryProcess(
-        arguments(server, "--count", "3", "--interval", "0.3", cache: false)
-          + ["--cache-path", blocker.appendingPathComponent("last-price.json").path])
-      let status = await run.waitForExit()
-
-      #expect(status == 0)
-      #expect(run.stdoutText.count == 3)
-      #expect(
-        run.stderrText.components(separatedBy: "\n").filter { $0.contains("warning") }.count == 1)
-    }
-  }
-
-  @Test func priceFormatIgnoresTheLocale() async throws {
-    try await FakeExchangeServer.withRunning { server in
-      await server.stub(.binance, .binance(price: "68901.23"))
-      for lang in ["C", "de_DE.UTF-8", "fr_FR.UTF-8"] {
-        let run = try BinaryProcess(
-          arguments(server, "--once"), environment: ["LANG": lang, "LC_ALL": lang])
-        #expect(await run.waitForExit() == 0)
+        #expect(status == 0)
+        #expect(run.stdoutText.count == 1)
         #expect(
-          run.stdoutText.first?.hasSuffix(" - $68,901.23") == true,
-          "LANG=\(lang): \(run.stdoutText)")
+          try linePattern.wholeMatch(in: try #require(run.stdoutText.first)) != nil,
+          "\(run.stdoutText)")
+        #expect(run.stderrText.isEmpty)
       }
     }
-  }
 
-  @Test func apiKeyGoesToCryptoCompareOnlyAndNeverIntoOutput() async throws {
-    try await FakeExchangeServer.withRunning { server in
-      await server.stub(
-        .binance, FakeResponse(status: 418, json: #"{"code":-1003,"msg":"banned"}"#))
-      await server.stub(.cryptoCompare, .cryptoCompareKeyRequired)
+    @Test func printsOneLinePerSecondOnAFixedScheduleWithASlowPrimary() async throws {
+      try await FakeExchangeServer.withRunning { server in
+        await server.stub(.binance, .binance(price: "68901.23", delay: .milliseconds(300)))
 
-      let run = try BinaryProcess(
-        arguments(server, "--once", "--json"),
-        environment: ["CRYPTOCOMPARE_API_KEY": "top-secret-key"])
-      _ = await run.waitForExit()
+        let run = try BinaryProcess(arguments(server, "--count", "4", "--interval", "1"))
+        let status = await run.waitForExit()
 
-      #expect(
-        await server.requests(to: .cryptoCompare).first?.headers["authorization"]
-          == "Apikey top-secret-key")
-      #expect(await server.requests(to: .binance).first?.headers["authorization"] == nil)
-      #expect(
-        await server.requests(to: .binance).first?.headers["user-agent"]?.hasPrefix("btc-price/")
-          == true)
-      #expect(!run.stdoutText.joined().contains("top-secret-key"))
-      #expect(!run.stderrText.contains("top-secret-key"))
+        #expect(status == 0)
+        let lines = run.lines
+        #expect(lines.count == 4)
+        for (previous, next) in zip(lines, lines.dropFirst()) {
+          let gap = next.arrivedAt - previous.arrivedAt
+          #expect(gap > .milliseconds(800) && gap < .milliseconds(1200), "gap \(gap)")
+        }
+        #expect(await server.requests(to: .cryptoCompare).isEmpty)
+      }
     }
-  }
 
-  @Test func urlsComeFromEnvironmentWhenNoOptionIsGiven() async throws {
-    try await FakeExchangeServer.withRunning { server in
-      await server.stub(.binance, .binance(price: "68901.23"))
+    @Test func json_printsOneObjectPerTickWithExactPriceAndSource() async throws {
+      try await FakeExchangeServer.withRunning { server in
+        await server.stub(.binance, FakeResponse(status: 503, json: "{}"))
+        await server.stub(.cryptoCompare, .cryptoCompare(price: "68910.12"))
 
-      let run = try BinaryProcess(
-        ["--once", "--no-cache"],
-        environment: [
-          "BTC_PRICE_BINANCE_URL": server.url(for: .binance).absoluteString,
-          "BTC_PRICE_CRYPTOCOMPARE_URL": server.url(for: .cryptoCompare).absoluteString,
-        ])
+        let run = try BinaryProcess(arguments(server, "--once", "--json"))
+        let status = await run.waitForExit()
+
+        #expect(status == 0)
+        let line = try #require(run.stdoutText.first)
+        let object = try #require(
+          try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        #expect(object["price"] as? String == "68910.12")
+        #expect(object["currency"] as? String == "USD")
+        #expect(object["source"] as? String == "cryptocompare")
+        #expect(object["stale"] as? Bool == false)
+        #expect(object["error"] == nil)
+        let timestamp = try #require(object["timestamp"] as? String)
+        #expect(try Date.ISO8601FormatStyle().parse(timestamp).timeIntervalSinceNow.magnitude < 60)
+        #expect(line.hasPrefix(#"{"timestamp":""#))
+      }
+    }
+
+    @Test func failedTick_showsCachedValueFromAnEarlierRunWithItsTimeAndExitsOne() async throws {
+      try await FakeExchangeServer.withRunning { server in
+        await server.stub(.binance, .binance(price: "68901.23"))
+        let first = try BinaryProcess(arguments(server, "--once"), environment: ["TZ": "UTC"])
+        #expect(await first.waitForExit() == 0)
+        let shownAt = try #require(first.stdoutText.first?.split(separator: " - ").first)
+
+        await server.stub(.binance, FakeResponse(status: 500, json: "{}"))
+        await server.stub(.cryptoCompare, .cryptoCompareKeyRequired)
+        let second = try BinaryProcess(arguments(server, "--once"), environment: ["TZ": "UTC"])
+        let status = await second.waitForExit()
+
+        #expect(status == 1)
+        #expect(
+          second.stdoutText == [
+            "Failed to update value. Displaying last updated value from \(shownAt) - $68,901.23"
+          ])
+      }
+    }
+
+    @Test func failedTickWithNothingKnown_printsPlaceholders() async throws {
+      try await FakeExchangeServer.withRunning { server in
+        await server.stub(.binance, FakeResponse(status: 500, json: "{}"))
+        await server.stub(.cryptoCompare, FakeResponse(json: "<html>"))
+
+        let run = try BinaryProcess(arguments(server, "--once", "--no-cache", cache: false))
+        let status = await run.waitForExit()
+
+        #expect(status == 1)
+        #expect(
+          run.stdoutText == ["Failed to update value. Displaying last updated value from - - -"])
+      }
+    }
+
+    @Test func recoversAfterFailure_bannerDisappearsOnNextSuccessAndExitStatusFollowsLastTick()
+      async throws
+    {
+      try await FakeExchangeServer.withRunning { server in
+        await server.stub(
+          .binance, .binance(price: "68901.23"), FakeResponse(status: 500, json: "{}"),
+          .binance(price: "68901.23"))
+        await server.stub(.cryptoCompare, FakeResponse(status: 500, json: "{}"))
+
+        let run = try BinaryProcess(arguments(server, "--count", "3", "--interval", "0.5"))
+        let status = await run.waitForExit()
+
+        #expect(status == 0)
+        let text = run.stdoutText
+        #expect(text.count == 3)
+        #expect(try linePattern.wholeMatch(in: text[0]) != nil)
+        #expect(text[1].hasPrefix("Failed to update value. Displaying last updated value from "))
+        #expect(text[1].hasSuffix(" - $68,901.23"))
+        #expect(try linePattern.wholeMatch(in: text[2]) != nil)
+      }
+    }
+
+    @Test func corruptCache_warnsOnceOnStderrAndKeepsStdoutClean() async throws {
+      try FileManager.default.createDirectory(
+        atPath: (cachePath as NSString).deletingLastPathComponent, withIntermediateDirectories: true
+      )
+      try Data("{garbage".utf8).write(to: URL(fileURLWithPath: cachePath))
+      try await FakeExchangeServer.withRunning { server in
+        await server.stub(.binance, .binance(price: "68901.23"))
+
+        let run = try BinaryProcess(arguments(server, "--count", "2", "--interval", "0.3"))
+        let status = await run.waitForExit()
+
+        #expect(status == 0)
+        #expect(run.stdoutText.count == 2)
+        #expect(
+          run.stderrText.components(separatedBy: "\n").filter { $0.contains("warning") }.count == 1)
+        #expect(run.stderrText.contains(cachePath))
+      }
+    }
+
+    @Test func unwritableCache_warnsOnceAndKeepsTicking() async throws {
+      try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+      let blocker = folder.appendingPathComponent("not-a-folder")
+      try Data().write(to: blocker)
+      try await FakeExchangeServer.withRunning { server in
+        await server.stub(.binance, .binance(price: "68901.23"))
+
+        let run = try BinaryProcess(
+          arguments(server, "--count", "3", "--interval", "0.3", cache: false)
+            + ["--cache-path", blocker.appendingPathComponent("last-price.json").path])
+        let status = await run.waitForExit()
+
+        #expect(status == 0)
+        #expect(run.stdoutText.count == 3)
+        #expect(
+          run.stderrText.components(separatedBy: "\n").filter { $0.contains("warning") }.count == 1)
+      }
+    }
+
+    @Test func priceFormatIgnoresTheLocale() async throws {
+      try await FakeExchangeServer.withRunning { server in
+        await server.stub(.binance, .binance(price: "68901.23"))
+        for lang in ["C", "de_DE.UTF-8", "fr_FR.UTF-8"] {
+          let run = try BinaryProcess(
+            arguments(server, "--once"), environment: ["LANG": lang, "LC_ALL": lang])
+          #expect(await run.waitForExit() == 0)
+          #expect(
+            run.stdoutText.first?.hasSuffix(" - $68,901.23") == true,
+            "LANG=\(lang): \(run.stdoutText)")
+        }
+      }
+    }
+
+    @Test func apiKeyGoesToCryptoCompareOnlyAndNeverIntoOutput() async throws {
+      try await FakeExchangeServer.withRunning { server in
+        await server.stub(
+          .binance, FakeResponse(status: 418, json: #"{"code":-1003,"msg":"banned"}"#))
+        await server.stub(.cryptoCompare, .cryptoCompareKeyRequired)
+
+        let run = try BinaryProcess(
+          arguments(server, "--once", "--json"),
+          environment: ["CRYPTOCOMPARE_API_KEY": "top-secret-key"])
+        _ = await run.waitForExit()
+
+        #expect(
+          await server.requests(to: .cryptoCompare).first?.headers["authorization"]
+            == "Apikey top-secret-key")
+        #expect(await server.requests(to: .binance).first?.headers["authorization"] == nil)
+        #expect(
+          await server.requests(to: .binance).first?.headers["user-agent"]?.hasPrefix("btc-price/")
+            == true)
+        #expect(!run.stdoutText.joined().contains("top-secret-key"))
+        #expect(!run.stderrText.contains("top-secret-key"))
+      }
+    }
+
+    @Test func urlsComeFromEnvironmentWhenNoOptionIsGiven() async throws {
+      try await FakeExchangeServer.withRunning { server in
+        await server.stub(.binance, .binance(price: "68901.23"))
+
+        let run = try BinaryProcess(
+          ["--once", "--no-cache"],
+          environment: [
+            "BTC_PRICE_BINANCE_URL": server.url(for: .binance).absoluteString,
+            "BTC_PRICE_CRYPTOCOMPARE_URL": server.url(for: .cryptoCompare).absoluteString,
+          ])
+
+        #expect(await run.waitForExit() == 0)
+        #expect(await server.requests(to: .binance).count == 1)
+      }
+    }
+
+    @Test(arguments: [(SIGINT, Int32(130)), (SIGTERM, Int32(0))])
+    func signal_cancelsTheRequestInFlightAndExitsAtOnceWithoutNoise(
+      signal: Int32, expectedStatus: Int32
+    )
+      async throws
+    {
+      try await FakeExchangeServer.withRunning { server in
+        await server.stub(.binance, .binance(price: "68901.23", delay: .seconds(30)))
+        await server.stub(.cryptoCompare, .cryptoCompare(price: "1", delay: .seconds(30)))
+
+        let run = try BinaryProcess(
+          arguments(server, "--interval", "20", "--primary-timeout", "15"))
+        #expect(await server.waitForRequests(to: .binance, count: 1))
+        let sent = ContinuousClock.now
+        run.send(signal)
+        let status = await run.waitForExit()
+
+        #expect(status == expectedStatus)
+        #expect(ContinuousClock.now - sent < .milliseconds(700))
+        #expect(run.stdoutText.isEmpty)
+        #expect(run.stderrText.isEmpty, "stderr: \(run.stderrText)")
+      }
+    }
+
+    @Test func sigintBetweenTicks_exits130AfterTheLinesAlreadyPrinted() async throws {
+      try await FakeExchangeServer.withRunning { server in
+        await server.stub(.binance, .binance(price: "68901.23"))
+
+        let run = try BinaryProcess(arguments(server, "--interval", "20"))
+        #expect(await run.waitForLines(1))
+        let sent = ContinuousClock.now
+        run.send(SIGINT)
+
+        #expect(await run.waitForExit() == 130)
+        #expect(ContinuousClock.now - sent < .milliseconds(700))
+        #expect(run.stdoutText.count == 1)
+        #expect(run.stderrText.isEmpty, "stderr: \(run.stderrText)")
+      }
+    }
+
+    @Test func badArguments_exitWithUsageError() async throws {
+      for arguments in [
+        ["--interval", "0"], ["--count", "0"], ["--binance-url", "ftp://x"],
+        ["--once", "--count", "3"],
+      ] {
+        let run = try BinaryProcess(arguments + ["--no-cache"])
+        #expect(await run.waitForExit() == 64, "\(arguments)")
+        #expect(run.stdoutText.isEmpty)
+        #expect(!run.stderrText.isEmpty)
+      }
+    }
+
+    @Test func help_documentsEveryOptionAndEnvironmentVariable() async throws {
+      let run = try BinaryProcess(["--help"])
+      #expect(await run.waitForExit() == 0)
+      let help = run.stdoutText.joined(separator: "\n")
+
+      for word in [
+        "--interval", "--primary-timeout", "--count", "--once", "--json", "--binance-url",
+        "--cryptocompare-url",
+        "--cache-path", "--no-cache", "--sources", "--coinbase-url", "--kraken-url",
+        "--bitstamp-url",
+        "--verbose", "BTC_PRICE_SOURCES", "BTC_PRICE_<NAME>_URL",
+        "CRYPTOCOMPARE_API_KEY", "XDG_CACHE_HOME", "NO_COLOR", "--live", "Failed to update value",
+        "EXIT STATUS", "EXAMPLES",
+      ] {
+        #expect(help.contains(word), "--help lacks \(word)")
+      }
+    }
+
+    @Test(arguments: ["bash", "zsh", "fish"])
+    func completionScript_coversEveryOption(shell: String) async throws {
+      let run = try BinaryProcess(["--generate-completion-script", shell])
 
       #expect(await run.waitForExit() == 0)
-      #expect(await server.requests(to: .binance).count == 1)
+      let script = run.stdoutText.joined(separator: "\n")
+      for name in [
+        "live", "json", "binance-url", "cache-path", "primary-timeout", "sources", "verbose",
+      ] {
+        // bash and zsh spell options out; fish names them with `-l 'name'`.
+        let spelled = shell == "fish" ? "-l '\(name)'" : "--\(name)"
+        #expect(script.contains(spelled), "\(shell) completion lacks \(name)")
+      }
     }
-  }
 
-  @Test(arguments: [(SIGINT, Int32(130)), (SIGTERM, Int32(0))])
-  func signal_cancelsTheRequestInFlightAndExitsAtOnceWithoutNoise(
-    signal: Int32, expectedStatus: Int32
-  )
-    async throws
-  {
-    try await FakeExchangeServer.withRunning { server in
-      await server.stub(.binance, .binance(price: "68901.23", delay: .seconds(30)))
-      await server.stub(.cryptoCompare, .cryptoCompare(price: "1", delay: .seconds(30)))
+    @Test func version_printsTheVersion() async throws {
+      let run = try BinaryProcess(["--version"])
 
-      let run = try BinaryProcess(arguments(server, "--interval", "20", "--primary-timeout", "15"))
-      #expect(await server.waitForRequests(to: .binance, count: 1))
-      let sent = ContinuousClock.now
-      run.send(signal)
-      let status = await run.waitForExit()
-
-      #expect(status == expectedStatus)
-      #expect(ContinuousClock.now - sent < .milliseconds(700))
-      #expect(run.stdoutText.isEmpty)
-      #expect(run.stderrText.isEmpty, "stderr: \(run.stderrText)")
-    }
-  }
-
-  @Test func sigintBetweenTicks_exits130AfterTheLinesAlreadyPrinted() async throws {
-    try await FakeExchangeServer.withRunning { server in
-      await server.stub(.binance, .binance(price: "68901.23"))
-
-      let run = try BinaryProcess(arguments(server, "--interval", "20"))
-      #expect(await run.waitForLines(1))
-      let sent = ContinuousClock.now
-      run.send(SIGINT)
-
-      #expect(await run.waitForExit() == 130)
-      #expect(ContinuousClock.now - sent < .milliseconds(700))
+      #expect(await run.waitForExit() == 0)
       #expect(run.stdoutText.count == 1)
-      #expect(run.stderrText.isEmpty, "stderr: \(run.stderrText)")
+      #expect(try #/^\d+\.\d+\.\d+$/#.wholeMatch(in: run.stdoutText.first ?? "") != nil)
     }
-  }
 
-  @Test func badArguments_exitWithUsageError() async throws {
-    for arguments in [
-      ["--interval", "0"], ["--count", "0"], ["--binance-url", "ftp://x"],
-      ["--once", "--count", "3"],
-    ] {
-      let run = try BinaryProcess(arguments + ["--no-cache"])
-      #expect(await run.waitForExit() == 64, "\(arguments)")
-      #expect(run.stdoutText.isEmpty)
-      #expect(!run.stderrText.isEmpty)
+    // MARK: - Helpers
+
+    private func arguments(_ server: FakeExchangeServer, _ extra: String..., cache: Bool = true)
+      -> [String]
+    {
+      // A generous primary timeout: under CI load a healthy fake server can take a while to answer,
+      // and these tests are about what is printed, not about deadlines. The specified two-source
+      // chain unless a test asks for more. Later options win.
+      ["--interval", "5", "--primary-timeout", "3", "--sources", "binance,cryptocompare"]
+        + server.urlArguments + (cache ? ["--cache-path", cachePath] : []) + extra
     }
+
   }
-
-  @Test func help_documentsEveryOptionAndEnvironmentVariable() async throws {
-    let run = try BinaryProcess(["--help"])
-    #expect(await run.waitForExit() == 0)
-    let help = run.stdoutText.joined(separator: "\n")
-
-    for word in [
-      "--interval", "--primary-timeout", "--count", "--once", "--json", "--binance-url",
-      "--cryptocompare-url",
-      "--cache-path", "--no-cache", "--sources", "--coinbase-url", "--kraken-url", "--bitstamp-url",
-      "--verbose", "BTC_PRICE_SOURCES", "BTC_PRICE_<NAME>_URL",
-      "CRYPTOCOMPARE_API_KEY", "XDG_CACHE_HOME", "NO_COLOR", "--live", "Failed to update value",
-      "EXIT STATUS", "EXAMPLES",
-    ] {
-      #expect(help.contains(word), "--help lacks \(word)")
-    }
-  }
-
-  @Test(arguments: ["bash", "zsh", "fish"])
-  func completionScript_coversEveryOption(shell: String) async throws {
-    let run = try BinaryProcess(["--generate-completion-script", shell])
-
-    #expect(await run.waitForExit() == 0)
-    let script = run.stdoutText.joined(separator: "\n")
-    for name in [
-      "live", "json", "binance-url", "cache-path", "primary-timeout", "sources", "verbose",
-    ] {
-      // bash and zsh spell options out; fish names them with `-l 'name'`.
-      let spelled = shell == "fish" ? "-l '\(name)'" : "--\(name)"
-      #expect(script.contains(spelled), "\(shell) completion lacks \(name)")
-    }
-  }
-
-  @Test func version_printsTheVersion() async throws {
-    let run = try BinaryProcess(["--version"])
-
-    #expect(await run.waitForExit() == 0)
-    #expect(run.stdoutText.count == 1)
-    #expect(try #/^\d+\.\d+\.\d+$/#.wholeMatch(in: run.stdoutText.first ?? "") != nil)
-  }
-
-  // MARK: - Helpers
-
-  private func arguments(_ server: FakeExchangeServer, _ extra: String..., cache: Bool = true)
-    -> [String]
-  {
-    // A generous primary timeout: under CI load a healthy fake server can take a while to answer,
-    // and these tests are about what is printed, not about deadlines. The specified two-source
-    // chain unless a test asks for more. Later options win.
-    ["--interval", "5", "--primary-timeout", "3", "--sources", "binance,cryptocompare"]
-      + server.urlArguments + (cache ? ["--cache-path", cachePath] : []) + extra
-  }
-
 }

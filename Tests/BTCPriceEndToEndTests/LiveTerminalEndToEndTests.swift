@@ -4,150 +4,153 @@ import Testing
 
 /// `btc-price --live` and colours under a real pseudo-terminal (scripts/pty-run.py, Python's
 /// `pty` module), against the fake exchange.
-@Suite("btc-price in a terminal", .serialized, .timeLimit(.minutes(2)))
-struct LiveTerminalEndToEndTests {
-  static let hideCursor = "\u{1B}[?25l"
-  static let showCursor = "\u{1B}[?25h"
+extension BinaryEndToEndTests {
+  @Suite("btc-price in a terminal", .serialized, .timeLimit(.minutes(2)))
+  struct LiveTerminalEndToEndTests {
+    static let hideCursor = "\u{1B}[?25l"
+    static let showCursor = "\u{1B}[?25h"
 
-  @Test func live_redrawsThePanelInPlaceAndRestoresTheCursorAfterSIGINT() async throws {
-    try await FakeExchangeServer.withRunning { server in
-      await server.stub(
-        .binance, .binance(price: "68901.23"), .binance(price: "68950.00"),
-        FakeResponse(status: 500, json: "{}"),
-        .binance(price: "68800.00"))
-      await server.stub(.cryptoCompare, FakeResponse(status: 500, json: "{}"))
+    @Test func live_redrawsThePanelInPlaceAndRestoresTheCursorAfterSIGINT() async throws {
+      try await FakeExchangeServer.withRunning { server in
+        await server.stub(
+          .binance, .binance(price: "68901.23"), .binance(price: "68950.00"),
+          FakeResponse(status: 500, json: "{}"),
+          .binance(price: "68800.00"))
+        await server.stub(.cryptoCompare, FakeResponse(status: 500, json: "{}"))
 
-      let run = try await runInTerminal(
-        server, ["--live", "--interval", "0.3"], interruptAfterPanels: 4)
+        let run = try await runInTerminal(
+          server, ["--live", "--interval", "0.3"], interruptAfterPanels: 4)
 
-      #expect(run.status == 130)
-      #expect(run.output.hasPrefix(Self.hideCursor))
-      #expect(
-        run.output.hasSuffix(Self.showCursor),
-        "cursor not restored: \(run.output.suffix(40).debugDescription)")
-      #expect(run.output.components(separatedBy: "BTC/USD").count - 1 >= 4)
-      #expect(run.output.contains("\u{1B}[4F"), "the second panel moves up over the first")
-      #expect(run.output.contains("\u{1B}[32m▲ +$48.77 (+0.07%)\u{1B}[0m since last tick"))
-      #expect(
-        run.output.contains(
-          "\u{1B}[30;43mFailed to update value. Displaying last updated value from "))
-      #expect(run.output.contains("▁█"), "sparkline of the first two ticks")
+        #expect(run.status == 130)
+        #expect(run.output.hasPrefix(Self.hideCursor))
+        #expect(
+          run.output.hasSuffix(Self.showCursor),
+          "cursor not restored: \(run.output.suffix(40).debugDescription)")
+        #expect(run.output.components(separatedBy: "BTC/USD").count - 1 >= 4)
+        #expect(run.output.contains("\u{1B}[4F"), "the second panel moves up over the first")
+        #expect(run.output.contains("\u{1B}[32m▲ +$48.77 (+0.07%)\u{1B}[0m since last tick"))
+        #expect(
+          run.output.contains(
+            "\u{1B}[30;43mFailed to update value. Displaying last updated value from "))
+        #expect(run.output.contains("▁█"), "sparkline of the first two ticks")
+      }
     }
-  }
 
-  @Test(arguments: [("INT", 130), ("TERM", 0)])
-  func live_restoresTheCursorOnEverySignal(signal: String, expectedStatus: Int) async throws {
-    try await FakeExchangeServer.withRunning { server in
-      await server.stub(.binance, .binance(price: "68901.23"))
+    @Test(arguments: [("INT", 130), ("TERM", 0)])
+    func live_restoresTheCursorOnEverySignal(signal: String, expectedStatus: Int) async throws {
+      try await FakeExchangeServer.withRunning { server in
+        await server.stub(.binance, .binance(price: "68901.23"))
 
-      let run = try await runInTerminal(
-        server, ["--live", "--interval", "0.3"], interruptAfterPanels: 2, signal: signal)
+        let run = try await runInTerminal(
+          server, ["--live", "--interval", "0.3"], interruptAfterPanels: 2, signal: signal)
 
-      #expect(run.status == expectedStatus)
-      #expect(run.output.hasPrefix(Self.hideCursor))
-      #expect(run.output.hasSuffix(Self.showCursor))
+        #expect(run.status == expectedStatus)
+        #expect(run.output.hasPrefix(Self.hideCursor))
+        #expect(run.output.hasSuffix(Self.showCursor))
+      }
     }
-  }
 
-  @Test func live_withNoColor_drawsThePanelWithoutColours() async throws {
-    try await FakeExchangeServer.withRunning { server in
-      await server.stub(.binance, .binance(price: "68901.23"), .binance(price: "68950.00"))
+    @Test func live_withNoColor_drawsThePanelWithoutColours() async throws {
+      try await FakeExchangeServer.withRunning { server in
+        await server.stub(.binance, .binance(price: "68901.23"), .binance(price: "68950.00"))
 
-      let run = try await runInTerminal(
-        server, ["--live", "--interval", "0.3", "--count", "2"], environment: ["NO_COLOR": "1"])
+        let run = try await runInTerminal(
+          server, ["--live", "--interval", "0.3", "--count", "2"], environment: ["NO_COLOR": "1"])
 
-      #expect(run.status == 0)
-      #expect(run.output.contains("▲ +$48.77 (+0.07%) since last tick"))
-      #expect(!run.output.contains("\u{1B}[3"), "no colour codes")
-      #expect(run.output.hasSuffix(Self.showCursor))
+        #expect(run.status == 0)
+        #expect(run.output.contains("▲ +$48.77 (+0.07%) since last tick"))
+        #expect(!run.output.contains("\u{1B}[3"), "no colour codes")
+        #expect(run.output.hasSuffix(Self.showCursor))
+      }
     }
-  }
 
-  @Test func live_inANarrowTerminal_dropsTheSparkline() async throws {
-    try await FakeExchangeServer.withRunning { server in
-      await server.stub(.binance, .binance(price: "68901.23"), .binance(price: "68950.00"))
+    @Test func live_inANarrowTerminal_dropsTheSparkline() async throws {
+      try await FakeExchangeServer.withRunning { server in
+        await server.stub(.binance, .binance(price: "68901.23"), .binance(price: "68950.00"))
 
-      let run = try await runInTerminal(
-        server, ["--live", "--interval", "0.3", "--count", "2"], columns: 40)
+        let run = try await runInTerminal(
+          server, ["--live", "--interval", "0.3", "--count", "2"], columns: 40)
 
-      #expect(run.status == 0)
-      #expect(run.output.contains("Updated "))
-      #expect(!run.output.contains("low $"))
+        #expect(run.status == 0)
+        #expect(run.output.contains("Updated "))
+        #expect(!run.output.contains("low $"))
+      }
     }
-  }
 
-  @Test func plainLinesOnATerminal_paintRisesGreen() async throws {
-    try await FakeExchangeServer.withRunning { server in
-      await server.stub(.binance, .binance(price: "68901.23"), .binance(price: "68950.00"))
+    @Test func plainLinesOnATerminal_paintRisesGreen() async throws {
+      try await FakeExchangeServer.withRunning { server in
+        await server.stub(.binance, .binance(price: "68901.23"), .binance(price: "68950.00"))
 
-      let run = try await runInTerminal(server, ["--interval", "0.3", "--count", "2"])
+        let run = try await runInTerminal(server, ["--interval", "0.3", "--count", "2"])
 
-      #expect(run.status == 0)
-      #expect(run.output.contains(" - \u{1B}[32m$68,950.00\u{1B}[0m"))
-      #expect(!run.output.contains(Self.hideCursor))
+        #expect(run.status == 0)
+        #expect(run.output.contains(" - \u{1B}[32m$68,950.00\u{1B}[0m"))
+        #expect(!run.output.contains(Self.hideCursor))
+      }
     }
-  }
 
-  @Test func live_inAPipe_fallsBackToPlainLinesWithANote() async throws {
-    try await FakeExchangeServer.withRunning { server in
-      await server.stub(.binance, .binance(price: "68901.23"))
+    @Test func live_inAPipe_fallsBackToPlainLinesWithANote() async throws {
+      try await FakeExchangeServer.withRunning { server in
+        await server.stub(.binance, .binance(price: "68901.23"))
 
-      let run = try BinaryProcess(
-        ["--live", "--once", "--no-cache"] + server.urlArguments,
-        environment: ["TERM": "xterm-256color"])
+        let run = try BinaryProcess(
+          ["--live", "--once", "--no-cache"] + server.urlArguments,
+          environment: ["TERM": "xterm-256color"])
 
-      #expect(await run.waitForExit() == 0)
-      #expect(run.stdoutText.count == 1)
-      #expect(run.stdoutText[0].hasSuffix(" - $68,901.23"))
-      #expect(!run.stdoutText[0].contains("\u{1B}"), "no escape codes in a pipe")
-      #expect(
-        run.stderrText == "btc-price: note: --live needs a terminal; printing plain lines instead\n"
-      )
+        #expect(await run.waitForExit() == 0)
+        #expect(run.stdoutText.count == 1)
+        #expect(run.stdoutText[0].hasSuffix(" - $68,901.23"))
+        #expect(!run.stdoutText[0].contains("\u{1B}"), "no escape codes in a pipe")
+        #expect(
+          run.stderrText
+            == "btc-price: note: --live needs a terminal; printing plain lines instead\n"
+        )
+      }
     }
+
+    // MARK: - Helpers
+
+    struct TerminalRun {
+      let status: Int
+      let output: String
+    }
+
+    private func runInTerminal(
+      _ server: FakeExchangeServer, _ arguments: [String], columns: Int = 80,
+      environment: [String: String] = [:],
+      interruptAfterPanels: Int = 0, signal: String = "INT"
+    ) async throws -> TerminalRun {
+      let outputFile = FileManager.default.temporaryDirectory.appendingPathComponent(
+        "pty-\(UUID().uuidString).out")
+      defer { try? FileManager.default.removeItem(at: outputFile) }
+      let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("scripts/pty-run.py")
+      let process = Process()
+      process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+      process.arguments =
+        [
+          "python3", script.path, "--cols", "\(columns)", "--out", outputFile.path,
+          "--interrupt-after", "\(interruptAfterPanels)", "--signal", signal, "--",
+          BinaryProcess.binaryURL.path, "--no-cache", "--primary-timeout", "3",
+          "--sources", "binance,cryptocompare",
+        ] + server.urlArguments + arguments
+      var env = ProcessInfo.processInfo.environment.filter { ["PATH", "HOME"].contains($0.key) }
+      env["TERM"] = "xterm-256color"
+      env["LANG"] = "C.UTF-8"
+      env.merge(environment) { _, new in new }
+      process.environment = env
+      let stdout = Pipe()
+      process.standardOutput = stdout
+      try process.run()
+      // Poll rather than block: a blocked cooperative thread would stall the fake exchange.
+      while process.isRunning { try await Task.sleep(for: .milliseconds(10)) }
+      let report = stdout.fileHandleForReading.readDataToEndOfFile()
+      let status =
+        (try? JSONSerialization.jsonObject(with: report) as? [String: Int])?["status"] ?? -1
+      let output = String(decoding: (try? Data(contentsOf: outputFile)) ?? Data(), as: UTF8.self)
+      return TerminalRun(status: status, output: output)
+    }
+
   }
-
-  // MARK: - Helpers
-
-  struct TerminalRun {
-    let status: Int
-    let output: String
-  }
-
-  private func runInTerminal(
-    _ server: FakeExchangeServer, _ arguments: [String], columns: Int = 80,
-    environment: [String: String] = [:],
-    interruptAfterPanels: Int = 0, signal: String = "INT"
-  ) async throws -> TerminalRun {
-    let outputFile = FileManager.default.temporaryDirectory.appendingPathComponent(
-      "pty-\(UUID().uuidString).out")
-    defer { try? FileManager.default.removeItem(at: outputFile) }
-    let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-      .deletingLastPathComponent()
-      .deletingLastPathComponent().appendingPathComponent("scripts/pty-run.py")
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments =
-      [
-        "python3", script.path, "--cols", "\(columns)", "--out", outputFile.path,
-        "--interrupt-after", "\(interruptAfterPanels)", "--signal", signal, "--",
-        BinaryProcess.binaryURL.path, "--no-cache", "--primary-timeout", "3",
-        "--sources", "binance,cryptocompare",
-      ] + server.urlArguments + arguments
-    var env = ProcessInfo.processInfo.environment.filter { ["PATH", "HOME"].contains($0.key) }
-    env["TERM"] = "xterm-256color"
-    env["LANG"] = "C.UTF-8"
-    env.merge(environment) { _, new in new }
-    process.environment = env
-    let stdout = Pipe()
-    process.standardOutput = stdout
-    try process.run()
-    // Poll rather than block: a blocked cooperative thread would stall the fake exchange.
-    while process.isRunning { try await Task.sleep(for: .milliseconds(10)) }
-    let report = stdout.fileHandleForReading.readDataToEndOfFile()
-    let status =
-      (try? JSONSerialization.jsonObject(with: report) as? [String: Int])?["status"] ?? -1
-    let output = String(decoding: (try? Data(contentsOf: outputFile)) ?? Data(), as: UTF8.self)
-    return TerminalRun(status: status, output: output)
-  }
-
 }
