@@ -42,7 +42,7 @@ struct BTCPriceCommand: AsyncParsableCommand {
 
       ENVIRONMENT:
         BTC_PRICE_SOURCES            default for --sources
-        BTC_PRICE_<NAME>_URL         default for --<name>-url, e.g. BTC_PRICE_KRAKEN_URL
+        BTC_PRICE_<NAME>_URL         default for --<name>-url
         CRYPTOCOMPARE_API_KEY        sent to CryptoCompare only; never printed
         XDG_CACHE_HOME               where the cache folder lives
         NO_COLOR                     set (non-empty) to turn colours off
