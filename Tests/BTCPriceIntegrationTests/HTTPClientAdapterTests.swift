@@ -1,0 +1,104 @@
+import BTCPriceAsyncHTTPClient
+import BTCPriceNetworking
+import BTCPriceTestSupport
+import BTCPriceURLSession
+import Testing
+
+/// Both HTTPClient adapters against the fake exchange: every contract and fault spec, once per
+/// adapter, so the CLI's transport and the iPhone app's keep the same behaviour.
+@Suite("HTTP client adapters against the fake exchange", .timeLimit(.minutes(1)))
+struct HTTPClientAdapterTests {
+  enum Adapter: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    case asyncHTTPClient = "AsyncHTTPClient"
+    case urlSession = "URLSession"
+
+    var testDescription: String { rawValue }
+  }
+
+  @Test(arguments: Adapter.allCases)
+  func get_deliversStatusHeadersAndBody(_ adapter: Adapter) async throws {
+    try await with(adapter) {
+      try await HTTPClientContractSpecs.deliversStatusHeadersAndBody($0, server: $1)
+    }
+  }
+
+  @Test(arguments: Adapter.allCases)
+  func get_sendsRequestHeadersAndQuery(_ adapter: Adapter) async throws {
+    try await with(adapter) {
+      try await HTTPClientContractSpecs.sendsRequestHeadersAndQuery($0, server: $1)
+    }
+  }
+
+  @Test(arguments: Adapter.allCases)
+  func get_refusesBodiesOverTheLimit(_ adapter: Adapter) async throws {
+    try await with(adapter) {
+      try await HTTPClientContractSpecs.refusesBodiesOverTheLimit($0, server: $1)
+    }
+  }
+
+  @Test(arguments: Adapter.allCases)
+  func get_mapsRefusedConnection(_ adapter: Adapter) async throws {
+    try await with(adapter) { client, _ in
+      try await HTTPClientContractSpecs.mapsRefusedConnection(client)
+    }
+  }
+
+  @Test(arguments: Adapter.allCases)
+  func get_honoursCancellationPromptly(_ adapter: Adapter) async throws {
+    try await with(adapter) {
+      try await HTTPClientContractSpecs.honoursCancellationPromptly($0, server: $1)
+    }
+  }
+
+  @Test(arguments: Adapter.allCases)
+  func get_reusesOneConnectionAcrossRequests(_ adapter: Adapter) async throws {
+    try await with(adapter) {
+      try await HTTPClientContractSpecs.reusesOneConnectionAcrossRequests($0, server: $1)
+    }
+  }
+
+  @Test(arguments: Adapter.allCases)
+  func get_mapsConnectionReset(_ adapter: Adapter) async throws {
+    try await with(adapter) { try await HTTPClientFaultSpecs.mapsConnectionReset($0, server: $1) }
+  }
+
+  @Test(arguments: Adapter.allCases)
+  func get_mapsUnknownHost(_ adapter: Adapter) async throws {
+    try await with(adapter) { client, _ in try await HTTPClientFaultSpecs.mapsUnknownHost(client) }
+  }
+
+  @Test(arguments: Adapter.allCases)
+  func get_mapsTLSFailure(_ adapter: Adapter) async throws {
+    try await with(adapter) { try await HTTPClientFaultSpecs.mapsTLSFailure($0, server: $1) }
+  }
+
+  @Test(arguments: Adapter.allCases)
+  func get_stopsReadingAnEndlessBodyAtTheLimit(_ adapter: Adapter) async throws {
+    try await with(adapter) {
+      try await HTTPClientFaultSpecs.stopsReadingAnEndlessBodyAtTheLimit($0, server: $1)
+    }
+  }
+
+  @Test(arguments: Adapter.allCases)
+  func get_dropsATricklingServerWhenCancelled(_ adapter: Adapter) async throws {
+    try await with(adapter) {
+      try await HTTPClientFaultSpecs.dropsATricklingServerWhenCancelled($0, server: $1)
+    }
+  }
+
+  /// Runs `body` with a fresh fake exchange and the adapter, and shuts both down afterwards.
+  private func with(
+    _ adapter: Adapter, _ body: (any HTTPClient, FakeExchangeServer) async throws -> Void
+  ) async throws {
+    switch adapter {
+    case .asyncHTTPClient:
+      try await withClientAndServer { try await body($0, $1) }
+    case .urlSession:
+      try await FakeExchangeServer.withRunning { server in
+        let client = URLSessionHTTPClient()
+        defer { client.shutdown() }
+        try await body(client, server)
+      }
+    }
+  }
+}
