@@ -1,3 +1,4 @@
+import BTCPriceCore
 import Foundation
 import NIOCore
 import NIOHTTP1
@@ -388,11 +389,11 @@ extension FakeExchangeServer {
   /// The source id the command line uses for `route` (`--<id>-url`, `--sources`).
   public static func sourceID(of route: Route) -> String {
     switch route {
-    case .binance: "binance"
-    case .cryptoCompare: "cryptocompare"
-    case .coinbase: "coinbase"
-    case .kraken: "kraken"
-    case .bitstamp: "bitstamp"
+    case .binance: PriceSource.binance.id
+    case .cryptoCompare: PriceSource.cryptoCompare.id
+    case .coinbase: PriceSource.coinbase.id
+    case .kraken: PriceSource.kraken.id
+    case .bitstamp: PriceSource.bitstamp.id
     }
   }
 
