@@ -3,6 +3,11 @@ import Foundation
 /// Formats when a price was received: `Nov 22, 14:03` in the apps, `Nov 22, 14:03:05` in the CLI.
 ///
 /// English month abbreviations and a 24-hour clock whatever the locale, in the given time zone.
+///
+/// The fields are computed here from the zone's offset at that instant, not by a locale-aware date
+/// formatter: the output is fixed by design, and the command-line tool formats a timestamp every
+/// second, where Foundation's formatter cost more CPU than the rest of the presenter and paged in
+/// ICU's locale data (see docs/PERFORMANCE.md).
 public struct TimestampFormatter: Sendable {
   public enum Precision: Sendable {
     /// `MMM d, HH:mm`, for the apps.
@@ -11,31 +16,53 @@ public struct TimestampFormatter: Sendable {
     case seconds
   }
 
-  private let style: Date.VerbatimFormatStyle
+  private static let months = [
+    "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
+  ]
+
+  private let precision: Precision
+  private let timeZone: TimeZone
 
   public init(precision: Precision, timeZone: TimeZone = .current) {
-    var calendar = Calendar(identifier: .gregorian)
-    calendar.timeZone = timeZone
-    let format: Date.FormatString
-    switch precision {
-    case .minutes:
-      format = """
-        \(month: .abbreviated) \(day: .defaultDigits), \
-        \(hour: .twoDigits(clock: .twentyFourHour, hourCycle: .zeroBased)):\(minute: .twoDigits)
-        """
-    case .seconds:
-      format = """
-        \(month: .abbreviated) \(day: .defaultDigits), \
-        \(hour: .twoDigits(clock: .twentyFourHour, hourCycle: .zeroBased)):\(minute: .twoDigits):\
-        \(second: .twoDigits)
-        """
-    }
-    style = Date.VerbatimFormatStyle(
-      format: format, locale: Locale(identifier: "en_US_POSIX"), timeZone: timeZone,
-      calendar: calendar)
+    self.precision = precision
+    self.timeZone = timeZone
   }
 
   public func format(_ date: Date) -> String {
-    date.formatted(style)
+    // Whole seconds, rounded down like a clock (14:03:05.999 is still 14:03:05).
+    let utcSeconds = Int64((date.timeIntervalSince1970).rounded(.down))
+    let local = utcSeconds + Int64(timeZone.secondsFromGMT(for: date))
+    let (days, secondOfDay) = local.floorDividedBy(86_400)
+    let (_, month, day) = Self.civilDate(daysSince1970: days)
+    var text = Self.months[month - 1] + " " + String(day) + ", "
+    text += Self.twoDigits(secondOfDay / 3_600) + ":" + Self.twoDigits(secondOfDay / 60 % 60)
+    if precision == .seconds { text += ":" + Self.twoDigits(secondOfDay % 60) }
+    return text
+  }
+
+  private static func twoDigits(_ value: Int64) -> String {
+    value < 10 ? "0" + String(value) : String(value)
+  }
+
+  /// The proleptic Gregorian date of a day count from 1970-01-01 (Howard Hinnant's
+  /// `civil_from_days`), exact for any day an `Int64` second count can name.
+  private static func civilDate(daysSince1970 days: Int64) -> (year: Int64, month: Int, day: Int) {
+    let shifted = days + 719_468  // days since 0000-03-01
+    let (era, dayOfEra) = shifted.floorDividedBy(146_097)
+    let yearOfEra = (dayOfEra - dayOfEra / 1_460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+    let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+    let monthFromMarch = (5 * dayOfYear + 2) / 153
+    let day = Int(dayOfYear - (153 * monthFromMarch + 2) / 5 + 1)
+    let month = Int(monthFromMarch < 10 ? monthFromMarch + 3 : monthFromMarch - 9)
+    let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+    return (year, month, day)
+  }
+}
+
+extension Int64 {
+  /// Quotient rounded towards minus infinity, and a remainder that is never negative.
+  fileprivate func floorDividedBy(_ divisor: Int64) -> (quotient: Int64, remainder: Int64) {
+    let remainder = self % divisor
+    return remainder < 0 ? (self / divisor - 1, remainder + divisor) : (self / divisor, remainder)
   }
 }

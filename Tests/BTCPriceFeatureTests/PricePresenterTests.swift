@@ -118,4 +118,37 @@ struct FormattingTests {
     #expect(
       TimestampFormatter(precision: .minutes, timeZone: utc).format(lastSecond) == "Dec 31, 23:59")
   }
+
+  /// The formatter does its own calendar arithmetic; Foundation's formatter is the oracle, over
+  /// two centuries of instants (leap days, pre-1970, fractions of a second) and zones with DST,
+  /// half-hour and 45-minute offsets.
+  @Test(arguments: [
+    "UTC", "America/New_York", "Europe/Berlin", "Asia/Kolkata", "Australia/Lord_Howe",
+    "Pacific/Chatham", "America/St_Johns",
+  ])
+  func timestampFormatter_agreesWithFoundationsFormatter(zone: String) throws {
+    let timeZone = try #require(TimeZone(identifier: zone))
+    let oracle = DateFormatter()
+    oracle.locale = Locale(identifier: "en_US_POSIX")
+    oracle.timeZone = timeZone
+    oracle.dateFormat = "MMM d, HH:mm:ss"
+    let sut = TimestampFormatter(precision: .seconds, timeZone: timeZone)
+    // 1900-01-01 to 2100-01-01, in steps that land on every hour, minute and second over time,
+    // plus the instants either side of this zone's DST changes in 2026.
+    var instants = stride(from: -2_208_988_800.0, to: 4_102_444_800, by: 1_234_567.891).map {
+      Date(timeIntervalSince1970: $0)
+    }
+    var transition = Date(timeIntervalSince1970: 1_767_225_600)  // 2026-01-01
+    while let next = timeZone.nextDaylightSavingTimeTransition(after: transition),
+      next < Date(timeIntervalSince1970: 1_798_761_600)
+    {
+      instants += [next.addingTimeInterval(-0.5), next, next.addingTimeInterval(1)]
+      transition = next
+    }
+    instants.append(Date(timeIntervalSince1970: 1_772_323_199.999))  // 2026-02-28 23:59:59.999
+
+    for instant in instants {
+      #expect(sut.format(instant) == oracle.string(from: instant), "\(instant)")
+    }
+  }
 }
