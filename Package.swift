@@ -37,6 +37,7 @@ let package = Package(
       dependencies: [
         "BTCPriceNetworking",
         .product(name: "AsyncHTTPClient", package: "async-http-client"),
+        .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
         .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "NIOPosix", package: "swift-nio"),
         .product(name: "NIOSSL", package: "swift-nio-ssl"),
@@ -63,6 +64,7 @@ let package = Package(
         "BTCPriceTerminal",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Logging", package: "swift-log"),
+        .product(name: "NIOPosix", package: "swift-nio"),
       ],
       swiftSettings: strict
     ),

@@ -5,6 +5,7 @@ import BTCPriceNetworking
 import BTCPricePersistence
 import Foundation
 import Logging
+import NIOPosix
 
 /// The composition root: the only place that knows the concrete types.
 struct PriceApp {
@@ -26,8 +27,12 @@ struct PriceApp {
   let verbose: Bool
 
   func run() async -> Outcome {
-    let client = AsyncHTTPClientAdapter()
-    let clock = ContinuousClock()
+    // One thread does everything a tick needs: its timers, its socket I/O and the tick itself
+    // (see EventLoopExecutor). At one request a second there is nothing to spread over cores.
+    let loop = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+    let executor = EventLoopExecutor(loop: loop.next())
+    let client = AsyncHTTPClientAdapter(eventLoopGroup: loop)
+    let clock = EventLoopClock(loop: executor.loop)
     let now: @Sendable () -> Date = { Date() }
     let report = SourceReport(
       log: verbose ? Self.verboseLogger() : nil, apiKeyGiven: cryptoCompareAPIKey != nil)
@@ -48,7 +53,7 @@ struct PriceApp {
     let output = self.output
     let lastTickSucceeded = Flag()
     output.begin()
-    let ticking = Task {
+    let ticking = Task(executorPreference: executor) {
       try await ticker.run(count: count) { slot, budget in
         report.tickStarted(slot, budget: budget)
         guard let update = try? await feed.update(within: budget) else { return }
@@ -63,6 +68,7 @@ struct PriceApp {
     _ = await ticking.result
     output.end()
     await client.shutdown()
+    try? await loop.shutdownGracefully()
     if let signal = signals.received {
       return .interrupted(signal: signal)
     }

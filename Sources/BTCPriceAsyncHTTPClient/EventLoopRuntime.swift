@@ -1,0 +1,92 @@
+import NIOConcurrencyHelpers
+import NIOCore
+
+/// Runs a task's jobs on one SwiftNIO event loop: `Task(executorPreference:)` with this executor
+/// keeps a tick on the thread that also does its socket I/O.
+///
+/// By default a tick hopped between threads about a dozen times: the timer fired on Dispatch's
+/// manager thread, the tick ran on Swift's cooperative pool, the request went to the event-loop
+/// thread and its answer came back to the pool. Each hop wakes a sleeping thread, often on the
+/// other core, and on these machines the wake-ups cost more CPU than the work itself
+/// (docs/PERFORMANCE.md). With this executor and ``EventLoopClock`` a tick is one thread waking
+/// once. Work that blocks (writing the line, saving the cache) then runs on the loop: it is a few
+/// microseconds of `write(2)` that the tick awaits anyway.
+public final class EventLoopExecutor: TaskExecutor {
+  public let loop: any EventLoop
+
+  public init(loop: any EventLoop) {
+    self.loop = loop
+  }
+
+  public func enqueue(_ job: consuming ExecutorJob) {
+    let job = UnownedJob(job)
+    loop.execute { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
+  }
+}
+
+/// A clock whose sleeps are timers on a SwiftNIO event loop, with `ContinuousClock`'s instants.
+///
+/// Unlike `ContinuousClock`, whose cancelled sleeps leave their Dispatch timer to fire later for
+/// nothing, a cancelled sleep here removes its timer at once: a tick whose source answers before
+/// its deadline leaves no work behind.
+public struct EventLoopClock: Clock {
+  public typealias Instant = ContinuousClock.Instant
+
+  private let loop: any EventLoop
+
+  public init(loop: any EventLoop) {
+    self.loop = loop
+  }
+
+  public var now: Instant { .now }
+
+  public var minimumResolution: Duration { ContinuousClock().minimumResolution }
+
+  public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
+    try Task.checkCancellation()
+    let delay = Instant.now.duration(to: deadline)
+    guard delay > .zero else { return }
+    let timer = NIOLockedValueBox(Timer.notStarted)
+    try await withTaskCancellationHandler {
+      try await withCheckedThrowingContinuation {
+        (continuation: CheckedContinuation<Void, any Error>) in
+        let scheduled = timer.withLockedValue { state -> Scheduled<Void>? in
+          guard case .notStarted = state else { return nil }
+          let scheduled = loop.scheduleTask(in: .nanoseconds(delay.nanoseconds)) {}
+          state = .running(scheduled)
+          return scheduled
+        }
+        guard let scheduled else { return continuation.resume(throwing: CancellationError()) }
+        // Either the timer fires, or cancel() fails its future: the continuation resumes once.
+        scheduled.futureResult.whenComplete { result in
+          switch result {
+          case .success: continuation.resume()
+          case .failure: continuation.resume(throwing: CancellationError())
+          }
+        }
+      }
+    } onCancel: {
+      let scheduled = timer.withLockedValue { state -> Scheduled<Void>? in
+        defer { state = .cancelled }
+        guard case .running(let scheduled) = state else { return nil }
+        return scheduled
+      }
+      scheduled?.cancel()
+    }
+  }
+
+  private enum Timer {
+    case notStarted
+    case running(Scheduled<Void>)
+    case cancelled
+  }
+}
+
+extension Duration {
+  /// Whole nanoseconds, saturating at `Int64.max` (292 years).
+  var nanoseconds: Int64 {
+    let (seconds, attoseconds) = components
+    let (whole, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
+    return overflow ? .max : whole.addingReportingOverflow(attoseconds / 1_000_000_000).partialValue
+  }
+}

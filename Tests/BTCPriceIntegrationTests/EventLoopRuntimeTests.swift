@@ -1,0 +1,118 @@
+import BTCPriceAsyncHTTPClient
+import BTCPriceCore
+import BTCPriceNetworking
+import BTCPriceTestSupport
+import Foundation
+import NIOPosix
+import Testing
+
+/// The command-line tool's runtime: its ticks run on one event loop, sleeping on that loop's
+/// timers. Real threads and real (short) timers; bounds are generous because CI machines stall.
+@Suite("Event-loop executor and clock", .timeLimit(.minutes(1)))
+struct EventLoopRuntimeTests {
+  @Test func sleep_returnsAtTheDeadlineNotBefore() async throws {
+    try await withLoop { _, clock in
+      let deadline = clock.now.advanced(by: .milliseconds(50))
+
+      try await clock.sleep(until: deadline)
+
+      #expect(clock.now >= deadline)
+      #expect(deadline.duration(to: clock.now) < .seconds(2))
+    }
+  }
+
+  @Test func sleep_withADeadlineInThePastReturnsAtOnce() async throws {
+    try await withLoop { _, clock in
+      let start = clock.now
+
+      try await clock.sleep(until: start.advanced(by: .seconds(-1)))
+
+      #expect(start.duration(to: clock.now) < .seconds(1))
+    }
+  }
+
+  @Test func sleep_endsAtOnceWithCancellationErrorWhenCancelled() async throws {
+    try await withLoop { _, clock in
+      let start = clock.now
+      let sleeper = Task { try await clock.sleep(until: start.advanced(by: .seconds(60))) }
+      try await clock.sleep(until: start.advanced(by: .milliseconds(20)))
+
+      sleeper.cancel()
+
+      await #expect(throws: CancellationError.self) { try await sleeper.value }
+      #expect(start.duration(to: clock.now) < .seconds(10))
+    }
+  }
+
+  @Test func sleep_inACancelledTaskThrowsWithoutWaiting() async throws {
+    try await withLoop { _, clock in
+      let start = clock.now
+      let sleeper = Task {
+        withUnsafeCurrentTask { $0?.cancel() }
+        try await clock.sleep(until: start.advanced(by: .seconds(60)))
+      }
+
+      await #expect(throws: CancellationError.self) { try await sleeper.value }
+      #expect(start.duration(to: clock.now) < .seconds(10))
+    }
+  }
+
+  @Test func executor_keepsATaskAndItsChildrenOnTheLoopAcrossSuspensions() async throws {
+    try await withLoop { executor, clock in
+      let onLoop = await Task(executorPreference: executor) { () -> [Bool] in
+        var seen = [executor.loop.inEventLoop]
+        try? await clock.sleep(until: clock.now.advanced(by: .milliseconds(5)))
+        seen.append(executor.loop.inEventLoop)
+        let children = await withTaskGroup(of: Bool.self) { group in
+          for _ in 0..<3 { group.addTask { executor.loop.inEventLoop } }
+          return await group.reduce(into: [Bool]()) { $0.append($1) }
+        }
+        return seen + children
+      }.value
+
+      #expect(onLoop == [true, true, true, true, true])
+    }
+  }
+
+  /// The whole tick as the CLI runs it: the real chain over AsyncHTTPClient on the loop, with the
+  /// primary's deadline on the loop's clock.
+  @Test func chainOnTheLoop_fallsBackWhenThePrimaryHangs() async throws {
+    try await FakeExchangeServer.withRunning { server in
+      try await withLoop { executor, clock in
+        let client = AsyncHTTPClientAdapter(eventLoopGroup: executor.loop)
+        await server.stub(.binance, .hang)
+        await server.stub(.cryptoCompare, .cryptoCompare(price: "68910.12"))
+        let chain = PriceSourceChain.remote(
+          [.binance, .cryptoCompare],
+          urls: [
+            "binance": server.url(for: .binance), "cryptocompare": server.url(for: .cryptoCompare),
+          ],
+          client: client, primaryTimeout: .milliseconds(200), clock: clock, now: { Date() })
+        let start = clock.now
+
+        let quote = await Task(executorPreference: executor) {
+          try? await chain.load(within: .seconds(5))
+        }.value
+        await client.shutdown()
+
+        #expect(quote?.source == .cryptoCompare)
+        #expect(quote?.value == Decimal(string: "68910.12"))
+        #expect(start.duration(to: clock.now) >= .milliseconds(200))
+      }
+    }
+  }
+
+  private func withLoop(
+    _ body: (EventLoopExecutor, EventLoopClock) async throws -> Void
+  ) async throws {
+    let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+    let executor = EventLoopExecutor(loop: group.next())
+    do {
+      try await body(executor, EventLoopClock(loop: executor.loop))
+    } catch {
+      try await group.shutdownGracefully()
+      throw error
+    }
+    try await group.shutdownGracefully()
+  }
+}
