@@ -113,6 +113,8 @@ let package = Package(
       dependencies: [
         "BTCPriceCore", "BTCPriceNetworking", "BTCPriceAsyncHTTPClient", "BTCPriceURLSession",
         "BTCPricePersistence", "BTCPriceFeature", "BTCPriceTestSupport",
+        .product(name: "NIOCore", package: "swift-nio"),
+        .product(name: "NIOPosix", package: "swift-nio"),
       ],
       swiftSettings: strict
     ),

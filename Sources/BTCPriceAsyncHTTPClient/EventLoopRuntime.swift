@@ -8,9 +8,10 @@ import NIOCore
 /// manager thread, the tick ran on Swift's cooperative pool, the request went to the event-loop
 /// thread and its answer came back to the pool. Each hop wakes a sleeping thread, often on the
 /// other core, and on these machines the wake-ups cost more CPU than the work itself
-/// (docs/PERFORMANCE.md). With this executor and ``EventLoopClock`` a tick is one thread waking
-/// once. Work that blocks (writing the line, saving the cache) then runs on the loop: it is a few
-/// microseconds of `write(2)` that the tick awaits anyway.
+/// (docs/PERFORMANCE.md). With this executor and ``EventLoopClock`` one thread wakes twice per
+/// tick: for its timer and for its answer. What the tick does in between (writing the line,
+/// saving the cache with its `fsync`) then runs on the loop too; the tick awaits it anyway.
+@available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, *)
 public final class EventLoopExecutor: TaskExecutor {
   public let loop: any EventLoop
 
@@ -21,6 +22,19 @@ public final class EventLoopExecutor: TaskExecutor {
   public func enqueue(_ job: consuming ExecutorJob) {
     let job = UnownedJob(job)
     loop.execute { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
+  }
+}
+
+extension EventLoop {
+  /// Starts `operation` in a task whose jobs run on this loop (see ``EventLoopExecutor``). Where
+  /// the platform has no task executors (before macOS 15) it is an ordinary task.
+  public func startTask(
+    _ operation: @escaping @Sendable () async throws -> Void
+  ) -> Task<Void, any Error> {
+    if #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, *) {
+      return Task(executorPreference: EventLoopExecutor(loop: self), operation: operation)
+    }
+    return Task(operation: operation)
   }
 }
 

@@ -29,10 +29,10 @@ struct PriceApp {
   func run() async -> Outcome {
     // One thread does everything a tick needs: its timers, its socket I/O and the tick itself
     // (see EventLoopExecutor). At one request a second there is nothing to spread over cores.
-    let loop = MultiThreadedEventLoopGroup(numberOfThreads: 1)
-    let executor = EventLoopExecutor(loop: loop.next())
-    let client = AsyncHTTPClientAdapter(eventLoopGroup: loop)
-    let clock = EventLoopClock(loop: executor.loop)
+    let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+    let loop = group.next()
+    let client = AsyncHTTPClientAdapter(eventLoopGroup: group)
+    let clock = EventLoopClock(loop: loop)
     let now: @Sendable () -> Date = { Date() }
     let report = SourceReport(
       log: verbose ? Self.verboseLogger() : nil, apiKeyGiven: cryptoCompareAPIKey != nil)
@@ -53,7 +53,7 @@ struct PriceApp {
     let output = self.output
     let lastTickSucceeded = Flag()
     output.begin()
-    let ticking = Task(executorPreference: executor) {
+    let ticking = loop.startTask {
       try await ticker.run(count: count) { slot, budget in
         report.tickStarted(slot, budget: budget)
         guard let update = try? await feed.update(within: budget) else { return }
@@ -68,7 +68,7 @@ struct PriceApp {
     _ = await ticking.result
     output.end()
     await client.shutdown()
-    try? await loop.shutdownGracefully()
+    try? await group.shutdownGracefully()
     if let signal = signals.received {
       return .interrupted(signal: signal)
     }
