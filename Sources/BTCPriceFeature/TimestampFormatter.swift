@@ -33,7 +33,7 @@ public struct TimestampFormatter: Sendable {
     let utcSeconds = Int64((date.timeIntervalSince1970).rounded(.down))
     let local = utcSeconds + Int64(timeZone.secondsFromGMT(for: date))
     let (days, secondOfDay) = local.floorDividedBy(86_400)
-    let (_, month, day) = Self.civilDate(daysSince1970: days)
+    let (month, day) = Self.monthAndDay(daysSince1970: days)
     var text = Self.months[month - 1] + " " + String(day) + ", "
     text += Self.twoDigits(secondOfDay / 3_600) + ":" + Self.twoDigits(secondOfDay / 60 % 60)
     if precision == .seconds { text += ":" + Self.twoDigits(secondOfDay % 60) }
@@ -44,18 +44,17 @@ public struct TimestampFormatter: Sendable {
     value < 10 ? "0" + String(value) : String(value)
   }
 
-  /// The proleptic Gregorian date of a day count from 1970-01-01 (Howard Hinnant's
-  /// `civil_from_days`), exact for any day an `Int64` second count can name.
-  private static func civilDate(daysSince1970 days: Int64) -> (year: Int64, month: Int, day: Int) {
+  /// Month and day of the proleptic Gregorian date a day count from 1970-01-01 names (Howard
+  /// Hinnant's `civil_from_days`, without the year, which the format does not show).
+  private static func monthAndDay(daysSince1970 days: Int64) -> (month: Int, day: Int) {
     let shifted = days + 719_468  // days since 0000-03-01
-    let (era, dayOfEra) = shifted.floorDividedBy(146_097)
+    let dayOfEra = shifted.floorDividedBy(146_097).remainder
     let yearOfEra = (dayOfEra - dayOfEra / 1_460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
     let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
     let monthFromMarch = (5 * dayOfYear + 2) / 153
     let day = Int(dayOfYear - (153 * monthFromMarch + 2) / 5 + 1)
     let month = Int(monthFromMarch < 10 ? monthFromMarch + 3 : monthFromMarch - 9)
-    let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
-    return (year, month, day)
+    return (month, day)
   }
 }
 
