@@ -50,7 +50,9 @@ let package = Package(
       name: "BTCPriceURLSession", dependencies: ["BTCPriceNetworking"], swiftSettings: strict),
     .target(name: "BTCPricePersistence", dependencies: ["BTCPriceCore"], swiftSettings: strict),
     .target(name: "BTCPriceFeature", dependencies: ["BTCPriceCore"], swiftSettings: strict),
-    .target(name: "BTCPriceTerminal", dependencies: ["BTCPriceFeature"], swiftSettings: strict),
+    .target(
+      name: "BTCPriceTerminal", dependencies: ["BTCPriceCore", "BTCPriceFeature"],
+      swiftSettings: strict),
     // Only views that bind to BTCPriceFeature's view model: no logic, and nothing that links NIO.
     .target(name: "BTCPriceUI", dependencies: ["BTCPriceFeature"], swiftSettings: strict),
     .executableTarget(
@@ -64,6 +66,7 @@ let package = Package(
         "BTCPriceTerminal",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Logging", package: "swift-log"),
+        .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
         .product(name: "NIOPosix", package: "swift-nio"),
       ],
       swiftSettings: strict

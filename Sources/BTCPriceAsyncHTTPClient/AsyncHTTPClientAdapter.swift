@@ -37,7 +37,7 @@ public final class AsyncHTTPClientAdapter: BTCPriceNetworking.HTTPClient {
     self.client = AsyncHTTPClient.HTTPClient(
       eventLoopGroupProvider: eventLoopGroup.map { .shared($0) } ?? .singleton,
       configuration: configuration)
-    self.transportTimeout = .nanoseconds(transportTimeout.nanoseconds)
+    self.transportTimeout = TimeAmount(transportTimeout)
   }
 
   /// Closes the pooled connections. Call once, before the process ends.

@@ -66,7 +66,7 @@ public struct EventLoopClock: Clock {
         (continuation: CheckedContinuation<Void, any Error>) in
         let scheduled = timer.withLockedValue { state -> Scheduled<Void>? in
           guard case .notStarted = state else { return nil }
-          let scheduled = loop.scheduleTask(in: .nanoseconds(delay.nanoseconds)) {}
+          let scheduled = loop.scheduleTask(in: TimeAmount(delay)) {}
           state = .running(scheduled)
           return scheduled
         }
@@ -93,14 +93,5 @@ public struct EventLoopClock: Clock {
     case notStarted
     case running(Scheduled<Void>)
     case cancelled
-  }
-}
-
-extension Duration {
-  /// Whole nanoseconds, saturating at `Int64.max` (292 years).
-  var nanoseconds: Int64 {
-    let (seconds, attoseconds) = components
-    let (whole, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
-    return overflow ? .max : whole.addingReportingOverflow(attoseconds / 1_000_000_000).partialValue
   }
 }

@@ -1,4 +1,5 @@
-/// Names a price source. An open set, so new sources need no change to Core.
+/// Names a price source. An open set: Core knows no source by name, so a new source needs no
+/// change here (the sources this build can ask are listed by `PriceSourceRegistry`).
 public struct PriceSource: Hashable, Sendable, CustomStringConvertible {
   /// Stable machine name, used in `--json`, the cache file and `--sources`.
   public let id: String
@@ -12,19 +13,9 @@ public struct PriceSource: Hashable, Sendable, CustomStringConvertible {
 
   public var description: String { id }
 
-  public static let binance = PriceSource(id: "binance", displayName: "Binance")
-  public static let cryptoCompare = PriceSource(id: "cryptocompare", displayName: "CryptoCompare")
-  public static let coinbase = PriceSource(id: "coinbase", displayName: "Coinbase")
-  public static let kraken = PriceSource(id: "kraken", displayName: "Kraken")
-  public static let bitstamp = PriceSource(id: "bitstamp", displayName: "Bitstamp")
-
-  /// The sources this build knows by name, for decoding a cached quote.
-  public static let known: [PriceSource] = [
-    .binance, .cryptoCompare, .coinbase, .kraken, .bitstamp,
-  ]
-
-  /// The known source with this id, or an ad-hoc one named after the id.
-  public static func named(_ id: String) -> PriceSource {
+  /// The source in `known` with this id, or an ad-hoc one named after the id (a source an older
+  /// or newer build wrote into the cache).
+  public static func named(_ id: String, among known: [PriceSource]) -> PriceSource {
     known.first { $0.id == id } ?? PriceSource(id: id, displayName: id)
   }
 }

@@ -1,5 +1,3 @@
-import Foundation
-
 /// Asks each source in order until one delivers a valid price within its deadline.
 ///
 /// A source gets `min(its timeout, what is left of the budget)`; the last ones usually have no
@@ -24,8 +22,11 @@ public struct PriceSourceChain: Sendable {
     }
   }
 
-  public let links: [Link]
-  private let run: @Sendable (Duration) async throws -> PriceQuote
+  private let links: [Link]
+  private let clock: ElapsedClock
+  /// One breaker per link, in link order; nil when breakers are off.
+  private let breakers: Locked<[CircuitBreaker<ElapsedClock.Instant>]>?
+  private let onEvent: @Sendable (PriceSourceEvent) -> Void
 
   /// - Parameters:
   ///   - breakers: when to leave a failing source alone; `nil` asks every source on every tick.
@@ -36,7 +37,11 @@ public struct PriceSourceChain: Sendable {
     onEvent: @escaping @Sendable (PriceSourceEvent) -> Void = { _ in }
   ) {
     self.links = links
-    self.run = Self.runner(links, clock: clock, breakers: breakers, onEvent: onEvent)
+    self.clock = ElapsedClock(clock)
+    self.breakers = breakers.map { policy in
+      Locked(links.map { _ in CircuitBreaker(policy: policy) })
+    }
+    self.onEvent = onEvent
   }
 
   /// The first valid quote delivered within `budget`.
@@ -44,48 +49,6 @@ public struct PriceSourceChain: Sendable {
   /// - Throws: ``PriceFetchFailure`` listing every source's failure, or `CancellationError` when
   ///   the calling task is cancelled (that is not a source's fault and is never reported as one).
   public func load(within budget: Duration) async throws -> PriceQuote {
-    try await run(budget)
-  }
-
-  // Opens the existential clock once, so breakers can keep that clock's own instants.
-  private static func runner<C: Clock<Duration>>(
-    _ links: [Link], clock: C, breakers: CircuitBreakerPolicy?,
-    onEvent: @escaping @Sendable (PriceSourceEvent) -> Void
-  ) -> @Sendable (Duration) async throws -> PriceQuote {
-    let runner = ChainRunner(links: links, clock: clock, policy: breakers, onEvent: onEvent)
-    return { budget in try await runner.load(within: budget) }
-  }
-}
-
-/// Something that happened to one source during a tick.
-public enum PriceSourceEvent: Equatable, Sendable {
-  case delivered(PriceSource, PriceQuote, latency: Duration)
-  case failed(PriceSource, PriceSourceError, latency: Duration)
-  /// Not asked: its circuit is open, or the tick had no time left.
-  case skipped(PriceSource, PriceSourceError)
-  case circuitChanged(PriceSource, CircuitTransition)
-}
-
-private final class ChainRunner<C: Clock<Duration>>: Sendable where C.Instant: Sendable {
-  private let links: [PriceSourceChain.Link]
-  private let clock: C
-  private let onEvent: @Sendable (PriceSourceEvent) -> Void
-  /// One breaker per link, or none when breakers are off.
-  private let breakers: Protected<[CircuitBreaker<C.Instant>]>?
-
-  init(
-    links: [PriceSourceChain.Link], clock: C, policy: CircuitBreakerPolicy?,
-    onEvent: @escaping @Sendable (PriceSourceEvent) -> Void
-  ) {
-    self.links = links
-    self.clock = clock
-    self.onEvent = onEvent
-    self.breakers = policy.map { policy in
-      Protected(links.map { _ in CircuitBreaker(policy: policy) })
-    }
-  }
-
-  func load(within budget: Duration) async throws -> PriceQuote {
     let end = clock.now.advanced(by: budget)
     var failures: [PriceFetchFailure.SourceFailure] = []
     for (index, link) in links.enumerated() {
@@ -95,9 +58,7 @@ private final class ChainRunner<C: Clock<Duration>>: Sendable where C.Instant: S
         continue
       }
       let started = clock.now
-      let granted =
-        link.timeout.map { min($0, started.duration(to: end)) }
-        ?? started.duration(to: end)
+      let granted = min(link.timeout ?? budget, started.duration(to: end))
       let failure: PriceSourceError
       do {
         let quote = try await race(
@@ -124,11 +85,11 @@ private final class ChainRunner<C: Clock<Duration>>: Sendable where C.Instant: S
   }
 
   /// Why link `index` is not asked now, or nil to ask it. May move its circuit to half-open.
-  private func skipReason(_ index: Int, before end: C.Instant) -> PriceSourceError? {
+  private func skipReason(_ index: Int, before end: ElapsedClock.Instant) -> PriceSourceError? {
     let now = clock.now
     if let breakers {
       let (decision, rest) = breakers.withValue { breakers in
-        (breakers[index].admit(at: now), breakers[index].rest(at: now))
+        (breakers[index].admit(at: now), breakers[index].remainingCoolDown(at: now))
       }
       if let transition = decision.transition {
         onEvent(.circuitChanged(links[index].source, transition))
@@ -141,49 +102,9 @@ private final class ChainRunner<C: Clock<Duration>>: Sendable where C.Instant: S
   }
 
   private func record(
-    _ index: Int, _ change: (inout CircuitBreaker<C.Instant>) -> CircuitTransition?
+    _ index: Int, _ change: (inout CircuitBreaker<ElapsedClock.Instant>) -> CircuitTransition?
   ) {
     guard let transition = breakers?.withValue({ change(&$0[index]) }) else { return }
     onEvent(.circuitChanged(links[index].source, transition))
-  }
-}
-
-/// A value behind a lock, for state that concurrent callers share.
-final class Protected<Value>: @unchecked Sendable {
-  private let lock = NSLock()
-  private var value: Value
-
-  init(_ value: Value) {
-    self.value = value
-  }
-
-  func withValue<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
-    try lock.withLock { try body(&value) }
-  }
-}
-
-/// Every source in the chain failed; one entry per source, in chain order.
-public struct PriceFetchFailure: Error, Equatable, Sendable, CustomStringConvertible {
-  public struct SourceFailure: Equatable, Sendable {
-    public let source: PriceSource
-    public let error: PriceSourceError
-
-    public init(source: PriceSource, error: PriceSourceError) {
-      self.source = source
-      self.error = error
-    }
-  }
-
-  public let failures: [SourceFailure]
-
-  public init(failures: [SourceFailure]) {
-    self.failures = failures
-  }
-
-  /// A short reason for logs and `--json`: `binance: timed out after 800 ms; cryptocompare: HTTP 401`.
-  public var description: String {
-    failures.isEmpty
-      ? "no price sources configured"
-      : failures.map { "\($0.source.id): \($0.error)" }.joined(separator: "; ")
   }
 }

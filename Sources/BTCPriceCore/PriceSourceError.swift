@@ -35,25 +35,3 @@ public enum PriceSourceError: Error, Equatable, Sendable, CustomStringConvertibl
     }
   }
 }
-
-extension Duration {
-  /// `800 ms`, `1500 ms`: the unit people read in deadlines.
-  var millisecondsText: String {
-    "\(wholeMilliseconds) ms"
-  }
-
-  /// `750 ms`, `12 s`, `5 min`, `3 h`: the unit people read in cool-downs, rounded up.
-  public var humanText: String {
-    let milliseconds = wholeMilliseconds
-    if milliseconds < 1000 { return "\(milliseconds) ms" }
-    let seconds = (milliseconds + 999) / 1000
-    if seconds < 120 { return "\(seconds) s" }
-    if seconds < 120 * 60 { return "\((seconds + 59) / 60) min" }
-    return "\((seconds + 3599) / 3600) h"
-  }
-
-  var wholeMilliseconds: Int64 {
-    let (seconds, attoseconds) = components
-    return seconds * 1000 + attoseconds / 1_000_000_000_000_000
-  }
-}

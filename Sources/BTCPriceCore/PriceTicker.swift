@@ -6,12 +6,12 @@
 /// what is left of that slot); slots that passed entirely are skipped, never run in a burst.
 public struct PriceTicker: Sendable {
   public let interval: Duration
-  private let clock: any Clock<Duration>
+  private let clock: ElapsedClock
 
   public init(interval: Duration, clock: any Clock<Duration>) {
     precondition(interval > .zero, "the tick interval must be positive")
     self.interval = interval
-    self.clock = clock
+    self.clock = ElapsedClock(clock)
   }
 
   /// Calls `tick` on the grid until `count` ticks have run (forever when `nil`).
@@ -23,14 +23,6 @@ public struct PriceTicker: Sendable {
   ///   cancellation too.
   public func run(
     count: Int? = nil,
-    _ tick: @Sendable (_ slot: Int, _ budget: Duration) async -> Void
-  ) async throws {
-    try await run(count: count, on: clock, tick)
-  }
-
-  private func run<C: Clock<Duration>>(
-    count: Int?,
-    on clock: C,
     _ tick: @Sendable (_ slot: Int, _ budget: Duration) async -> Void
   ) async throws {
     let start = clock.now

@@ -1,10 +1,14 @@
 import BTCPriceCore
+import Foundation
 
-/// Turns a tick's ``PriceUpdate`` into the ``PriceViewState`` every UI renders.
+/// Turns a tick's ``PriceUpdate`` into the ``PriceViewState`` every UI renders, and a
+/// ``PriceHistory`` into the ``PriceTrendViewState`` of the live panel. Every word and number
+/// format the user sees is decided here.
 public struct PricePresenter: Sendable {
   public static let placeholder = "-"
   public static let bannerPrefix = "Failed to update value. Displaying last updated value from"
 
+  private static let recordTimestampStyle = Date.ISO8601FormatStyle()
   private let timestamps: TimestampFormatter
 
   public init(timestamps: TimestampFormatter) {
@@ -14,30 +18,71 @@ public struct PricePresenter: Sendable {
   public func present(_ update: PriceUpdate) -> PriceViewState {
     switch update {
     case .fresh(let quote):
-      return state(showing: quote, banner: nil, failure: nil)
+      return state(showing: quote, stale: false, failure: nil)
     case .stale(let lastKnown, let failure):
-      let timestampText = lastKnown.map { timestamps.format($0.timestamp) } ?? Self.placeholder
-      return state(
-        showing: lastKnown, banner: "\(Self.bannerPrefix) \(timestampText)",
-        failure: failure.description)
+      return state(showing: lastKnown, stale: true, failure: failure.description)
     }
   }
 
   /// The state before the first tick: the cached value (no banner), or placeholders.
   public func presentRestored(_ quote: PriceQuote?) -> PriceViewState {
-    state(showing: quote, banner: nil, failure: nil)
+    state(showing: quote, stale: false, failure: nil)
   }
 
-  private func state(showing quote: PriceQuote?, banner: String?, failure: String?)
-    -> PriceViewState
-  {
-    PriceViewState(
+  public func presentTrend(_ history: PriceHistory) -> PriceTrendViewState {
+    let range = history.recent.min().flatMap { low in
+      history.recent.max().map { high in
+        "low \(PriceFormatter.format(low))  high \(PriceFormatter.format(high))"
+      }
+    }
+    return PriceTrendViewState(
+      sinceLastTick: history.changeSinceLastTick.map { change($0, label: "since last tick") },
+      sinceStart: history.changeSinceStart.map { change($0, label: "since start") },
+      recentValues: history.recent,
+      rangeText: range)
+  }
+
+  private func state(showing quote: PriceQuote?, stale: Bool, failure: String?) -> PriceViewState {
+    let timestampText = quote.map { timestamps.format($0.timestamp) } ?? Self.placeholder
+    let source = quote?.source.displayName
+    return PriceViewState(
       priceText: quote.map { PriceFormatter.format($0.value) } ?? Self.placeholder,
-      timestampText: quote.map { timestamps.format($0.timestamp) } ?? Self.placeholder,
-      bannerText: banner,
-      sourceName: quote?.source.displayName,
-      isStale: banner != nil,
+      timestampText: timestampText,
+      lastUpdatedText: "Last updated \(timestampText)",
+      sourceLineText: source.map { "Last updated \(timestampText) from \($0)" },
+      shortSourceLineText: source.map { "Updated \(timestampText) · \($0)" },
+      bannerText: stale ? "\(Self.bannerPrefix) \(timestampText)" : nil,
+      sourceName: source,
+      pairText: "BTC/\(quote?.currency ?? "USD")",
+      accessibilityLabel: quote.map {
+        "Bitcoin price \(SpokenPrice.text($0.value)), last updated \(timestampText)"
+      } ?? "Bitcoin price unavailable",
+      isStale: stale,
+      record: PriceRecord(
+        timestamp: quote.map { $0.timestamp.formatted(Self.recordTimestampStyle) },
+        price: quote.map { "\($0.value)" },
+        currency: quote?.currency ?? "USD",
+        source: quote?.source.id,
+        stale: stale,
+        error: stale ? failure ?? "update failed" : nil),
       quote: quote,
       failureReason: failure)
+  }
+
+  /// `▲ +$12.34 (+0.02%)`, `▼ -$5.00 (-0.01%)` or `• unchanged`.
+  private func change(_ change: PriceChange, label: String) -> PriceTrendViewState.Change {
+    let text: String
+    switch change.direction {
+    case .unchanged:
+      text = "• unchanged"
+    case .up, .down:
+      let sign = change.direction == .up ? "+" : "-"
+      let arrow = change.direction == .up ? "▲" : "▼"
+      let amount = PriceFormatter.format(change.amount.magnitude)
+      // PriceFormatter gives two decimals and grouping; the percentage drops its dollar sign.
+      let percent = PriceFormatter.format(change.percent.magnitude).dropFirst()
+      text = "\(arrow) \(sign)\(amount) (\(sign)\(percent)%)"
+    }
+    return PriceTrendViewState.Change(text: text, label: label, direction: change.direction)
   }
 }

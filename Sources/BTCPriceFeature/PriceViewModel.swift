@@ -12,9 +12,9 @@ import Observation
 @Observable
 public final class PriceViewModel {
   /// `$68,901.23`, or `-` while no value is known.
-  public private(set) var priceText = PricePresenter.placeholder
+  public private(set) var priceText = ""
   /// `Last updated Nov 22, 14:03`, or `Last updated -` while no value is known.
-  public private(set) var lastUpdatedText = "Last updated \(PricePresenter.placeholder)"
+  public private(set) var lastUpdatedText = ""
   /// The failure banner while the shown value is stale; `nil` when hidden.
   public private(set) var bannerText: String?
   /// Who delivered the shown value, e.g. `Binance`.
@@ -22,7 +22,7 @@ public final class PriceViewModel {
   /// True when the last tick failed and an older value (or none) is shown.
   public private(set) var isStale = false
   /// What VoiceOver says for the price and its time, in words that do not depend on the locale.
-  public private(set) var accessibilityLabel = "Bitcoin price unavailable"
+  public private(set) var accessibilityLabel = ""
 
   @ObservationIgnored private let feed: PriceFeed
   @ObservationIgnored private let ticker: PriceTicker
@@ -47,6 +47,7 @@ public final class PriceViewModel {
     self.ticker = PriceTicker(interval: interval, clock: clock)
     self.presenter = PricePresenter(
       timestamps: TimestampFormatter(precision: .minutes, timeZone: timeZone))
+    show(presenter.presentRestored(nil))
   }
 
   /// Shows the cached value at once, then ticks whenever the phase allows, until the calling task
@@ -114,14 +115,11 @@ public final class PriceViewModel {
   /// changes every tick, and the screen would redraw every second for nothing.
   private func show(_ state: PriceViewState) {
     priceText = state.priceText
-    lastUpdatedText = "Last updated \(state.timestampText)"
+    lastUpdatedText = state.lastUpdatedText
     bannerText = state.bannerText
     sourceName = state.sourceName
     isStale = state.isStale
-    accessibilityLabel =
-      state.quote.map {
-        "Bitcoin price \(SpokenPrice.text($0.value)), last updated \(state.timestampText)"
-      } ?? "Bitcoin price unavailable"
+    accessibilityLabel = state.accessibilityLabel
   }
 
   private func suspendUntilCancelled() async {

@@ -1,33 +1,34 @@
 import BTCPriceCore
 
-/// Everything a UI shows about the price, already worded and formatted.
+/// Everything a UI shows about the price, already worded and formatted. Views only lay it out.
 public struct PriceViewState: Equatable, Sendable {
   /// `$68,901.23`, or `-` when no value is known.
   public let priceText: String
   /// When the shown value was received, or `-` when no value is known.
   public let timestampText: String
+  /// `Last updated Nov 22, 14:03:05`, or `Last updated -`.
+  public let lastUpdatedText: String
+  /// `Last updated Nov 22, 14:03:05 from Binance`; nil when no value is known.
+  public let sourceLineText: String?
+  /// The same, shorter, for narrow screens: `Updated Nov 22, 14:03:05 · Binance`.
+  public let shortSourceLineText: String?
   /// `Failed to update value. Displaying last updated value from <timestamp>` while the value is
   /// stale; `nil` when the last tick succeeded.
   public let bannerText: String?
   /// Who delivered the shown value, e.g. `Binance`.
   public let sourceName: String?
+  /// The pair the price is for: `BTC/USD`.
+  public let pairText: String
+  /// What a screen reader says for the price and its time, in words that do not depend on the
+  /// locale: `Bitcoin price 68,901 dollars 23 cents, last updated Nov 22, 14:03`.
+  public let accessibilityLabel: String
   /// True when the last tick failed and an older value (or none) is shown.
   public let isStale: Bool
-  /// The shown quote itself, for renderers that emit machine-readable values.
+  /// The machine-readable values, for `--json` and the web API.
+  public let record: PriceRecord
+  /// The shown quote itself, for views that compute with the value (movement, sparklines); they
+  /// never format it.
   public let quote: PriceQuote?
   /// Why the last tick failed, for logs and `--json`.
   public let failureReason: String?
-
-  public init(
-    priceText: String, timestampText: String, bannerText: String?, sourceName: String?,
-    isStale: Bool, quote: PriceQuote?, failureReason: String?
-  ) {
-    self.priceText = priceText
-    self.timestampText = timestampText
-    self.bannerText = bannerText
-    self.sourceName = sourceName
-    self.isStale = isStale
-    self.quote = quote
-    self.failureReason = failureReason
-  }
 }

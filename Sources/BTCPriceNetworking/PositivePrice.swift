@@ -5,18 +5,11 @@ import Foundation
 enum PositivePrice {
   static func parse(_ text: String) throws(PriceSourceError) -> Decimal {
     guard let value = ExactDecimal.parse(text) else {
-      throw .invalidData("price \"\(excerpt(text))\" is not a decimal number")
+      throw .invalidData("price \"\(UntrustedText.excerpt(text))\" is not a decimal number")
     }
-    guard value > 0 else { throw .invalidData("price \(excerpt(text)) is not positive") }
+    guard value > 0 else {
+      throw .invalidData("price \(UntrustedText.excerpt(text)) is not positive")
+    }
     return value
-  }
-
-  /// Keeps hostile text short and on one line before it goes into an error message.
-  static func excerpt(_ text: String) -> String {
-    let oneLine = text.unicodeScalars.map {
-      $0.properties.generalCategory == .control ? " " : Character($0)
-    }
-    let clipped = String(oneLine.prefix(60))
-    return oneLine.count > 60 ? clipped + "…" : clipped
   }
 }

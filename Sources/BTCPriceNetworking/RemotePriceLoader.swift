@@ -1,28 +1,25 @@
 import BTCPriceCore
 import Foundation
 
-/// Loads a quote from one HTTP endpoint through a pure mapper.
+/// Loads a quote from one source over HTTP: its request, the transport, its mapper.
 public struct RemotePriceLoader: PriceLoader {
-  public typealias Mapper = @Sendable (HTTPResponse) throws(PriceSourceError) -> Decimal
-
   private let client: any HTTPClient
   private let request: HTTPRequest
   private let source: PriceSource
-  private let map: Mapper
+  private let map: PriceSourceDefinition.Mapper
   private let now: @Sendable () -> Date
 
+  /// A loader for `definition`, at `url` (default: its real endpoint). `apiKey` is sent only if
+  /// the source takes one.
   public init(
-    client: any HTTPClient,
-    request: HTTPRequest,
-    source: PriceSource,
-    now: @escaping @Sendable () -> Date,
-    map: @escaping Mapper
+    client: any HTTPClient, definition: PriceSourceDefinition, url: URL? = nil,
+    apiKey: String? = nil, now: @escaping @Sendable () -> Date
   ) {
     self.client = client
-    self.request = request
-    self.source = source
+    self.request = definition.request(url: url, apiKey: apiKey)
+    self.source = definition.source
+    self.map = definition.map
     self.now = now
-    self.map = map
   }
 
   public func load() async throws -> PriceQuote {
@@ -52,32 +49,5 @@ public struct RemotePriceLoader: PriceLoader {
     }
     let retryAfter = response.headers["retry-after"].flatMap { RetryAfter.parse($0, now: now()) }
     return .rateLimited(status: status, retryAfter: retryAfter, message: message)
-  }
-}
-
-extension RemotePriceLoader {
-  /// A loader for one of the ``PriceSourceCatalog`` sources, at `url` (default: the real one).
-  /// `apiKey` is sent only to sources that take one (CryptoCompare).
-  public init(
-    client: any HTTPClient, entry: PriceSourceCatalog.Entry, url: URL? = nil,
-    apiKey: String? = nil, now: @escaping @Sendable () -> Date
-  ) {
-    self.init(
-      client: client, request: entry.request(url ?? entry.defaultURL, apiKey),
-      source: entry.source, now: now, map: entry.map)
-  }
-
-  public static func binance(
-    client: any HTTPClient, url: URL = BinanceEndpoint.defaultURL,
-    now: @escaping @Sendable () -> Date
-  ) -> RemotePriceLoader {
-    RemotePriceLoader(client: client, entry: .binance, url: url, now: now)
-  }
-
-  public static func cryptoCompare(
-    client: any HTTPClient, url: URL = CryptoCompareEndpoint.defaultURL, apiKey: String?,
-    now: @escaping @Sendable () -> Date
-  ) -> RemotePriceLoader {
-    RemotePriceLoader(client: client, entry: .cryptoCompare, url: url, apiKey: apiKey, now: now)
   }
 }

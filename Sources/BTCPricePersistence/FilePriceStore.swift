@@ -34,11 +34,15 @@ public struct FilePriceStore: PriceStore {
   }
 
   public let fileURL: URL
+  /// The sources a cached quote may name, so it shows with its display name (`Kraken`, not
+  /// `kraken`); an unknown id is shown as it is.
+  public let knownSources: [PriceSource]
   /// A cache file larger than this is not ours.
   static let maxFileSize = 64 * 1024
 
-  public init(fileURL: URL) {
+  public init(fileURL: URL, knownSources: [PriceSource]) {
     self.fileURL = fileURL
+    self.knownSources = knownSources
   }
 
   /// `$XDG_CACHE_HOME/btc-price/last-price.json`, else `~/.cache/btc-price/last-price.json`.
@@ -67,7 +71,7 @@ public struct FilePriceStore: PriceStore {
       throw Error.corrupt(path: path, reason: "file is \(data.count) bytes")
     }
     do {
-      return try CachedQuote.decode(data).quote
+      return try CachedQuote.decode(data).quote(knownSources: knownSources)
     } catch {
       throw Error.corrupt(path: path, reason: String(describing: error))
     }
@@ -189,18 +193,18 @@ private struct CachedQuote: Codable {
     try JSONDecoder().decode(CachedQuote.self, from: data)
   }
 
-  var quote: PriceQuote {
-    get throws {
-      guard version == 1 else { throw Invalid(description: "unknown version \(version)") }
-      guard price.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }),
-        let value = Decimal(string: price, locale: Locale(identifier: "en_US_POSIX")), value > 0
-      else { throw Invalid(description: "price \"\(price.prefix(40))\" is not a positive decimal") }
-      guard currency == "USD" else { throw Invalid(description: "currency is not USD") }
-      guard let date = try? Self.timestampStyle.parse(timestamp) else {
-        throw Invalid(description: "timestamp \"\(timestamp.prefix(40))\" is not ISO 8601")
-      }
-      guard !source.isEmpty, source.count <= 40 else { throw Invalid(description: "bad source") }
-      return PriceQuote(value: value, currency: currency, timestamp: date, source: .named(source))
+  func quote(knownSources: [PriceSource]) throws -> PriceQuote {
+    guard version == 1 else { throw Invalid(description: "unknown version \(version)") }
+    guard price.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }),
+      let value = Decimal(string: price, locale: Locale(identifier: "en_US_POSIX")), value > 0
+    else { throw Invalid(description: "price \"\(price.prefix(40))\" is not a positive decimal") }
+    guard currency == "USD" else { throw Invalid(description: "currency is not USD") }
+    guard let date = try? Self.timestampStyle.parse(timestamp) else {
+      throw Invalid(description: "timestamp \"\(timestamp.prefix(40))\" is not ISO 8601")
     }
+    guard !source.isEmpty, source.count <= 40 else { throw Invalid(description: "bad source") }
+    return PriceQuote(
+      value: value, currency: currency, timestamp: date,
+      source: .named(source, among: knownSources))
   }
 }

@@ -1,3 +1,5 @@
+import BTCPriceFeature
+
 /// The few escape sequences the terminal views use. Nothing else in the product emits any.
 public enum ANSIStyle: String, Sendable {
   case green = "\u{1B}[32m"
@@ -29,13 +31,5 @@ public enum ANSIStyle: String, Sendable {
   /// `text` without escape sequences: what the terminal shows of it.
   static func visible(_ text: String) -> String {
     text.replacing(#/\u{1B}\[[0-9;?]*[A-Za-z]/#, with: "")
-  }
-}
-
-/// Whether to colour output: only on a terminal, never when `NO_COLOR` is set to a non-empty
-/// value (no-color.org) or `TERM` is `dumb`.
-public enum ColorPolicy {
-  public static func useColors(isTerminal: Bool, environment: [String: String]) -> Bool {
-    isTerminal && (environment["NO_COLOR"] ?? "").isEmpty && environment["TERM"] != "dumb"
   }
 }

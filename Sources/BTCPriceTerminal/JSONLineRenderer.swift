@@ -8,19 +8,17 @@ import Foundation
 /// A stale line carries the last known value with its own timestamp and source (`null` when
 /// nothing is known) and an `error` with the reason.
 public enum JSONLineRenderer {
-  private static let timestampStyle = Date.ISO8601FormatStyle()
-
   public static func render(_ state: PriceViewState) -> String {
-    let quote = state.quote
+    let record = state.record
     var fields = [
-      ("timestamp", quote.map { string($0.timestamp.formatted(timestampStyle)) } ?? "null"),
-      ("price", quote.map { string("\($0.value)") } ?? "null"),
-      ("currency", string(quote?.currency ?? "USD")),
-      ("source", quote.map { string($0.source.id) } ?? "null"),
-      ("stale", state.isStale ? "true" : "false"),
+      ("timestamp", record.timestamp.map(string) ?? "null"),
+      ("price", record.price.map(string) ?? "null"),
+      ("currency", string(record.currency)),
+      ("source", record.source.map(string) ?? "null"),
+      ("stale", record.stale ? "true" : "false"),
     ]
-    if state.isStale {
-      fields.append(("error", string(state.failureReason ?? "update failed")))
+    if let error = record.error {
+      fields.append(("error", string(error)))
     }
     return "{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}"
   }

@@ -1,7 +1,7 @@
 import BTCPriceFeature
 
 /// `--live`: a compact panel, redrawn in place once per tick. A pure function of the view state,
-/// the display history, the terminal width and whether colours are on.
+/// the trend, the terminal width and whether colours are on; every text comes from the presenter.
 ///
 /// ```
 /// BTC/USD  $68,901.23
@@ -17,21 +17,19 @@ public enum LivePanelRenderer {
   public static let sparklineMinimumWidth = 60
 
   public static func render(
-    _ state: PriceViewState, history: DisplayHistory, width: Int, colors: Bool
+    _ state: PriceViewState, trend: PriceTrendViewState, width: Int, colors: Bool
   ) -> [String] {
     let width = max(width, 20)
     var lines: [String] = []
 
     let price = ANSIStyle.paint(
-      state.priceText, for: state.isStale ? nil : history.changeSinceLastTick?.direction,
+      state.priceText, for: state.isStale ? nil : trend.sinceLastTick?.direction,
       enabled: colors)
-    lines.append(fit("BTC/USD  " + ANSIStyle.bold.apply(price, enabled: colors), width: width))
+    lines.append(
+      fit(state.pairText + "  " + ANSIStyle.bold.apply(price, enabled: colors), width: width))
 
-    let segments = [
-      history.changeSinceLastTick.map { ($0, "since last tick") },
-      history.changeSinceStart.map { ($0, "since start") },
-    ].compactMap { $0 }.map { change, label in
-      "\(ANSIStyle.paint(change.text, for: change.direction, enabled: colors)) \(label)"
+    let segments = [trend.sinceLastTick, trend.sinceStart].compactMap { $0 }.map { change in
+      "\(ANSIStyle.paint(change.text, for: change.direction, enabled: colors)) \(change.label)"
     }
     let together = segments.joined(separator: "   ")
     if !segments.isEmpty, ANSIStyle.visible(together).count <= width {
@@ -40,11 +38,8 @@ public enum LivePanelRenderer {
       lines += segments.map { fit($0, width: width) }
     }
 
-    let updated = [
-      state.sourceName.map { "Last updated \(state.timestampText) from \($0)" },
-      state.sourceName.map { "Updated \(state.timestampText) · \($0)" },
-      "Last updated \(state.timestampText)",
-    ].compactMap { $0 }
+    let updated = [state.sourceLineText, state.shortSourceLineText, state.lastUpdatedText]
+      .compactMap { $0 }
     lines.append(fit(updated.first { $0.count <= width } ?? updated.last ?? "", width: width))
 
     if let banner = state.bannerText {
@@ -53,11 +48,9 @@ public enum LivePanelRenderer {
       }
     }
 
-    if width >= sparklineMinimumWidth, let low = history.recent.min(),
-      let high = history.recent.max()
-    {
-      let bars = Sparkline.render(history.recent)
-      let range = "  low \(PriceFormatter.format(low))  high \(PriceFormatter.format(high))"
+    if width >= sparklineMinimumWidth, let rangeText = trend.rangeText {
+      let bars = Sparkline.render(trend.recentValues)
+      let range = "  " + rangeText
       if bars.count + range.count <= width {
         lines.append(bars + ANSIStyle.dim.apply(range, enabled: colors))
       }
@@ -93,14 +86,5 @@ public enum LivePanelRenderer {
     }
     lines.append(current)
     return lines
-  }
-}
-
-/// Turns a panel into the bytes that replace the previous panel on screen: cursor up over the
-/// old one, each line cleared and rewritten, anything left below cleared.
-public enum LiveFrame {
-  public static func compose(_ lines: [String], replacingHeight previousHeight: Int) -> String {
-    let up = previousHeight > 0 ? "\u{1B}[\(previousHeight)F" : ""
-    return up + lines.map { "\u{1B}[2K" + $0 + "\n" }.joined() + "\u{1B}[J"
   }
 }

@@ -1,3 +1,4 @@
+import BTCPriceCore
 import Foundation
 
 #if canImport(Glibc)
@@ -8,19 +9,26 @@ import Foundation
 
 /// Runs the built `btc-price` binary for end-to-end tests and records what it prints, line by
 /// line, with the moment each stdout line arrived.
+///
+/// `@unchecked Sendable` because Foundation's `Process` is not `Sendable`; it is configured in
+/// `init` and afterwards only read, and everything the output handlers write is behind `output`.
 public final class BinaryProcess: @unchecked Sendable {
   public struct Line: Sendable {
     public let text: String
     public let arrivedAt: ContinuousClock.Instant
   }
 
+  /// What the process wrote so far.
+  private struct Output {
+    var stdoutLines: [Line] = []
+    var stdoutPartial = Data()
+    var stderrData = Data()
+    var stdoutOpen = true
+    var stderrOpen = true
+  }
+
   private let process = Process()
-  private let lock = NSLock()
-  private var stdoutLines: [Line] = []
-  private var stdoutPartial = Data()
-  private var stderrData = Data()
-  private var stdoutOpen = true
-  private var stderrOpen = true
+  private let output = Locked(Output())
 
   /// The `btc-price` executable next to the test bundle, or `$BTC_PRICE_BINARY`.
   public static var binaryURL: URL {
@@ -57,7 +65,7 @@ public final class BinaryProcess: @unchecked Sendable {
       guard let self else { return }
       if data.isEmpty {
         handle.readabilityHandler = nil
-        self.lock.withLock { self.stdoutOpen = false }
+        self.output.withValue { $0.stdoutOpen = false }
       } else {
         self.receiveStdout(data)
       }
@@ -67,9 +75,9 @@ public final class BinaryProcess: @unchecked Sendable {
       guard let self else { return }
       if data.isEmpty {
         handle.readabilityHandler = nil
-        self.lock.withLock { self.stderrOpen = false }
+        self.output.withValue { $0.stderrOpen = false }
       } else {
-        self.lock.withLock { self.stderrData.append(data) }
+        self.output.withValue { $0.stderrData.append(data) }
       }
     }
     try process.run()
@@ -77,20 +85,20 @@ public final class BinaryProcess: @unchecked Sendable {
 
   private func receiveStdout(_ data: Data) {
     let now = ContinuousClock.now
-    lock.withLock {
-      stdoutPartial.append(data)
-      while let newline = stdoutPartial.firstIndex(of: 0x0A) {
-        let line = String(
-          decoding: stdoutPartial[stdoutPartial.startIndex..<newline], as: UTF8.self)
-        stdoutLines.append(Line(text: line, arrivedAt: now))
-        stdoutPartial = Data(stdoutPartial[(newline + 1)...])
+    output.withValue { output in
+      output.stdoutPartial.append(data)
+      while let newline = output.stdoutPartial.firstIndex(of: 0x0A) {
+        let partial = output.stdoutPartial
+        let line = String(decoding: partial[partial.startIndex..<newline], as: UTF8.self)
+        output.stdoutLines.append(Line(text: line, arrivedAt: now))
+        output.stdoutPartial = Data(partial[(newline + 1)...])
       }
     }
   }
 
-  public var lines: [Line] { lock.withLock { stdoutLines } }
+  public var lines: [Line] { output.value.stdoutLines }
   public var stdoutText: [String] { lines.map(\.text) }
-  public var stderrText: String { lock.withLock { String(decoding: stderrData, as: UTF8.self) } }
+  public var stderrText: String { String(decoding: output.value.stderrData, as: UTF8.self) }
 
   /// Waits (polling, in real time) until `count` stdout lines arrived; false on timeout.
   @discardableResult
@@ -121,7 +129,7 @@ public final class BinaryProcess: @unchecked Sendable {
       try? await Task.sleep(for: .milliseconds(5))
     }
     let drained = ContinuousClock.now + .seconds(2)
-    while lock.withLock({ stdoutOpen || stderrOpen }), ContinuousClock.now < drained {
+    while output.withValue({ $0.stdoutOpen || $0.stderrOpen }), ContinuousClock.now < drained {
       try? await Task.sleep(for: .milliseconds(5))
     }
     return process.terminationReason == .uncaughtSignal

@@ -1,4 +1,5 @@
 import BTCPriceCore
+import BTCPriceNetworking
 import Foundation
 import NIOCore
 import NIOHTTP1
@@ -12,23 +13,9 @@ import NIOPosix
 /// misbehave the way real servers do: hang, trickle bytes, stream an endless body, reset the
 /// connection (see ``FakeResponse/Delivery``).
 public final class FakeExchangeServer: Sendable {
-  public enum Route: String, Sendable, CaseIterable {
-    case binance = "/api/v3/ticker/price"
-    case cryptoCompare = "/data/generateAvg"
-    case coinbase = "/v2/prices/BTC-USD/spot"
-    case kraken = "/0/public/Ticker"
-    case bitstamp = "/api/v2/ticker/btcusd/"
-
-    /// The query string the real endpoint takes, so URLs look like production ones.
-    var query: String? {
-      switch self {
-      case .binance: "symbol=BTCUSDT"
-      case .cryptoCompare: "fsym=BTC&tsym=USD&e=coinbase"
-      case .kraken: "pair=XBTUSD"
-      case .coinbase, .bitstamp: nil
-      }
-    }
-  }
+  /// A route is one source's endpoint, at the path and with the query of its real URL: the
+  /// fake serves every source in ``PriceSourceRegistry``, and nothing else.
+  public typealias Route = PriceSourceDefinition
 
   public struct RecordedRequest: Sendable {
     public let path: String
@@ -118,8 +105,11 @@ public final class FakeExchangeServer: Sendable {
 
   /// The route's URL on this server, shaped like the real endpoint's.
   public func url(for route: Route) -> URL {
-    let query = route.query.map { "?\($0)" } ?? ""
-    return URL(string: "http://127.0.0.1:\(port)\(route.rawValue)\(query)")!
+    var components = URLComponents(url: route.defaultURL, resolvingAgainstBaseURL: false)!
+    components.scheme = "http"
+    components.host = "127.0.0.1"
+    components.port = port
+    return components.url!
   }
 
   /// Answers the next requests on `route` with `responses` in order; the last one then repeats.
@@ -262,26 +252,31 @@ public struct FakeResponse: Sendable {
   }
 }
 
+/// Scripts and recorded requests, by source id.
 private actor FakeExchangeState {
-  private var scripts: [FakeExchangeServer.Route: [FakeResponse]] = [:]
-  private var recorded: [FakeExchangeServer.Route: [FakeExchangeServer.RecordedRequest]] = [:]
+  private var scripts: [String: [FakeResponse]] = [:]
+  private var recorded: [String: [FakeExchangeServer.RecordedRequest]] = [:]
 
   func stub(_ route: FakeExchangeServer.Route, _ responses: [FakeResponse]) {
-    scripts[route] = responses
+    scripts[route.source.id] = responses
   }
 
   func requests(to route: FakeExchangeServer.Route) -> [FakeExchangeServer.RecordedRequest] {
-    recorded[route] ?? []
+    recorded[route.source.id] ?? []
   }
 
   /// Records the request and takes the next scripted response for its route.
   func respond(to request: FakeExchangeServer.RecordedRequest) -> FakeResponse {
-    guard let route = FakeExchangeServer.Route(rawValue: request.path) else {
+    let route = PriceSourceRegistry.all.first {
+      URLComponents(url: $0.defaultURL, resolvingAgainstBaseURL: false)?.path == request.path
+    }
+    guard let route else {
       return FakeResponse(status: 404, json: #"{"error":"no such route"}"#)
     }
-    recorded[route, default: []].append(request)
-    let script = scripts[route] ?? []
-    if script.count > 1 { scripts[route] = Array(script.dropFirst()) }
+    let id = route.source.id
+    recorded[id, default: []].append(request)
+    let script = scripts[id] ?? []
+    if script.count > 1 { scripts[id] = Array(script.dropFirst()) }
     return script.first ?? FakeResponse(status: 404, json: #"{"error":"no response scripted"}"#)
   }
 }
@@ -386,20 +381,14 @@ private struct FakeConnection {
 }
 
 extension FakeExchangeServer {
-  /// The source id the command line uses for `route` (`--<id>-url`, `--sources`).
-  public static func sourceID(of route: Route) -> String {
-    switch route {
-    case .binance: PriceSource.binance.id
-    case .cryptoCompare: PriceSource.cryptoCompare.id
-    case .coinbase: PriceSource.coinbase.id
-    case .kraken: PriceSource.kraken.id
-    case .bitstamp: PriceSource.bitstamp.id
-    }
+  /// Every source's URL here, by source id: the `urls` of `PriceSourceChain.remote`.
+  public var urls: [String: URL] {
+    Dictionary(uniqueKeysWithValues: PriceSourceRegistry.all.map { ($0.source.id, url(for: $0)) })
   }
 
   /// `--<source>-url` for every source, all pointing here, so that a run of the binary never
   /// reaches a real exchange whatever its `--sources`.
   public var urlArguments: [String] {
-    Route.allCases.flatMap { ["--\(Self.sourceID(of: $0))-url", url(for: $0).absoluteString] }
+    PriceSourceRegistry.all.flatMap { ["--\($0.urlOptionName)", url(for: $0).absoluteString] }
   }
 }

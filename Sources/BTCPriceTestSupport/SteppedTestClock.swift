@@ -1,3 +1,4 @@
+import BTCPriceCore
 import Clocks
 import Testing
 
@@ -7,7 +8,7 @@ import Testing
 /// `TestClock.advance` resumes only the sleeps registered when it runs; under load the code under
 /// test may not have got there yet, and the test then hangs or sees a late start. Tests drive time
 /// in steps with ``advance(to:afterSleeps:)`` instead: "once k sleeps have started, move to t".
-public final class SteppedTestClock: Clock, @unchecked Sendable {
+public final class SteppedTestClock: Clock, Sendable {
   public typealias Duration = Swift.Duration
   public typealias Instant = TestClock<Duration>.Instant
 

@@ -1,3 +1,4 @@
+import BTCPriceCore
 import BTCPriceNetworking
 import Foundation
 
@@ -101,7 +102,7 @@ public final class URLSessionHTTPClient: HTTPClient {
 
 /// The requests in flight, by task identifier: what the delegate has received for each, and the
 /// continuation that hands the outcome back to ``URLSessionHTTPClient/get(_:)``.
-private final class ExchangeTable: @unchecked Sendable {
+private final class ExchangeTable: Sendable {
   private struct Exchange {
     let limit: Int
     let continuation: CheckedContinuation<HTTPResponse, any Error>
@@ -109,18 +110,17 @@ private final class ExchangeTable: @unchecked Sendable {
     var failure: HTTPClientError?
   }
 
-  private let lock = NSLock()
-  private var exchanges: [Int: Exchange] = [:]
+  private let exchanges = Locked<[Int: Exchange]>([:])
 
   func begin(
     _ id: Int, limit: Int, _ continuation: CheckedContinuation<HTTPResponse, any Error>
   ) {
-    lock.withLock { exchanges[id] = Exchange(limit: limit, continuation: continuation) }
+    exchanges.withValue { $0[id] = Exchange(limit: limit, continuation: continuation) }
   }
 
   /// Appends to the body; false once it goes past the limit, or the announced length does.
   func append(_ data: Data, for id: Int, announcedLength: Int64?) -> Bool {
-    lock.withLock {
+    exchanges.withValue { exchanges in
       guard var exchange = exchanges[id] else { return false }
       defer { exchanges[id] = exchange }
       guard exchange.body.count + data.count <= exchange.limit,
@@ -137,7 +137,7 @@ private final class ExchangeTable: @unchecked Sendable {
   /// Hands the outcome to the waiting request. A failure this table recorded (a body over the
   /// limit) wins over the cancellation error it caused.
   func finish(_ id: Int, response: URLResponse?, error: (any Error)?) {
-    guard let exchange = lock.withLock({ exchanges.removeValue(forKey: id) }) else { return }
+    guard let exchange = exchanges.withValue({ $0.removeValue(forKey: id) }) else { return }
     if let failure = exchange.failure {
       exchange.continuation.resume(throwing: failure)
     } else if let error {

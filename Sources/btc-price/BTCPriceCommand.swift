@@ -14,7 +14,7 @@ struct BTCPriceCommand: AsyncParsableCommand {
     abstract: "Print the Bitcoin price in US dollars, once a second.",
     discussion: """
       SOURCES: asks each source in order until one answers with a valid price: by \
-      default binance, cryptocompare, coinbase, kraken, bitstamp (choose with \
+      default \(PriceSourceRegistry.all.map(\.source.id).joined(separator: ", ")) (choose with \
       --sources). The first may take --primary-timeout; each next one gets what is \
       left of the tick. A tick that gets no price within its interval has failed: \
       the last known price is shown with its own time, and the next success \
@@ -71,21 +71,7 @@ struct BTCPriceCommand: AsyncParsableCommand {
     version: BTCPriceVersion.current
   )
 
-  @Option(help: ArgumentHelp("Seconds between ticks; fractions allowed.", valueName: "seconds"))
-  var interval: Double = 1
-
-  @Option(
-    name: .customLong("primary-timeout"),
-    help: ArgumentHelp(
-      "Seconds the first source may take before the next is asked.", valueName: "seconds"))
-  var primaryTimeout: Double = 0.8
-
-  @Option(
-    help: ArgumentHelp(
-      "Sources to ask, in order, comma-separated (env BTC_PRICE_SOURCES).",
-      discussion: "Known: binance, cryptocompare, coinbase, kraken, bitstamp (the default order).",
-      valueName: "list"))
-  var sources: String?
+  @OptionGroup var pipeline: PipelineOptions
 
   @Option(
     help: ArgumentHelp(
@@ -104,129 +90,26 @@ struct BTCPriceCommand: AsyncParsableCommand {
       discussion: "Needs a terminal; falls back to plain lines otherwise."))
   var live = false
 
-  @Option(
-    name: .customLong("binance-url"),
-    help: ArgumentHelp("Binance ticker URL (env BTC_PRICE_BINANCE_URL).", valueName: "url"))
-  var binanceURL: String?
-
-  @Option(
-    name: .customLong("cryptocompare-url"),
-    help: ArgumentHelp(
-      "CryptoCompare generateAvg URL (env BTC_PRICE_CRYPTOCOMPARE_URL).", valueName: "url"))
-  var cryptoCompareURL: String?
-
-  @Option(
-    name: .customLong("coinbase-url"),
-    help: ArgumentHelp("Coinbase spot price URL (env BTC_PRICE_COINBASE_URL).", valueName: "url"))
-  var coinbaseURL: String?
-
-  @Option(
-    name: .customLong("kraken-url"),
-    help: ArgumentHelp("Kraken ticker URL (env BTC_PRICE_KRAKEN_URL).", valueName: "url"))
-  var krakenURL: String?
-
-  @Option(
-    name: .customLong("bitstamp-url"),
-    help: ArgumentHelp("Bitstamp ticker URL (env BTC_PRICE_BITSTAMP_URL).", valueName: "url"))
-  var bitstampURL: String?
-
-  @Option(
-    name: .customLong("cache-path"),
-    help: ArgumentHelp(
-      "Cache file (default: $XDG_CACHE_HOME/btc-price/last-price.json).", valueName: "file"))
-  var cachePath: String?
-
-  @Flag(name: .customLong("no-cache"), help: "Neither read nor write the cache file.")
-  var noCache = false
-
-  @Flag(
-    name: [.customShort("v"), .long],
-    help: ArgumentHelp(
-      "Log every source attempt, its latency and outcome, and circuit changes to stderr."))
-  var verbose = false
-
   func validate() throws {
-    guard interval.isFinite, interval >= 0.01, interval <= 86_400 else {
-      throw ValidationError("--interval must be between 0.01 and 86400 seconds.")
-    }
-    guard primaryTimeout.isFinite, primaryTimeout > 0, primaryTimeout <= 86_400 else {
-      throw ValidationError("--primary-timeout must be a positive number of seconds.")
-    }
     if let count, count < 1 { throw ValidationError("--count must be at least 1.") }
     if once, let count, count != 1 {
       throw ValidationError("--once and --count \(count) disagree.")
-    }
-    if noCache, cachePath != nil {
-      throw ValidationError("--no-cache and --cache-path exclude each other.")
     }
     if json, live { throw ValidationError("--json and --live exclude each other.") }
   }
 
   func run() async throws {
     let environment = ProcessInfo.processInfo.environment
-    let entries = try Self.entries(sources ?? environment["BTC_PRICE_SOURCES"])
-    let options: [String: String?] = [
-      "binance": binanceURL, "cryptocompare": cryptoCompareURL, "coinbase": coinbaseURL,
-      "kraken": krakenURL, "bitstamp": bitstampURL,
-    ]
-    var urls: [String: URL] = [:]
-    for entry in PriceSourceCatalog.all {
-      let id = entry.source.id
-      let text = (options[id] ?? nil) ?? environment["BTC_PRICE_\(id.uppercased())_URL"]
-      urls[id] = try Self.url(text, option: "--\(id)-url")
-    }
-    let store: FilePriceStore? =
-      noCache
-      ? nil
-      : FilePriceStore(
-        fileURL: cachePath.map { URL(fileURLWithPath: $0) }
-          ?? FilePriceStore.defaultFileURL(environment: environment))
-
-    let app = PriceApp(
-      interval: .seconds(interval),
-      primaryTimeout: .seconds(primaryTimeout),
-      count: once ? 1 : count,
-      sources: entries,
-      urls: urls,
-      cryptoCompareAPIKey: environment["CRYPTOCOMPARE_API_KEY"].flatMap { $0.isEmpty ? nil : $0 },
-      store: store,
-      output: TerminalOutput(
-        mode: TerminalOutput.mode(json: json, live: live, environment: environment)),
-      verbose: verbose)
-    let outcome = await app.run()
-    switch outcome {
+    let (mode, note) = TerminalSession.mode(
+      json: json, live: live, isTerminal: Console.stdoutIsTerminal, environment: environment)
+    if let note { Console.note(note) }
+    let composition = CommandLineComposition(
+      pipeline: try pipeline.resolved(environment: environment), count: once ? 1 : count,
+      mode: mode)
+    switch await composition.run() {
     case .lastTickSucceeded: return
     case .lastTickFailed: throw ExitCode(1)
     case .interrupted(let signal): throw ExitCode(signal == SIGINT ? 130 : 0)
     }
-  }
-
-  /// The chain named by `--sources`, or the default one.
-  private static func entries(_ list: String?) throws -> [PriceSourceCatalog.Entry] {
-    guard let list else { return PriceSourceCatalog.all }
-    let known = PriceSourceCatalog.all.map(\.source.id).joined(separator: ", ")
-    var entries: [PriceSourceCatalog.Entry] = []
-    for name in list.split(separator: ",", omittingEmptySubsequences: false) {
-      let id = name.trimmingCharacters(in: .whitespaces)
-      guard let entry = PriceSourceCatalog.entry(id: id) else {
-        throw ValidationError(
-          "--sources: unknown source \"\(id.prefix(40))\"; known sources: \(known).")
-      }
-      guard !entries.contains(where: { $0.source == entry.source }) else {
-        throw ValidationError("--sources: \(entry.source.id) is listed twice.")
-      }
-      entries.append(entry)
-    }
-    return entries
-  }
-
-  private static func url(_ text: String?, option: String) throws -> URL? {
-    guard let text, !text.isEmpty else { return nil }
-    guard let url = URL(string: text), let scheme = url.scheme?.lowercased(),
-      scheme == "http" || scheme == "https", url.host?.isEmpty == false
-    else {
-      throw ValidationError("\(option) needs an http or https URL, got \"\(text.prefix(200))\".")
-    }
-    return url
   }
 }

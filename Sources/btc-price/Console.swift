@@ -10,11 +10,7 @@
 /// Straight `write(2)` calls: this runs every tick, and `FileHandle` costs an extra copy into
 /// `Data` and an Objective-C-style object per write.
 enum Console {
-  static func print(_ line: String) {
-    write(line + "\n", to: STDOUT_FILENO)
-  }
-
-  /// Raw bytes to stdout, for the live panel's escape sequences.
+  /// Raw bytes to stdout: price lines, and the live panel's escape sequences.
   static func write(_ text: String) {
     write(text, to: STDOUT_FILENO)
   }
@@ -25,6 +21,20 @@ enum Console {
 
   static func warn(_ message: String) {
     write("btc-price: warning: \(message)\n", to: STDERR_FILENO)
+  }
+
+  /// Whether stdout is a terminal.
+  static var stdoutIsTerminal: Bool {
+    isatty(STDOUT_FILENO) == 1
+  }
+
+  /// The terminal's width in columns, or `$COLUMNS`, or 80.
+  static func terminalWidth() -> Int {
+    var size = winsize()
+    if ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 {
+      return Int(size.ws_col)
+    }
+    return getenv("COLUMNS").flatMap { Int(String(cString: $0)) } ?? 80
   }
 
   /// Writes every byte, retrying short and interrupted writes. A closed or failing stream drops

@@ -1,14 +1,17 @@
 import Dispatch
 import Foundation
+import NIOConcurrencyHelpers
 
 /// Turns SIGINT/SIGTERM into a call, so the tool can cancel the tick in flight and exit cleanly
 /// instead of dying mid-write.
 ///
 /// If the orderly shutdown takes longer than `grace`, or a second signal arrives, the process
 /// exits at once with the conventional status.
+///
+/// `@unchecked Sendable` only because of `sources`, which is written once, in `init`, and only
+/// kept to hold the Dispatch sources alive.
 final class SignalTrap: @unchecked Sendable {
-  private let lock = NSLock()
-  private var first: Int32?
+  private let first = NIOLockedValueBox<Int32?>(nil)
   private var sources: [any DispatchSourceSignal] = []
 
   /// `beforeHardExit` runs just before an exit that skips the orderly shutdown, to restore the
@@ -41,12 +44,12 @@ final class SignalTrap: @unchecked Sendable {
 
   /// The first signal received, if any.
   var received: Int32? {
-    lock.withLock { first }
+    first.withLockedValue { $0 }
   }
 
   /// Records the signal; true when it is the first one.
   private func record(_ number: Int32) -> Bool {
-    lock.withLock {
+    first.withLockedValue { first in
       guard first == nil else { return false }
       first = number
       return true

@@ -121,7 +121,7 @@ struct CircuitBreakerTests {
     var sut = Breaker()
     _ = sut.recordFailure(.httpStatus(451, message: "restricted"), at: at(0))
 
-    let rest = try #require(sut.rest(at: at(600)))
+    let rest = try #require(sut.remainingCoolDown(at: at(600)))
 
     #expect(rest.remaining == .seconds(3000))
     #expect(rest.cause == .httpStatus(451, message: "restricted"))

@@ -60,41 +60,45 @@ struct LoaderStub: PriceLoader {
 }
 
 /// An in-memory store whose failures can be switched on, for feed tests.
-final class PriceStoreSpy: PriceStore, @unchecked Sendable {
+final class PriceStoreSpy: PriceStore {
   struct Failure: Error, CustomStringConvertible {
     let description: String
   }
 
-  private let lock = NSLock()
-  private var stored: PriceQuote?
-  private var loadError: Failure?
-  private var saveError: Failure?
-  private var saves: [PriceQuote] = []
-
-  init(stored: PriceQuote? = nil, loadError: String? = nil, saveError: String? = nil) {
-    self.stored = stored
-    self.loadError = loadError.map(Failure.init)
-    self.saveError = saveError.map(Failure.init)
+  private struct State {
+    var stored: PriceQuote?
+    var loadError: Failure?
+    var saveError: Failure?
+    var saves: [PriceQuote] = []
   }
 
-  var savedQuotes: [PriceQuote] { lock.withLock { saves } }
+  private let state: Locked<State>
+
+  init(stored: PriceQuote? = nil, loadError: String? = nil, saveError: String? = nil) {
+    state = Locked(
+      State(
+        stored: stored, loadError: loadError.map(Failure.init),
+        saveError: saveError.map(Failure.init)))
+  }
+
+  var savedQuotes: [PriceQuote] { state.value.saves }
 
   func failSaves(_ reason: String?) {
-    lock.withLock { saveError = reason.map(Failure.init) }
+    state.withValue { $0.saveError = reason.map(Failure.init) }
   }
 
   func load() throws -> PriceQuote? {
-    try lock.withLock {
-      if let loadError { throw loadError }
-      return stored
+    try state.withValue { state in
+      if let loadError = state.loadError { throw loadError }
+      return state.stored
     }
   }
 
   func save(_ quote: PriceQuote) throws {
-    try lock.withLock {
-      if let saveError { throw saveError }
-      stored = quote
-      saves.append(quote)
+    try state.withValue { state in
+      if let saveError = state.saveError { throw saveError }
+      state.stored = quote
+      state.saves.append(quote)
     }
   }
 }

@@ -129,16 +129,15 @@ struct KeepLastKnownPriceUseCaseTests {
 }
 
 /// Delivers the given results one per call, at once.
-private final class SequenceLoader: PriceLoader, @unchecked Sendable {
-  private let lock = NSLock()
-  private var results: [Result<PriceQuote, PriceSourceError>]
+private final class SequenceLoader: PriceLoader {
+  private let results: Locked<[Result<PriceQuote, PriceSourceError>]>
 
   init(_ results: [Result<PriceQuote, PriceSourceError>]) {
-    self.results = results
+    self.results = Locked(results)
   }
 
   func load() async throws -> PriceQuote {
-    try lock.withLock { results.removeFirst() }.get()
+    try results.withValue { $0.removeFirst() }.get()
   }
 }
 

@@ -1,3 +1,4 @@
+import BTCPriceNetworking
 import BTCPricePersistence
 import BTCPriceTestSupport
 import Foundation
@@ -198,7 +199,9 @@ extension BinaryEndToEndTests {
             #expect(checked == 0, "the cache file vanished in round \(round)")
             continue
           }
-          let quote = try FilePriceStore(fileURL: cacheURL).load()
+          let quote = try FilePriceStore(
+            fileURL: cacheURL, knownSources: PriceSourceRegistry.sources
+          ).load()
           #expect(quote?.source.id == "binance")
           checked += 1
         }
@@ -221,7 +224,9 @@ extension BinaryEndToEndTests {
         var reads = 0
         let deadline = ContinuousClock.now + .seconds(10)
         while first.isRunning || second.isRunning, ContinuousClock.now < deadline {
-          if let quote = try FilePriceStore(fileURL: cacheURL).load() {
+          if let quote = try FilePriceStore(
+            fileURL: cacheURL, knownSources: PriceSourceRegistry.sources
+          ).load() {
             #expect(quote.value == Decimal(string: "68901.23"))
             reads += 1
           }
@@ -232,7 +237,9 @@ extension BinaryEndToEndTests {
         #expect(await first.waitForExit() <= 1)
         #expect(await second.waitForExit() <= 1)
         #expect(reads > 50)
-        #expect(try FilePriceStore(fileURL: cacheURL).load()?.value == Decimal(string: "68901.23"))
+        #expect(
+          try FilePriceStore(fileURL: cacheURL, knownSources: PriceSourceRegistry.sources).load()?
+            .value == Decimal(string: "68901.23"))
         #expect(first.stderrText.isEmpty && second.stderrText.isEmpty)
       }
     }

@@ -75,6 +75,20 @@ struct PricePresenterTests {
     #expect(sut.present(.fresh(quote("1"))).timestampText == "Nov 22, 23:03:05")
   }
 
+  @Test(arguments: [
+    ("100", "112.34", "▲ +$12.34 (+12.34%)"),
+    ("68901.23", "68896.23", "▼ -$5.00 (-0.01%)"),
+    ("5", "5.00", "• unchanged"),
+    ("68000", "1068000", "▲ +$1,000,000.00 (+1,470.59%)"),
+  ])
+  func presentTrend_wordsTheChangeSinceTheLastTick(from: String, to: String, expected: String) {
+    var history = PriceHistory()
+    history.record(makeSUT().present(.fresh(quote(from))))
+    history.record(makeSUT().present(.fresh(quote(to))))
+
+    #expect(makeSUT().presentTrend(history).sinceLastTick?.text == expected)
+  }
+
   private func makeSUT() -> PricePresenter {
     PricePresenter(
       timestamps: TimestampFormatter(precision: .seconds, timeZone: TimeZone(identifier: "UTC")!))

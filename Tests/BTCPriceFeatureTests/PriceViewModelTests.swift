@@ -172,7 +172,7 @@ private func quote(_ value: String, at seconds: TimeInterval = 1_795_356_185) ->
 }
 
 /// A store that holds one quote in memory.
-private final class InMemoryPriceStore: PriceStore, @unchecked Sendable {
+private final class InMemoryPriceStore: PriceStore {
   private let stored: Locked<PriceQuote?>
 
   init(_ quote: PriceQuote?) {

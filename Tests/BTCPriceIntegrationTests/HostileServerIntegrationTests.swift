@@ -100,7 +100,9 @@ extension RealTimePipelineTests {
       let folder = FileManager.default.temporaryDirectory
         .appendingPathComponent("HostileServerIntegrationTests-\(UUID().uuidString)")
       defer { try? FileManager.default.removeItem(at: folder) }
-      let cache = FilePriceStore(fileURL: folder.appendingPathComponent("last-price.json"))
+      let cache = FilePriceStore(
+        fileURL: folder.appendingPathComponent("last-price.json"),
+        knownSources: PriceSourceRegistry.sources)
       if let cached { try cache.save(cached) }
 
       let ticks = try await withClientAndServer { client, server in
@@ -108,10 +110,7 @@ extension RealTimePipelineTests {
         let clock = ContinuousClock()
         let chain = PriceSourceChain.remote(
           [.binance, .cryptoCompare, .coinbase],
-          urls: Dictionary(
-            uniqueKeysWithValues: FakeExchangeServer.Route.allCases.map {
-              (FakeExchangeServer.sourceID(of: $0), server.url(for: $0))
-            }),
+          urls: server.urls,
           client: client, primaryTimeout: .milliseconds(800), clock: clock,
           now: { Date(timeIntervalSince1970: 1_795_356_185) })
         let feed = PriceFeed(chain: chain, store: cache)

@@ -138,8 +138,8 @@ struct LifecycleIntegrationTests {
       [
         .init(
           source: .binance,
-          loader: RemotePriceLoader.binance(
-            client: requests, url: server.url(for: .binance), now: { now }),
+          loader: RemotePriceLoader(
+            client: requests, definition: .binance, url: server.url(for: .binance), now: { now }),
           timeout: .milliseconds(800))
       ],
       clock: clock)

@@ -31,7 +31,9 @@ extension RealTimePipelineTests {
         #expect(state.priceText == "$68,901.23")
         #expect(state.timestampText == "Nov 22, 14:03")
         #expect(state.bannerText == nil)
-        #expect(try FilePriceStore(fileURL: cacheURL).load()?.value == Decimal(string: "68901.23"))
+        #expect(
+          try FilePriceStore(fileURL: cacheURL, knownSources: PriceSourceRegistry.sources).load()?
+            .value == Decimal(string: "68901.23"))
       }
     }
 
@@ -66,7 +68,8 @@ extension RealTimePipelineTests {
     }
 
     @Test func bothFail_showsCachedValueWithBanner() async throws {
-      try FilePriceStore(fileURL: cacheURL).save(PriceStoreSpecs.sample)
+      try FilePriceStore(fileURL: cacheURL, knownSources: PriceSourceRegistry.sources).save(
+        PriceStoreSpecs.sample)
       try await withPipeline { feed, server in
         await server.stub(.binance, FakeResponse(status: 500, json: "{}"))
         await server.stub(.cryptoCompare, .cryptoCompareKeyRequired)
@@ -109,16 +112,21 @@ extension RealTimePipelineTests {
           [
             .init(
               source: .binance,
-              loader: RemotePriceLoader.binance(
-                client: client, url: server.url(for: .binance), now: { now }),
+              loader: RemotePriceLoader(
+                client: client, definition: .binance, url: server.url(for: .binance), now: { now }),
               timeout: .milliseconds(800)),
             .init(
               source: .cryptoCompare,
-              loader: RemotePriceLoader.cryptoCompare(
-                client: client, url: server.url(for: .cryptoCompare), apiKey: nil, now: { now })),
+              loader: RemotePriceLoader(
+                client: client, definition: .cryptoCompare, url: server.url(for: .cryptoCompare),
+                now: { now })),
           ],
           clock: ContinuousClock())
-        try await body(PriceFeed(chain: chain, store: FilePriceStore(fileURL: cacheURL)), server)
+        try await body(
+          PriceFeed(
+            chain: chain,
+            store: FilePriceStore(fileURL: cacheURL, knownSources: PriceSourceRegistry.sources)),
+          server)
       }
     }
   }

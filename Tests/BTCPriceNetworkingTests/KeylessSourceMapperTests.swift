@@ -110,6 +110,18 @@ struct KeylessSourceMapperTests {
     expectInvalidData { try BitstampMapper.map(response(body)) }
   }
 
+  // MARK: Every mapper
+
+  @Test(arguments: PriceSourceRegistry.all.map(\.source.id))
+  func everyMapper_saysWhyABodyIsNotJSON(id: String) throws {
+    let definition = try #require(PriceSourceRegistry.definition(id: id))
+
+    #expect(throws: PriceSourceError.invalidData("malformed JSON at byte 0: unexpected character"))
+    {
+      try definition.map(response("<html>"))
+    }
+  }
+
   // MARK: Helpers
 
   private func response(_ body: String, status: Int = 200) -> HTTPResponse {

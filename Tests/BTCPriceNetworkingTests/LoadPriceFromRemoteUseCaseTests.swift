@@ -12,7 +12,7 @@ struct LoadPriceFromRemoteUseCaseTests {
     let client = HTTPClientStub(
       .success(
         HTTPResponse(status: 200, body: Data(#"{"symbol":"BTCUSDT","price":"68901.23"}"#.utf8))))
-    let sut = RemotePriceLoader.binance(client: client, now: { [now] in now })
+    let sut = RemotePriceLoader(client: client, definition: .binance, now: { [now] in now })
 
     let quote = try await sut.load()
 
@@ -24,12 +24,12 @@ struct LoadPriceFromRemoteUseCaseTests {
 
   @Test func load_requestsBinanceURLWithUserAgentAndNoAuthorization() async throws {
     let client = HTTPClientStub(.failure(.connectionRefused))
-    let sut = RemotePriceLoader.binance(client: client, now: { [now] in now })
+    let sut = RemotePriceLoader(client: client, definition: .binance, now: { [now] in now })
 
     _ = try? await sut.load()
 
     let request = try #require(client.requests.first)
-    #expect(request.url == BinanceEndpoint.defaultURL)
+    #expect(request.url == PriceSourceDefinition.binance.defaultURL)
     #expect(request.header("User-Agent") == "btc-price/\(BTCPriceVersion.current)")
     #expect(request.header("Authorization") == nil)
   }
@@ -37,8 +37,8 @@ struct LoadPriceFromRemoteUseCaseTests {
   @Test func load_sendsCryptoCompareKeyOnlyAsApikeyAuthorization() async throws {
     let client = HTTPClientStub(.failure(.connectionRefused))
     let url = URL(string: "http://127.0.0.1:9/data/generateAvg?fsym=BTC&tsym=USD&e=coinbase")!
-    let sut = RemotePriceLoader.cryptoCompare(
-      client: client, url: url, apiKey: "s3cr3t", now: { [now] in now })
+    let sut = RemotePriceLoader(
+      client: client, definition: .cryptoCompare, url: url, apiKey: "s3cr3t", now: { [now] in now })
 
     _ = try? await sut.load()
 
@@ -50,23 +50,25 @@ struct LoadPriceFromRemoteUseCaseTests {
   @Test func load_sendsNoAuthorizationWithoutCryptoCompareKey() async throws {
     for key in [nil, ""] as [String?] {
       let client = HTTPClientStub(.failure(.connectionRefused))
-      _ = try? await RemotePriceLoader.cryptoCompare(
-        client: client, apiKey: key, now: { [now] in now }
+      _ = try? await RemotePriceLoader(
+        client: client, definition: .cryptoCompare, apiKey: key, now: { [now] in now }
       ).load()
       #expect(client.requests.first?.header("Authorization") == nil)
     }
   }
 
   @Test func load_deliversUnreachableOnTransportError() async {
-    let sut = RemotePriceLoader.binance(
-      client: HTTPClientStub(.failure(.connectionReset)), now: { [now] in now })
+    let sut = RemotePriceLoader(
+      client: HTTPClientStub(.failure(.connectionReset)), definition: .binance,
+      now: { [now] in now })
 
     await #expect(throws: PriceSourceError.unreachable("connection reset")) { try await sut.load() }
   }
 
   @Test func load_deliversInvalidDataOnOversizedBody() async {
-    let sut = RemotePriceLoader.binance(
-      client: HTTPClientStub(.failure(.bodyTooLarge(limit: 65536))), now: { [now] in now })
+    let sut = RemotePriceLoader(
+      client: HTTPClientStub(.failure(.bodyTooLarge(limit: 65536))), definition: .binance,
+      now: { [now] in now })
 
     await #expect(throws: PriceSourceError.invalidData("response body over 65536 bytes")) {
       try await sut.load()
@@ -77,8 +79,8 @@ struct LoadPriceFromRemoteUseCaseTests {
     let body =
       #"{"Data":{},"Err":{"type":1,"message":"You are over your rate limit please upgrade your account!"}}"#
     let client = HTTPClientStub(.success(HTTPResponse(status: 429, body: Data(body.utf8))))
-    let sut = RemotePriceLoader.cryptoCompare(
-      client: client, apiKey: "s3cr3t-key", now: { [now] in now })
+    let sut = RemotePriceLoader(
+      client: client, definition: .cryptoCompare, apiKey: "s3cr3t-key", now: { [now] in now })
 
     do {
       _ = try await sut.load()
@@ -100,7 +102,7 @@ struct LoadPriceFromRemoteUseCaseTests {
         HTTPResponse(
           status: status, headers: ["Retry-After": "120"],
           body: Data(#"{"code":-1003,"msg":"Too many requests."}"#.utf8))))
-    let sut = RemotePriceLoader.binance(client: client, now: { [now] in now })
+    let sut = RemotePriceLoader(client: client, definition: .binance, now: { [now] in now })
 
     await #expect(
       throws: PriceSourceError.rateLimited(
@@ -111,7 +113,7 @@ struct LoadPriceFromRemoteUseCaseTests {
   @Test func load_deliversRateLimitedWithoutRetryAfterWhenTheHeaderIsMissingOrBroken() async {
     let client = HTTPClientStub(
       .success(HTTPResponse(status: 429, headers: ["Retry-After": "soon"], body: Data())))
-    let sut = RemotePriceLoader.binance(client: client, now: { [now] in now })
+    let sut = RemotePriceLoader(client: client, definition: .binance, now: { [now] in now })
 
     await #expect(
       throws: PriceSourceError.rateLimited(status: 429, retryAfter: nil, message: nil)
@@ -119,16 +121,17 @@ struct LoadPriceFromRemoteUseCaseTests {
   }
 
   @Test func load_asksEachCatalogueSourceAtItsRealURLWithUserAgent() async throws {
-    for entry in PriceSourceCatalog.all {
+    for entry in PriceSourceRegistry.all {
       let client = HTTPClientStub(.failure(.connectionRefused))
-      let sut = RemotePriceLoader(client: client, entry: entry, apiKey: "k", now: { [now] in now })
+      let sut = RemotePriceLoader(
+        client: client, definition: entry, apiKey: "k", now: { [now] in now })
 
       _ = try? await sut.load()
 
       let request = try #require(client.requests.first)
       #expect(request.url == entry.defaultURL)
       #expect(request.header("User-Agent") == BTCPriceVersion.userAgent)
-      #expect((request.header("Authorization") != nil) == entry.takesAPIKey, "\(entry.source)")
+      #expect((request.header("Authorization") != nil) == (entry.apiKey != nil), "\(entry.source)")
     }
   }
 }

@@ -1,4 +1,5 @@
 import BTCPriceCore
+import BTCPriceNetworking
 import BTCPricePersistence
 import BTCPriceTestSupport
 import Foundation
@@ -149,6 +150,22 @@ final class FilePriceStoreTests {
     #expect(quotes.contains(loaded))
   }
 
+  @Test func load_namesACachedSourceWithItsDisplayName() throws {
+    let kraken = PriceQuote(
+      value: 68870.1, timestamp: Date(timeIntervalSince1970: 1_795_356_185), source: .kraken)
+    try makeSUT().save(kraken)
+
+    #expect(try makeSUT().load()?.source.displayName == "Kraken")
+  }
+
+  @Test func load_namesASourceThisBuildDoesNotKnowByItsId() throws {
+    let unknown = PriceSource(id: "ftx", displayName: "FTX")
+    try makeSUT().save(
+      PriceQuote(value: 1, timestamp: Date(timeIntervalSince1970: 1_795_356_185), source: unknown))
+
+    #expect(try makeSUT().load()?.source == PriceSource(id: "ftx", displayName: "ftx"))
+  }
+
   @Test func defaultFileURL_followsXDGCacheHomeThenHome() {
     #expect(
       FilePriceStore.defaultFileURL(environment: ["XDG_CACHE_HOME": "/tmp/xdg", "HOME": "/home/a"])
@@ -165,6 +182,6 @@ final class FilePriceStoreTests {
   }
 
   private func makeSUT() -> FilePriceStore {
-    FilePriceStore(fileURL: fileURL)
+    FilePriceStore(fileURL: fileURL, knownSources: PriceSourceRegistry.sources)
   }
 }

@@ -1,6 +1,7 @@
 import BTCPriceCore
 import BTCPriceFeature
 import BTCPriceTerminal
+import BTCPriceTestSupport
 import Foundation
 import Testing
 

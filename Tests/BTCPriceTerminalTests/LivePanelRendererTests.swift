@@ -1,6 +1,7 @@
 import BTCPriceCore
 import BTCPriceFeature
 import BTCPriceTerminal
+import BTCPriceTestSupport
 import Foundation
 import Testing
 
@@ -13,76 +14,84 @@ struct LivePanelRendererTests {
     let (state, history) = afterTicks(["68800.00", "68950.00", "68901.23"])
 
     #expect(
-      LivePanelRenderer.render(state, history: history, width: 80, colors: false) == [
-        "BTC/USD  $68,901.23",
-        "▼ -$48.77 (-0.07%) since last tick   ▲ +$101.23 (+0.15%) since start",
-        "Last updated Nov 22, 14:03:05 from Binance",
-        "▁█▆  low $68,800.00  high $68,950.00",
-      ])
+      LivePanelRenderer.render(
+        state, trend: presenter.presentTrend(history), width: 80, colors: false) == [
+          "BTC/USD  $68,901.23",
+          "▼ -$48.77 (-0.07%) since last tick   ▲ +$101.23 (+0.15%) since start",
+          "Last updated Nov 22, 14:03:05 from Binance",
+          "▁█▆  low $68,800.00  high $68,950.00",
+        ])
   }
 
   @Test func width80_withColours_paintsFallsRedRisesGreenAndDimsTheRange() {
     let (state, history) = afterTicks(["68800.00", "68950.00", "68901.23"])
 
     #expect(
-      LivePanelRenderer.render(state, history: history, width: 80, colors: true) == [
-        "BTC/USD  \u{1B}[1m\u{1B}[31m$68,901.23\u{1B}[0m\u{1B}[0m",
-        "\u{1B}[31m▼ -$48.77 (-0.07%)\u{1B}[0m since last tick   \u{1B}[32m▲ +$101.23 (+0.15%)\u{1B}[0m since start",
-        "Last updated Nov 22, 14:03:05 from Binance",
-        "▁█▆\u{1B}[2m  low $68,800.00  high $68,950.00\u{1B}[0m",
-      ])
+      LivePanelRenderer.render(
+        state, trend: presenter.presentTrend(history), width: 80, colors: true) == [
+          "BTC/USD  \u{1B}[1m\u{1B}[31m$68,901.23\u{1B}[0m\u{1B}[0m",
+          "\u{1B}[31m▼ -$48.77 (-0.07%)\u{1B}[0m since last tick   \u{1B}[32m▲ +$101.23 (+0.15%)\u{1B}[0m since start",
+          "Last updated Nov 22, 14:03:05 from Binance",
+          "▁█▆\u{1B}[2m  low $68,800.00  high $68,950.00\u{1B}[0m",
+        ])
   }
 
   @Test func width40_dropsTheSparklineAndStacksTheChanges() {
     let (state, history) = afterTicks(["68800.00", "68950.00", "68901.23"])
 
     #expect(
-      LivePanelRenderer.render(state, history: history, width: 40, colors: false) == [
-        "BTC/USD  $68,901.23",
-        "▼ -$48.77 (-0.07%) since last tick",
-        "▲ +$101.23 (+0.15%) since start",
-        "Updated Nov 22, 14:03:05 · Binance",
-      ])
+      LivePanelRenderer.render(
+        state, trend: presenter.presentTrend(history), width: 40, colors: false) == [
+          "BTC/USD  $68,901.23",
+          "▼ -$48.77 (-0.07%) since last tick",
+          "▲ +$101.23 (+0.15%) since start",
+          "Updated Nov 22, 14:03:05 · Binance",
+        ])
   }
 
   @Test func stale_showsTheBannerOnItsOwnLinesAndNoChange() {
-    var history = DisplayHistory()
+    var history = PriceHistory()
     history.record(presenter.present(.fresh(quote("68901.23"))))
     let stale = presenter.present(
       .stale(lastKnown: quote("68901.23"), failure: PriceFetchFailure(failures: [])))
     history.record(stale)
 
     #expect(
-      LivePanelRenderer.render(stale, history: history, width: 80, colors: false) == [
-        "BTC/USD  $68,901.23",
-        "• unchanged since last tick   • unchanged since start",
-        "Last updated Nov 22, 14:03:05 from Binance",
-        "Failed to update value. Displaying last updated value from Nov 22, 14:03:05",
-        "▄  low $68,901.23  high $68,901.23",
-      ])
+      LivePanelRenderer.render(
+        stale, trend: presenter.presentTrend(history), width: 80, colors: false) == [
+          "BTC/USD  $68,901.23",
+          "• unchanged since last tick   • unchanged since start",
+          "Last updated Nov 22, 14:03:05 from Binance",
+          "Failed to update value. Displaying last updated value from Nov 22, 14:03:05",
+          "▄  low $68,901.23  high $68,901.23",
+        ])
     #expect(
-      LivePanelRenderer.render(stale, history: history, width: 40, colors: true).contains(
+      LivePanelRenderer.render(
+        stale, trend: presenter.presentTrend(history), width: 40, colors: true
+      ).contains(
         "\u{1B}[30;43mFailed to update value. Displaying last\u{1B}[0m"))
   }
 
   @Test func nothingKnown_showsPlaceholdersAndBanner() {
     let state = presenter.present(.stale(lastKnown: nil, failure: PriceFetchFailure(failures: [])))
-    var history = DisplayHistory()
+    var history = PriceHistory()
     history.record(state)
 
     #expect(
-      LivePanelRenderer.render(state, history: history, width: 80, colors: false) == [
-        "BTC/USD  -",
-        "Last updated -",
-        "Failed to update value. Displaying last updated value from -",
-      ])
+      LivePanelRenderer.render(
+        state, trend: presenter.presentTrend(history), width: 80, colors: false) == [
+          "BTC/USD  -",
+          "Last updated -",
+          "Failed to update value. Displaying last updated value from -",
+        ])
   }
 
   @Test func sparkline_keepsTheLast60Ticks() {
     let values = (1...75).map { "\(68_000 + $0).00" }
     let (state, history) = afterTicks(values)
 
-    let lines = LivePanelRenderer.render(state, history: history, width: 120, colors: false)
+    let lines = LivePanelRenderer.render(
+      state, trend: presenter.presentTrend(history), width: 120, colors: false)
 
     let sparkline = Sparkline.render(history.recent)
     #expect(history.recent.count == 60)
@@ -101,8 +110,8 @@ struct LivePanelRendererTests {
 
   // MARK: - Helpers
 
-  private func afterTicks(_ values: [String]) -> (PriceViewState, DisplayHistory) {
-    var history = DisplayHistory()
+  private func afterTicks(_ values: [String]) -> (PriceViewState, PriceHistory) {
+    var history = PriceHistory()
     var state = presenter.presentRestored(nil)
     for value in values {
       state = presenter.present(.fresh(quote(value)))
@@ -120,16 +129,6 @@ struct LivePanelRendererTests {
 
 @Suite("Changes, sparklines and colour rules")
 struct TerminalPiecesTests {
-  @Test(arguments: [
-    ("100", "112.34", "▲ +$12.34 (+12.34%)"),
-    ("68901.23", "68896.23", "▼ -$5.00 (-0.01%)"),
-    ("5", "5.00", "• unchanged"),
-    ("68000", "1068000", "▲ +$1,000,000.00 (+1,470.59%)"),
-  ])
-  func change_text(from: String, to: String, expected: String) {
-    #expect(PriceChange(from: Decimal(string: from)!, to: Decimal(string: to)!).text == expected)
-  }
-
   @Test func sparkline_scalesBetweenLowAndHigh() {
     #expect(Sparkline.render([1, 2, 3, 4, 5, 6, 7, 8].map { Decimal($0) }) == "▁▂▃▄▅▆▇█")
     #expect(Sparkline.render([10, 10, 10].map { Decimal($0) }) == "▄▄▄")

@@ -90,7 +90,10 @@ final class WholeTick: Sendable {
       ],
       clock: ContinuousClock())
     feed = PriceFeed(
-      chain: chain, store: FilePriceStore(fileURL: folder.appendingPathComponent("last-price.json"))
+      chain: chain,
+      store: FilePriceStore(
+        fileURL: folder.appendingPathComponent("last-price.json"),
+        knownSources: PriceSourceRegistry.sources)
     )
   }
 

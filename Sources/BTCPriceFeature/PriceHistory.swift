@@ -1,9 +1,8 @@
-import BTCPriceFeature
 import Foundation
 
-/// What the terminal views remember between ticks: the value at the previous tick, the first
-/// fresh value of this run, and the last fresh values for the sparkline.
-public struct DisplayHistory: Equatable, Sendable {
+/// What the views that show movement remember between ticks: the value at the previous tick, the
+/// first fresh value of this run, and the last fresh values for a sparkline.
+public struct PriceHistory: Equatable, Sendable {
   public static let sparklineCapacity = 60
 
   /// The value shown at the tick before the latest one.
@@ -42,46 +41,5 @@ public struct DisplayHistory: Equatable, Sendable {
   public var changeSinceStart: PriceChange? {
     guard let first, let current else { return nil }
     return PriceChange(from: first, to: current)
-  }
-}
-
-/// A price move, with its direction, in dollars and percent.
-public struct PriceChange: Equatable, Sendable {
-  public enum Direction: Sendable {
-    case up, down, unchanged
-  }
-
-  public let amount: Decimal
-  /// Percent of the starting value, rounded to two decimals.
-  public let percent: Decimal
-
-  public init(from old: Decimal, to new: Decimal) {
-    amount = new - old
-    var ratio = old == 0 ? Decimal(0) : amount / old * 100
-    var rounded = Decimal()
-    NSDecimalRound(&rounded, &ratio, 2, .plain)
-    percent = rounded
-  }
-
-  public var direction: Direction {
-    amount > 0 ? .up : amount < 0 ? .down : .unchanged
-  }
-
-  /// `▲ +$12.34 (+0.02%)`, `▼ -$5.00 (-0.01%)` or `• unchanged`.
-  public var text: String {
-    switch direction {
-    case .unchanged:
-      return "• unchanged"
-    case .up, .down:
-      let sign = direction == .up ? "+" : "-"
-      let arrow = direction == .up ? "▲" : "▼"
-      let dollars = PriceFormatter.format(amount.magnitude)
-      return "\(arrow) \(sign)\(dollars) (\(sign)\(Self.percentText(percent.magnitude))%)"
-    }
-  }
-
-  private static func percentText(_ value: Decimal) -> String {
-    // PriceFormatter gives two decimals and grouping; drop its dollar sign.
-    String(PriceFormatter.format(value).dropFirst())
   }
 }

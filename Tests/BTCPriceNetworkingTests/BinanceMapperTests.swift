@@ -4,16 +4,16 @@ import Foundation
 import Testing
 
 @Suite("Map Binance ticker payloads")
-struct BinancePriceMapperTests {
+struct BinanceMapperTests {
   @Test func map_deliversExactPriceFromStringField() throws {
-    let price = try BinancePriceMapper.map(
+    let price = try BinanceMapper.map(
       response(#"{"symbol":"BTCUSDT","price":"114721.34000000"}"#))
 
     #expect(price == Decimal(string: "114721.34")!)
   }
 
   @Test func map_keepsEveryDigitOfThePrice() throws {
-    let price = try BinancePriceMapper.map(
+    let price = try BinanceMapper.map(
       response(#"{"symbol":"BTCUSDT","price":"68901.23456789"}"#))
 
     #expect("\(price)" == "68901.23456789")
@@ -22,7 +22,7 @@ struct BinancePriceMapperTests {
   @Test func map_deliversHTTPStatusErrorWithBinanceMessageOnNon200Response() {
     for status in [400, 418, 429, 451, 500, 503] {
       #expect(throws: PriceSourceError.httpStatus(status, message: "Invalid symbol.")) {
-        try BinancePriceMapper.map(
+        try BinanceMapper.map(
           response(#"{"code":-1121,"msg":"Invalid symbol."}"#, status: status))
       }
     }
@@ -30,7 +30,7 @@ struct BinancePriceMapperTests {
 
   @Test func map_deliversHTTPStatusErrorWithoutMessageOnNon200HTMLResponse() {
     #expect(throws: PriceSourceError.httpStatus(502, message: nil)) {
-      try BinancePriceMapper.map(response("<html>Bad Gateway</html>", status: 502))
+      try BinanceMapper.map(response("<html>Bad Gateway</html>", status: 502))
     }
   }
 
@@ -58,7 +58,7 @@ struct BinancePriceMapperTests {
     ])
   func map_deliversInvalidDataOn200WithBadPayload(body: String) {
     #expect {
-      try BinancePriceMapper.map(response(body))
+      try BinanceMapper.map(response(body))
     } throws: { error in
       guard case .invalidData = error as? PriceSourceError else { return false }
       return true

@@ -1,0 +1,60 @@
+/// Any injected clock, seen as the time elapsed since it was wrapped.
+///
+/// Core takes `any Clock<Duration>`, whose instants cannot be stored or compared without opening
+/// the existential. Wrapping it once gives a concrete clock whose instants are plain offsets, so
+/// that the ticker, the deadlines and the circuit breakers need not be generic over the clock.
+struct ElapsedClock: Clock {
+  /// Time since the clock was wrapped.
+  struct Instant: InstantProtocol {
+    var offset: Duration
+
+    func advanced(by duration: Duration) -> Instant {
+      Instant(offset: offset + duration)
+    }
+
+    func duration(to other: Instant) -> Duration {
+      other.offset - offset
+    }
+
+    static func < (lhs: Instant, rhs: Instant) -> Bool {
+      lhs.offset < rhs.offset
+    }
+  }
+
+  private let elapsed: @Sendable () -> Duration
+  private let sleepUntil:
+    @Sendable (_ offset: Duration, _ tolerance: Duration?) async throws -> Void
+  let minimumResolution: Duration
+
+  init(_ clock: any Clock<Duration>) {
+    self = Self.wrapping(clock)
+  }
+
+  private init(
+    elapsed: @escaping @Sendable () -> Duration,
+    sleepUntil: @escaping @Sendable (Duration, Duration?) async throws -> Void,
+    minimumResolution: Duration
+  ) {
+    self.elapsed = elapsed
+    self.sleepUntil = sleepUntil
+    self.minimumResolution = minimumResolution
+  }
+
+  private static func wrapping<C: Clock<Duration>>(_ clock: C) -> ElapsedClock {
+    let origin = clock.now
+    return ElapsedClock(
+      elapsed: { origin.duration(to: clock.now) },
+      sleepUntil: { offset, tolerance in
+        try await clock.sleep(until: origin.advanced(by: offset), tolerance: tolerance)
+      },
+      minimumResolution: clock.minimumResolution)
+  }
+
+  var now: Instant {
+    Instant(offset: elapsed())
+  }
+
+  func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
+    try await sleepUntil(deadline.offset, tolerance)
+  }
+}

@@ -1,0 +1,16 @@
+/// The machine-readable values of one tick, already in their output form: what `--json` and the
+/// web API print, field by field.
+public struct PriceRecord: Equatable, Sendable {
+  /// When the shown price was received, ISO 8601 in UTC to the second; nil when none is known.
+  public let timestamp: String?
+  /// The exact decimal, e.g. `68901.23`; nil when none is known.
+  public let price: String?
+  /// The ISO 4217 code, e.g. `USD`.
+  public let currency: String
+  /// The id of the source that delivered the price, e.g. `binance`.
+  public let source: String?
+  /// True when the last tick failed.
+  public let stale: Bool
+  /// Why the last tick failed; nil when it succeeded.
+  public let error: String?
+}

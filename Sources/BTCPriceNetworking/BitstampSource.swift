@@ -1,0 +1,29 @@
+import BTCPriceCore
+import Foundation
+
+extension PriceSourceDefinition {
+  /// Bitstamp's ticker: `GET /api/v2/ticker/btcusd/`. Keyless.
+  public static let bitstamp = PriceSourceDefinition(
+    source: PriceSource(id: "bitstamp", displayName: "Bitstamp"),
+    defaultURL: URL(string: "https://www.bitstamp.net/api/v2/ticker/btcusd/")!,
+    map: BitstampMapper.map)
+}
+
+/// Maps `{"last":"68875.00","timestamp":"1763800000",...}` (every field a string) to the last
+/// trade's price.
+public enum BitstampMapper {
+  public static func map(_ response: HTTPResponse) throws(PriceSourceError) -> Decimal {
+    let json = try SourceAnswer.json(response, source: "Bitstamp", errorMessage: errorMessage)
+    guard let text = json["last"]?.stringValue else { throw .invalidData("last is not a string") }
+    return try PositivePrice.parse(text)
+  }
+
+  /// Bitstamp errors look like `{"status":"error","reason":"...","code":"..."}`, or
+  /// `{"message":"..."}` from its gateway.
+  private static func errorMessage(in json: JSONValue) -> String? {
+    if json["status"]?.stringValue == "error" {
+      return json["reason"]?.stringValue ?? json["code"]?.stringValue ?? "unknown error"
+    }
+    return json["message"]?.stringValue
+  }
+}

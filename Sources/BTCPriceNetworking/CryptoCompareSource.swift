@@ -1,0 +1,49 @@
+import BTCPriceCore
+import Foundation
+
+extension PriceSourceDefinition {
+  /// CryptoCompare's aggregate price, the specified fallback:
+  /// `GET /data/generateAvg?fsym=BTC&tsym=USD&e=coinbase`. Needs an API key since May 2026.
+  public static let cryptoCompare = PriceSourceDefinition(
+    source: PriceSource(id: "cryptocompare", displayName: "CryptoCompare"),
+    defaultURL: URL(
+      string: "https://min-api.cryptocompare.com/data/generateAvg?fsym=BTC&tsym=USD&e=coinbase")!,
+    apiKey: APIKeyUse(
+      header: "Authorization", prefix: "Apikey ", environmentVariable: "CRYPTOCOMPARE_API_KEY"),
+    map: CryptoCompareMapper.map,
+    specificAdvice: { status, pause, apiKeyGiven in
+      guard status == 401 else { return nil }
+      return apiKeyGiven
+        ? "cryptocompare rejected the key in CRYPTOCOMPARE_API_KEY (HTTP 401); \(pause)."
+        : "cryptocompare needs an API key since May 2026 (HTTP 401); \(pause). To use it, "
+          + "set CRYPTOCOMPARE_API_KEY to a key from https://www.cryptocompare.com/cryptopian/api-keys"
+    })
+}
+
+/// Maps `{"RAW":{"PRICE":68910.12,"FROMSYMBOL":"BTC","TOSYMBOL":"USD",...}}` to a price, reading
+/// `PRICE` from its literal text so that it stays exact.
+public enum CryptoCompareMapper {
+  public static func map(_ response: HTTPResponse) throws(PriceSourceError) -> Decimal {
+    let json = try SourceAnswer.json(response, source: "CryptoCompare", errorMessage: errorMessage)
+    guard let raw = json["RAW"]?.objectValue else { throw .invalidData("no RAW object") }
+    guard raw["FROMSYMBOL"]?.stringValue == "BTC", raw["TOSYMBOL"]?.stringValue == "USD" else {
+      throw .invalidData("RAW is not a BTC/USD price")
+    }
+    guard let text = raw["PRICE"]?.numberText else {
+      throw .invalidData("RAW.PRICE is not a number")
+    }
+    return try PositivePrice.parse(text)
+  }
+
+  /// The two error shapes: `{"Response":"Error","Message":"..."}` (often with HTTP 200) and
+  /// `{"Data":{},"Err":{"type":2,"message":"API key required..."}}` (with 401).
+  private static func errorMessage(in json: JSONValue) -> String? {
+    if json["Response"]?.stringValue == "Error" {
+      return json["Message"]?.stringValue ?? "unknown error"
+    }
+    if let err = json["Err"]?.objectValue, !err.isEmpty {
+      return err["message"]?.stringValue ?? "unknown error"
+    }
+    return nil
+  }
+}

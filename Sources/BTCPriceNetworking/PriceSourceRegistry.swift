@@ -1,0 +1,53 @@
+import BTCPriceCore
+import Foundation
+
+/// The one list of the sources this build can ask. Adding a source means writing its
+/// ``PriceSourceDefinition`` (endpoint, mapper, advice) and adding it here; docs/ARCHITECTURE.md
+/// walks through it.
+public enum PriceSourceRegistry {
+  /// The default chain, in order: the specified primary and fallback first, then the keyless
+  /// sources that keep the price flowing when those two refuse us.
+  public static let all: [PriceSourceDefinition] = [
+    .binance, .cryptoCompare, .coinbase, .kraken, .bitstamp,
+  ]
+
+  /// The source with this id (case-insensitive), if this build knows it.
+  public static func definition(id: String) -> PriceSourceDefinition? {
+    let id = id.lowercased()
+    return all.first { $0.source.id == id }
+  }
+
+  /// The known sources, for naming a cached quote's source.
+  public static var sources: [PriceSource] { all.map(\.source) }
+}
+
+extension PriceSourceRegistry {
+  /// A source list that names a source this build does not know, or one twice.
+  public struct InvalidList: Error, Equatable, CustomStringConvertible {
+    public let description: String
+
+    public init(description: String) {
+      self.description = description
+    }
+  }
+
+  /// The chain a comma-separated list of ids names, in its order; every known source in the
+  /// default order when `list` is nil.
+  public static func chain(named list: String?) throws(InvalidList) -> [PriceSourceDefinition] {
+    guard let list else { return all }
+    let known = all.map(\.source.id).joined(separator: ", ")
+    var chain: [PriceSourceDefinition] = []
+    for name in list.split(separator: ",", omittingEmptySubsequences: false) {
+      let id = name.trimmingCharacters(in: .whitespaces)
+      guard let definition = definition(id: id) else {
+        throw InvalidList(
+          description: "unknown source \"\(id.prefix(40))\"; known sources: \(known).")
+      }
+      guard !chain.contains(where: { $0.source == definition.source }) else {
+        throw InvalidList(description: "\(definition.source.id) is listed twice.")
+      }
+      chain.append(definition)
+    }
+    return chain
+  }
+}

@@ -1,0 +1,63 @@
+import BTCPriceNetworking
+import BTCPriceTestSupport
+import Foundation
+import Testing
+
+@testable import btc_price
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// The registry is the one list of sources; the command line and the tests' fake exchange are
+/// derived from it. These tests fail when they drift apart.
+@Suite("The registry, the options, --help and the fake exchange agree")
+struct SourceRegistryAgreementTests {
+  @Test(arguments: PriceSourceRegistry.all.map(\.source.id))
+  func everySource_hasAURLOptionThatReachesIt(id: String) throws {
+    let definition = try #require(PriceSourceRegistry.definition(id: id))
+
+    let options = try SourceURLOptions.parse(["--\(definition.urlOptionName)", "http://h/p"])
+
+    #expect(options.given == [id: "http://h/p"])
+  }
+
+  @Test func theURLOptions_nameNoSourceTheRegistryLacks() {
+    let help = SourceURLOptions.helpMessage(columns: 200)
+    let named = help.matches(of: #/--([a-z0-9]+)-url/#).map { String($0.output.1) }
+
+    #expect(Set(named) == Set(PriceSourceRegistry.all.map(\.source.id)))
+  }
+
+  @Test func help_namesEverySourceItsOptionAndItsVariable() {
+    let help = BTCPriceCommand.helpMessage(columns: 200)
+
+    for definition in PriceSourceRegistry.all {
+      #expect(help.contains("--\(definition.urlOptionName)"), "\(definition.source.id)")
+      #expect(help.contains(definition.urlEnvironmentVariable), "\(definition.source.id)")
+      #expect(help.contains(definition.source.id), "\(definition.source.id)")
+    }
+  }
+
+  @Test func theFakeExchange_servesEverySourceAtItsRealPath() async throws {
+    try await FakeExchangeServer.withRunning { server in
+      let ids = stride(from: 0, to: server.urlArguments.count, by: 2).map {
+        server.urlArguments[$0]
+      }
+      #expect(ids == PriceSourceRegistry.all.map { "--\($0.urlOptionName)" })
+
+      for definition in PriceSourceRegistry.all {
+        await server.stub(definition, FakeResponse(json: #"{"id":"\#(definition.source.id)"}"#))
+        let url = server.url(for: definition)
+        #expect(
+          url.path(percentEncoded: false) == definition.defaultURL.path(percentEncoded: false))
+        #expect(url.query == definition.defaultURL.query)
+
+        let (body, _) = try await URLSession.shared.data(from: url)
+
+        #expect(String(decoding: body, as: UTF8.self) == #"{"id":"\#(definition.source.id)"}"#)
+        #expect(await server.requests(to: definition).count == 1)
+      }
+    }
+  }
+}
