@@ -38,10 +38,11 @@ public final class PriceViewModel {
 
   /// - Parameters:
   ///   - clock: drives the one-second rhythm; tests pass a test clock.
-  ///   - timeZone: for the `MMM d, HH:mm` timestamps the apps show.
+  ///   - timeZone: for the `MMM d, HH:mm` timestamps the apps show, asked at every render so the
+  ///     texts follow the user's zone after travel without a relaunch.
   public init(
     feed: PriceFeed, clock: any Clock<Duration>, interval: Duration = .seconds(1),
-    timeZone: TimeZone = .current
+    timeZone: @escaping @Sendable () -> TimeZone = { .autoupdatingCurrent }
   ) {
     self.feed = feed
     self.ticker = PriceTicker(interval: interval, clock: clock)

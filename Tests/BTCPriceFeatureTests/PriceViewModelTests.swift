@@ -120,6 +120,21 @@ struct PriceViewModelTests {
     await stop(running)
   }
 
+  @Test func timeZoneChange_showsTheNewZoneFromTheNextTickOn() async {
+    let zone = Locked(TimeZone(identifier: "UTC")!)
+    let loader = ScriptedLoader(.answer(cached))
+    let sut = makeSUT(loader, timeZone: { zone.value })
+    let running = Task { await sut.run() }
+    await waitOnMainActor(until: { sut.lastUpdatedText == "Last updated Nov 22, 14:03" })
+
+    zone.withValue { $0 = TimeZone(identifier: "Asia/Tokyo")! }
+    await clock.advance(to: .seconds(1), afterSleeps: 2)
+    await waitOnMainActor(until: { sut.lastUpdatedText == "Last updated Nov 22, 23:03" })
+
+    #expect(sut.accessibilityLabel.hasSuffix("last updated Nov 22, 23:03"))
+    await stop(running)
+  }
+
   @Test func leavingTheScreen_stopsTicking() async {
     let loader = ScriptedLoader(.answer(cached))
     let (sut, running) = start(loader)
@@ -133,11 +148,14 @@ struct PriceViewModelTests {
 
   // MARK: - Helpers
 
-  private func makeSUT(cache: PriceQuote? = nil, _ loader: ScriptedLoader) -> PriceViewModel {
+  private func makeSUT(
+    cache: PriceQuote? = nil, _ loader: ScriptedLoader,
+    timeZone: @escaping @Sendable () -> TimeZone = { TimeZone(identifier: "UTC")! }
+  ) -> PriceViewModel {
     let chain = PriceSourceChain([.init(source: .binance, loader: loader)], clock: clock)
     return PriceViewModel(
       feed: PriceFeed(chain: chain, store: InMemoryPriceStore(cache)), clock: clock,
-      timeZone: TimeZone(identifier: "UTC")!)
+      timeZone: timeZone)
   }
 
   private func start(cache: PriceQuote? = nil, _ loader: ScriptedLoader)
