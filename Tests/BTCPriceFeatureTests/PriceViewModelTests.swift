@@ -135,6 +135,19 @@ struct PriceViewModelTests {
     await stop(running)
   }
 
+  /// Every fresh value is saved at once today; a failed save is what leaves one unsaved.
+  @Test func goingToTheBackground_savesTheShownValueWhoseSaveFailed() async {
+    let store = SaveFailsOnceStore()
+    let (sut, running) = start(ScriptedLoader(.answer(cached)), store: store)
+    await waitOnMainActor(until: { sut.priceText == "$68,901.23" })
+    #expect(store.saved.value.isEmpty)
+
+    sut.phaseDidChange(to: .background)
+
+    await waitOnMainActor(until: { store.saved.value == [cached] }, "the value was never saved")
+    await stop(running)
+  }
+
   @Test func leavingTheScreen_stopsTicking() async {
     let loader = ScriptedLoader(.answer(cached))
     let (sut, running) = start(loader)
@@ -149,19 +162,19 @@ struct PriceViewModelTests {
   // MARK: - Helpers
 
   private func makeSUT(
-    cache: PriceQuote? = nil, _ loader: ScriptedLoader,
+    cache: PriceQuote? = nil, _ loader: ScriptedLoader, store: (any PriceStore)? = nil,
     timeZone: @escaping @Sendable () -> TimeZone = { TimeZone(identifier: "UTC")! }
   ) -> PriceViewModel {
     let chain = PriceSourceChain([.init(source: .binance, loader: loader)], clock: clock)
     return PriceViewModel(
-      feed: PriceFeed(chain: chain, store: InMemoryPriceStore(cache)), clock: clock,
+      feed: PriceFeed(chain: chain, store: store ?? InMemoryPriceStore(cache)), clock: clock,
       timeZone: timeZone)
   }
 
-  private func start(cache: PriceQuote? = nil, _ loader: ScriptedLoader)
-    -> (PriceViewModel, Task<Void, Never>)
-  {
-    let sut = makeSUT(cache: cache, loader)
+  private func start(
+    cache: PriceQuote? = nil, _ loader: ScriptedLoader, store: (any PriceStore)? = nil
+  ) -> (PriceViewModel, Task<Void, Never>) {
+    let sut = makeSUT(cache: cache, loader, store: store)
     return (sut, Task { await sut.run() })
   }
 
@@ -199,4 +212,23 @@ private final class InMemoryPriceStore: PriceStore, @unchecked Sendable {
 
   func load() throws -> PriceQuote? { stored.value }
   func save(_ quote: PriceQuote) throws { stored.withValue { $0 = quote } }
+}
+
+/// A store whose first save fails (a full disk, say); it records the saves that succeed.
+private final class SaveFailsOnceStore: PriceStore, @unchecked Sendable {
+  struct DiskFull: Error {}
+
+  let saved = Locked<[PriceQuote]>([])
+  private let attempts = Locked(0)
+
+  func load() throws -> PriceQuote? { nil }
+
+  func save(_ quote: PriceQuote) throws {
+    let attempt = attempts.withValue {
+      $0 += 1
+      return $0
+    }
+    if attempt == 1 { throw DiskFull() }
+    saved.append(quote)
+  }
 }
