@@ -18,6 +18,8 @@ let package = Package(
     .library(name: "BTCPriceURLSession", targets: ["BTCPriceURLSession"]),
     // The SwiftUI screen of the iPhone app (App/iOS); empty where SwiftUI does not exist.
     .library(name: "BTCPriceUI", targets: ["BTCPriceUI"]),
+    // The iPhone app's composition root (App/iOS is a thin SwiftUI shell around it).
+    .library(name: "BTCPriceAppComposition", targets: ["BTCPriceAppComposition"]),
     // For the Benchmarks package, which drives the real pipeline against the fake exchange.
     .library(name: "BTCPriceTestSupport", targets: ["BTCPriceTestSupport"]),
   ],
@@ -55,6 +57,16 @@ let package = Package(
       swiftSettings: strict),
     // Only views that bind to BTCPriceFeature's view model: no logic, and nothing that links NIO.
     .target(name: "BTCPriceUI", dependencies: ["BTCPriceFeature"], swiftSettings: strict),
+    // What the iPhone app wires, without SwiftUI, so Linux builds and tests it. No SwiftNIO:
+    // scripts/check-app-dependencies fails the build if anything here reaches another package.
+    .target(
+      name: "BTCPriceAppComposition",
+      dependencies: [
+        "BTCPriceCore", "BTCPriceNetworking", "BTCPriceURLSession", "BTCPricePersistence",
+        "BTCPriceFeature",
+      ],
+      swiftSettings: strict
+    ),
     .executableTarget(
       name: "btc-price",
       dependencies: [
@@ -118,6 +130,13 @@ let package = Package(
         "BTCPricePersistence", "BTCPriceFeature", "BTCPriceTestSupport",
         .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "NIOPosix", package: "swift-nio"),
+      ],
+      swiftSettings: strict
+    ),
+    .testTarget(
+      name: "BTCPriceAppCompositionTests",
+      dependencies: [
+        "BTCPriceAppComposition", "BTCPriceFeature", "BTCPriceNetworking", "BTCPriceTestSupport",
       ],
       swiftSettings: strict
     ),

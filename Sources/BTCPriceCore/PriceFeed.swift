@@ -20,6 +20,8 @@ public actor PriceFeed {
   private let store: (any PriceStore)?
   private let warn: @Sendable (PriceFeedWarning) -> Void
   private var saveIsFailing = false
+  /// True while ``lastKnown`` came from the chain and is not in the store yet.
+  private var lastKnownIsUnsaved = false
 
   public init(
     chain: PriceSourceChain,
@@ -63,14 +65,24 @@ public actor PriceFeed {
     return .fresh(quote)
   }
 
+  /// Persists the last known quote now if it has not been saved yet: for the way out (the app
+  /// going to the background), so the next launch starts from it. Cheap when there is nothing to
+  /// save; a failure is reported like any other failed save.
+  public func flush() async {
+    guard lastKnownIsUnsaved, let lastKnown else { return }
+    save(lastKnown)
+  }
+
   private func save(_ quote: PriceQuote) {
     guard let store else { return }
     do {
       try store.save(quote)
       saveIsFailing = false
+      lastKnownIsUnsaved = false
     } catch {
       if !saveIsFailing { warn(.cacheNotSaved(String(describing: error))) }
       saveIsFailing = true
+      lastKnownIsUnsaved = true
     }
   }
 }

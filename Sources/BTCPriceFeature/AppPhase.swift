@@ -7,6 +7,6 @@ public enum AppPhase: Equatable, Sendable {
   case active
   /// On screen but interrupted (Control Center, an incoming call): the price keeps ticking.
   case inactive
-  /// Not visible: no tick runs and nothing is written.
+  /// Not visible: no tick runs; the last known value is saved on the way here if it was not yet.
   case background
 }

@@ -38,10 +38,11 @@ public final class PriceViewModel {
 
   /// - Parameters:
   ///   - clock: drives the one-second rhythm; tests pass a test clock.
-  ///   - timeZone: for the `MMM d, HH:mm` timestamps the apps show.
+  ///   - timeZone: for the `MMM d, HH:mm` timestamps the apps show, asked at every render so the
+  ///     texts follow the user's zone after travel without a relaunch.
   public init(
     feed: PriceFeed, clock: any Clock<Duration>, interval: Duration = .seconds(1),
-    timeZone: TimeZone = .current
+    timeZone: @escaping @Sendable () -> TimeZone = { .autoupdatingCurrent }
   ) {
     self.feed = feed
     self.ticker = PriceTicker(interval: interval, clock: clock)
@@ -69,15 +70,18 @@ public final class PriceViewModel {
     await ticking?.value
   }
 
-  /// The one entry point for lifecycle changes: background stops ticking and cancels the request
-  /// in flight; active ticks at once and every interval from then on; inactive changes nothing.
+  /// The one entry point for lifecycle changes: background stops ticking, cancels the request in
+  /// flight and then saves the last known value if it is not saved yet; active ticks at once and
+  /// every interval from then on; inactive changes nothing.
   public func phaseDidChange(to phase: AppPhase) {
     self.phase = phase
     guard owner != 0 else { return }
     switch phase {
     case .active: startTicking()
     case .inactive: break
-    case .background: stopTicking()
+    case .background:
+      stopTicking()
+      persistOnTheWayOut()
     }
   }
 
@@ -101,6 +105,16 @@ public final class PriceViewModel {
   private func stopTicking() {
     ticking?.cancel()
     isTicking = false
+  }
+
+  /// Flushes once the cancelled tick has ended, so no tick still in flight can race the save (and
+  /// a cancelled tick writes nothing).
+  private func persistOnTheWayOut() {
+    let (cancelled, feed) = (ticking, self.feed)
+    Task {
+      await cancelled?.value
+      await feed.flush()
+    }
   }
 
   private func render(_ update: PriceUpdate) {

@@ -2,7 +2,8 @@ import Foundation
 
 /// Formats when a price was received: `Nov 22, 14:03` in the apps, `Nov 22, 14:03:05` in the CLI.
 ///
-/// English month abbreviations and a 24-hour clock whatever the locale, in the given time zone.
+/// English month abbreviations and a 24-hour clock whatever the locale, in the given time zone:
+/// a fixed one, or one asked for at each call (the apps follow the user's zone as they travel).
 ///
 /// The fields are computed here from the zone's offset at that instant, not by a locale-aware date
 /// formatter: the output is fixed by design, and the command-line tool formats a timestamp every
@@ -21,9 +22,14 @@ public struct TimestampFormatter: Sendable {
   ]
 
   private let precision: Precision
-  private let timeZone: TimeZone
+  private let timeZone: @Sendable () -> TimeZone
 
   public init(precision: Precision, timeZone: TimeZone = .current) {
+    self.init(precision: precision, timeZone: { timeZone })
+  }
+
+  /// - Parameter timeZone: asked at every call, e.g. `{ .autoupdatingCurrent }`.
+  public init(precision: Precision, timeZone: @escaping @Sendable () -> TimeZone) {
     self.precision = precision
     self.timeZone = timeZone
   }
@@ -31,7 +37,7 @@ public struct TimestampFormatter: Sendable {
   public func format(_ date: Date) -> String {
     // Whole seconds, rounded down like a clock (14:03:05.999 is still 14:03:05).
     let utcSeconds = Int64((date.timeIntervalSince1970).rounded(.down))
-    let local = utcSeconds + Int64(timeZone.secondsFromGMT(for: date))
+    let local = utcSeconds + Int64(timeZone().secondsFromGMT(for: date))
     let (days, secondOfDay) = local.floorDividedBy(86_400)
     let (month, day) = Self.monthAndDay(daysSince1970: days)
     var text = Self.months[month - 1] + " " + String(day) + ", "

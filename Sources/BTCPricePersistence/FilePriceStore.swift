@@ -88,7 +88,7 @@ public struct FilePriceStore: PriceStore {
     let temporary = folder.appendingPathComponent(
       ".\(fileURL.lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp")
     if let reason = Self.writeFully(data, to: temporary.path)
-      ?? Self.rename(temporary.path, fileURL.path)
+      ?? Self.moveIntoPlace(temporary.path, fileURL.path)
     {
       unlink(temporary.path)
       throw Error.unwritable(path: fileURL.path, reason: reason)
@@ -132,13 +132,10 @@ public struct FilePriceStore: PriceStore {
     return fsync(descriptor) == 0 ? nil : errnoText()
   }
 
-  private static func rename(_ from: String, _ to: String) -> String? {
-    #if canImport(Darwin)
-      let result = Darwin.rename(from, to)
-    #else
-      let result = Glibc.rename(from, to)
-    #endif
-    return result == 0 ? nil : errnoText()
+  /// `rename(2)`, atomic within one file system. Named so that the C function needs no module
+  /// prefix: the libc module differs per platform (Glibc, Musl, Darwin), and a prefix names only one.
+  private static func moveIntoPlace(_ from: String, _ to: String) -> String? {
+    rename(from, to) == 0 ? nil : errnoText()
   }
 
   /// No file, or a path through something that is not a folder: nothing was ever saved there.

@@ -30,18 +30,11 @@ public final class BinaryProcess: @unchecked Sendable {
   private let process = Process()
   private let output = Locked(Output())
 
-  /// The `btc-price` executable next to the test bundle, or `$BTC_PRICE_BINARY`.
+  /// The built `btc-price` executable (see ``BinaryLocator``).
+  ///
+  /// - Throws: ``BinaryLocator/NotFound``, naming every path tried.
   public static var binaryURL: URL {
-    if let override = ProcessInfo.processInfo.environment["BTC_PRICE_BINARY"] {
-      return URL(fileURLWithPath: override)
-    }
-    var folder = Bundle.main.bundleURL
-    while !folder.path.isEmpty, folder.path != "/" {
-      let candidate = folder.appendingPathComponent("btc-price")
-      if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-      folder.deleteLastPathComponent()
-    }
-    return Bundle.main.bundleURL.appendingPathComponent("btc-price")
+    get throws { try BinaryLocator.live.locate() }
   }
 
   /// Starts the binary. `environment` replaces the inherited one except for `PATH`, `HOME` and
@@ -52,7 +45,7 @@ public final class BinaryProcess: @unchecked Sendable {
     }
     env["LANG"] = "C.UTF-8"
     env.merge(environment) { _, new in new }
-    process.executableURL = Self.binaryURL
+    process.executableURL = try Self.binaryURL
     process.arguments = arguments
     process.environment = env
     let stdout = Pipe()

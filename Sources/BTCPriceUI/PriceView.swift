@@ -4,6 +4,10 @@
 
   /// The price screen. It only binds to ``PriceViewModel``: every text, and whether the banner
   /// shows, is decided there (and tested on Linux), because this file cannot be compiled here.
+  ///
+  /// At the largest accessibility text sizes, and in landscape, the texts can be taller than the
+  /// screen: the content then scrolls, so every text stays reachable. When it fits, it sits
+  /// centred and does not bounce.
   public struct PriceView: View {
     private let model: PriceViewModel
 
@@ -12,6 +16,17 @@
     }
 
     public var body: some View {
+      GeometryReader { screen in
+        ScrollView(.vertical) {
+          content
+            .padding()
+            .frame(maxWidth: .infinity, minHeight: screen.size.height)
+        }
+        .scrollBounceBehavior(.basedOnSize)
+      }
+    }
+
+    private var content: some View {
       VStack(spacing: 16) {
         VStack(spacing: 8) {
           Text(verbatim: model.priceText)
@@ -29,6 +44,7 @@
               .foregroundStyle(.secondary)
           }
         }
+        .multilineTextAlignment(.center)
         .accessibilityElement(children: .ignore)
         .accessibilityLabel(Text(verbatim: model.accessibilityLabel))
         .accessibilityAddTraits(.updatesFrequently)
@@ -41,7 +57,6 @@
             .background(Color.yellow.opacity(0.25), in: RoundedRectangle(cornerRadius: 12))
         }
       }
-      .padding()
     }
   }
 #endif

@@ -126,13 +126,14 @@ extension BinaryEndToEndTests {
       let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("scripts/pty-run.py")
+      let binary = try BinaryProcess.binaryURL.path
       let process = Process()
       process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
       process.arguments =
         [
           "python3", script.path, "--cols", "\(columns)", "--out", outputFile.path,
           "--interrupt-after", "\(interruptAfterPanels)", "--signal", signal, "--",
-          BinaryProcess.binaryURL.path, "--no-cache", "--primary-timeout", "3",
+          binary, "--no-cache", "--primary-timeout", "3",
           "--sources", "binance,cryptocompare",
         ] + server.urlArguments + arguments
       var env = ProcessInfo.processInfo.environment.filter { ["PATH", "HOME"].contains($0.key) }

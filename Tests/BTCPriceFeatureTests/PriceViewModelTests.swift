@@ -120,6 +120,34 @@ struct PriceViewModelTests {
     await stop(running)
   }
 
+  @Test func timeZoneChange_showsTheNewZoneFromTheNextTickOn() async {
+    let zone = Locked(TimeZone(identifier: "UTC")!)
+    let loader = ScriptedLoader(.answer(cached))
+    let sut = makeSUT(loader, timeZone: { zone.value })
+    let running = Task { await sut.run() }
+    await waitOnMainActor(until: { sut.lastUpdatedText == "Last updated Nov 22, 14:03" })
+
+    zone.withValue { $0 = TimeZone(identifier: "Asia/Tokyo")! }
+    await clock.advance(to: .seconds(1), afterSleeps: 2)
+    await waitOnMainActor(until: { sut.lastUpdatedText == "Last updated Nov 22, 23:03" })
+
+    #expect(sut.accessibilityLabel.hasSuffix("last updated Nov 22, 23:03"))
+    await stop(running)
+  }
+
+  /// Every fresh value is saved at once today; a failed save is what leaves one unsaved.
+  @Test func goingToTheBackground_savesTheShownValueWhoseSaveFailed() async {
+    let store = SaveFailsOnceStore()
+    let (sut, running) = start(ScriptedLoader(.answer(cached)), store: store)
+    await waitOnMainActor(until: { sut.priceText == "$68,901.23" })
+    #expect(store.saved.value.isEmpty)
+
+    sut.phaseDidChange(to: .background)
+
+    await waitOnMainActor(until: { store.saved.value == [cached] }, "the value was never saved")
+    await stop(running)
+  }
+
   @Test func leavingTheScreen_stopsTicking() async {
     let loader = ScriptedLoader(.answer(cached))
     let (sut, running) = start(loader)
@@ -133,17 +161,20 @@ struct PriceViewModelTests {
 
   // MARK: - Helpers
 
-  private func makeSUT(cache: PriceQuote? = nil, _ loader: ScriptedLoader) -> PriceViewModel {
+  private func makeSUT(
+    cache: PriceQuote? = nil, _ loader: ScriptedLoader, store: (any PriceStore)? = nil,
+    timeZone: @escaping @Sendable () -> TimeZone = { TimeZone(identifier: "UTC")! }
+  ) -> PriceViewModel {
     let chain = PriceSourceChain([.init(source: .binance, loader: loader)], clock: clock)
     return PriceViewModel(
-      feed: PriceFeed(chain: chain, store: InMemoryPriceStore(cache)), clock: clock,
-      timeZone: TimeZone(identifier: "UTC")!)
+      feed: PriceFeed(chain: chain, store: store ?? InMemoryPriceStore(cache)), clock: clock,
+      timeZone: timeZone)
   }
 
-  private func start(cache: PriceQuote? = nil, _ loader: ScriptedLoader)
-    -> (PriceViewModel, Task<Void, Never>)
-  {
-    let sut = makeSUT(cache: cache, loader)
+  private func start(
+    cache: PriceQuote? = nil, _ loader: ScriptedLoader, store: (any PriceStore)? = nil
+  ) -> (PriceViewModel, Task<Void, Never>) {
+    let sut = makeSUT(cache: cache, loader, store: store)
     return (sut, Task { await sut.run() })
   }
 
@@ -181,4 +212,23 @@ private final class InMemoryPriceStore: PriceStore {
 
   func load() throws -> PriceQuote? { stored.value }
   func save(_ quote: PriceQuote) throws { stored.withValue { $0 = quote } }
+}
+
+/// A store whose first save fails (a full disk, say); it records the saves that succeed.
+private final class SaveFailsOnceStore: PriceStore, @unchecked Sendable {
+  struct DiskFull: Error {}
+
+  let saved = Locked<[PriceQuote]>([])
+  private let attempts = Locked(0)
+
+  func load() throws -> PriceQuote? { nil }
+
+  func save(_ quote: PriceQuote) throws {
+    let attempt = attempts.withValue {
+      $0 += 1
+      return $0
+    }
+    if attempt == 1 { throw DiskFull() }
+    saved.append(quote)
+  }
 }

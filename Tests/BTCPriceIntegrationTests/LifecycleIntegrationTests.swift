@@ -146,7 +146,7 @@ struct LifecycleIntegrationTests {
     let store = CountingStore(cache)
     let sut = PriceViewModel(
       feed: PriceFeed(chain: chain, store: store), clock: clock,
-      timeZone: TimeZone(identifier: "UTC")!)
+      timeZone: { TimeZone(identifier: "UTC")! })
     do {
       try await body(sut, server, requests, store)
     } catch {

@@ -1,0 +1,132 @@
+import BTCPriceAppComposition
+import BTCPriceCore
+import BTCPriceFeature
+import BTCPriceNetworking
+import BTCPriceTestSupport
+import Foundation
+import Testing
+
+/// What the iPhone app wires, checked here because the app target itself (SwiftUI) cannot build
+/// on Linux.
+@Suite("Compose the iPhone app", .timeLimit(.minutes(1)))
+@MainActor
+struct AppCompositionTests {
+  let clock = SteppedTestClock()
+  /// 2026-11-22 14:03:05 UTC
+  let now = Date(timeIntervalSince1970: 1_795_356_185)
+
+  @Test func compose_removesTheTemporaryFilesOfAKilledWriter() async throws {
+    try await withCacheFolder { cacheFile in
+      let folder = cacheFile.deletingLastPathComponent()
+      let abandoned = try makeFile(folder, ".last-price.json.4242.17.tmp", modified: -120)
+      let inFlight = try makeFile(folder, ".last-price.json.4243.18.tmp", modified: -1)
+      let cache = try makeFile(folder, "last-price.json", modified: -120)
+
+      _ = makeSUT(cacheFileURL: cacheFile, client: AnsweringClient(body: nil))
+
+      #expect(!exists(abandoned), "a writer killed two minutes ago left this behind")
+      #expect(exists(inFlight), "a second old: a writer may still be busy with it")
+      #expect(exists(cache))
+    }
+  }
+
+  @Test func compose_showsTheCachedValueFromTheGivenFile() async throws {
+    try await withCacheFolder { cacheFile in
+      try Data(Self.cachedJSON.utf8).write(to: cacheFile)
+      let sut = makeSUT(cacheFileURL: cacheFile, client: AnsweringClient(body: nil))
+
+      let running = Task { await sut.run() }
+      await waitOnMainActor(until: { sut.priceText == "$68,901.23" })
+
+      #expect(sut.sourceName == "Binance")
+      running.cancel()
+      await running.value
+    }
+  }
+
+  @Test func compose_savesAFreshPriceFromTheChainToTheGivenFile() async throws {
+    try await withCacheFolder { cacheFile in
+      let client = AnsweringClient(body: #"{"symbol":"BTCUSDT","price":"70123.45000000"}"#)
+      let sut = makeSUT(cacheFileURL: cacheFile, client: client)
+
+      let running = Task { await sut.run() }
+      await waitOnMainActor(until: { sut.priceText == "$70,123.45" })
+      running.cancel()
+      await running.value
+
+      let saved = String(decoding: try Data(contentsOf: cacheFile), as: UTF8.self)
+      #expect(saved.contains(#""price":"70123.45""#))
+      #expect(saved.contains(#""source":"binance""#))
+    }
+  }
+
+  @Test func compose_sendsCacheWarningsToTheLog() async throws {
+    try await withCacheFolder { cacheFile in
+      try Data("not json".utf8).write(to: cacheFile)
+      let log = Locked<[String]>([])
+      let sut = makeSUT(
+        cacheFileURL: cacheFile, client: AnsweringClient(body: nil), log: { log.append($0) })
+
+      let running = Task { await sut.run() }
+      await waitOnMainActor(until: { !log.value.isEmpty })
+      running.cancel()
+      await running.value
+
+      #expect(log.value.count == 1)
+      #expect(log.value.first?.hasPrefix("ignoring corrupt cache \(cacheFile.path)") == true)
+    }
+  }
+
+  // MARK: - Helpers
+
+  static let cachedJSON = """
+    {"currency":"USD","price":"68901.23","source":"binance","timestamp":"2026-11-22T14:03:05.250Z","version":1}
+    """
+
+  private func makeSUT(
+    cacheFileURL: URL, client: AnsweringClient,
+    log: @escaping @Sendable (String) -> Void = { _ in }
+  ) -> PriceViewModel {
+    let now = self.now
+    return AppComposition.makePriceViewModel(
+      client: client, clock: clock, now: { now }, cacheFileURL: cacheFileURL, log: log)
+  }
+
+  private func makeFile(_ folder: URL, _ name: String, modified secondsFromNow: TimeInterval)
+    throws -> URL
+  {
+    let url = folder.appendingPathComponent(name)
+    try Data("{}".utf8).write(to: url)
+    try FileManager.default.setAttributes(
+      [.modificationDate: now.addingTimeInterval(secondsFromNow)], ofItemAtPath: url.path)
+    return url
+  }
+
+  private func exists(_ url: URL) -> Bool {
+    FileManager.default.fileExists(atPath: url.path)
+  }
+
+  private func withCacheFolder(_ body: (URL) async throws -> Void) async throws {
+    let folder = FileManager.default.temporaryDirectory
+      .appendingPathComponent("app-composition-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    try await body(folder.appendingPathComponent("last-price.json"))
+  }
+}
+
+/// Answers every request with HTTP 200 and `body`, or, without a body, never answers (until the
+/// request is cancelled).
+private struct AnsweringClient: HTTPClient {
+  let body: String?
+
+  func get(_ request: HTTPRequest) async throws -> HTTPResponse {
+    guard let body else {
+      let (never, continuation) = AsyncStream.makeStream(of: Never.self)
+      for await _ in never {}
+      continuation.finish()
+      throw CancellationError()
+    }
+    return HTTPResponse(status: 200, body: Data(body.utf8))
+  }
+}
