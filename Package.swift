@@ -47,7 +47,8 @@ let package = Package(
       swiftSettings: strict
     ),
     // The URLSession adapter for the Apple apps. A target of its own: on Linux FoundationNetworking
-    // pulls in libcurl, OpenSSL and Kerberos, which cost the command-line tool about 6 MiB of RSS.
+    // pulls in libcurl, OpenSSL and Kerberos, which the command-line tool must not load
+    // (docs/PERFORMANCE.md, "Peak RSS").
     .target(
       name: "BTCPriceURLSession", dependencies: ["BTCPriceNetworking"], swiftSettings: strict),
     .target(name: "BTCPricePersistence", dependencies: ["BTCPriceCore"], swiftSettings: strict),

@@ -32,7 +32,8 @@ public final class AsyncHTTPClientAdapter: BTCPriceNetworking.HTTPClient {
     configuration.connectionPool.retryConnectionEstablishment = false
     configuration.timeout.connect = .seconds(5)
     // No tracer, so no span attributes: with the default no-op tracer AsyncHTTPClient still parses
-    // the URL again and fills the attributes on every request (about 4 % of a tick's CPU).
+    // the URL again and fills the attributes on every request (docs/PERFORMANCE.md, "What we own
+    // in a tick").
     configuration.tracing.tracer = nil
     self.client = AsyncHTTPClient.HTTPClient(
       eventLoopGroupProvider: eventLoopGroup.map { .shared($0) } ?? .singleton,
