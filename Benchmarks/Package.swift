@@ -15,6 +15,7 @@ let package = Package(
   platforms: [.macOS(.v14)],
   dependencies: [
     .package(path: ".."),
+    .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     .package(
       url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
   ],
@@ -23,6 +24,7 @@ let package = Package(
       name: "PriceBenchmarks",
       dependencies: [
         .product(name: "Benchmark", package: "benchmark"),
+        .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
         .product(name: "BTCPriceCore", package: rootIdentity),
         .product(name: "BTCPriceNetworking", package: rootIdentity),
         .product(name: "BTCPriceAsyncHTTPClient", package: rootIdentity),

@@ -7,6 +7,7 @@ import BTCPriceTerminal
 import BTCPriceTestSupport
 import Benchmark
 import Foundation
+import NIOConcurrencyHelpers
 
 // Wall clock, CPU time and allocations for the per-tick work, from the mappers up to one whole
 // tick over real HTTP on loopback. Results are reported as percentiles (p50, p99, ...).
@@ -20,7 +21,7 @@ let benchmarks: @Sendable () -> Void = {
     status: 200, body: Data(#"{"symbol":"BTCUSDT","price":"114721.34000000"}"#.utf8))
   Benchmark("Binance mapper: decode a ticker payload") { benchmark in
     for _ in benchmark.scaledIterations {
-      blackHole(try BinancePriceMapper.map(binance))
+      blackHole(try BinanceMapper.map(binance))
     }
   }
 
@@ -58,17 +59,17 @@ let benchmarks: @Sendable () -> Void = {
     }
   } setup: {
     let tick = try await WholeTick.start()
-    WholeTick.running.withValue { $0 = tick }
+    WholeTick.running.withLockedValue { $0 = tick }
     return tick
   } teardown: {
-    await WholeTick.running.value?.stop()
+    await WholeTick.running.withLockedValue { $0 }?.stop()
   }
 }
 
 /// The real pipeline the CLI composes, against a fake exchange on 127.0.0.1.
 final class WholeTick: Sendable {
   /// The instance set up for the run, for the teardown hook (which takes no argument).
-  static let running = Locked<WholeTick?>(nil)
+  static let running = NIOLockedValueBox<WholeTick?>(nil)
 
   let server: FakeExchangeServer
   let client: AsyncHTTPClientAdapter
@@ -84,8 +85,8 @@ final class WholeTick: Sendable {
       [
         .init(
           source: .binance,
-          loader: RemotePriceLoader.binance(
-            client: client, url: server.url(for: .binance), now: { Date() }),
+          loader: RemotePriceLoader(
+            client: client, definition: .binance, url: server.url(for: .binance), now: { Date() }),
           timeout: .milliseconds(800))
       ],
       clock: ContinuousClock())
