@@ -42,11 +42,13 @@ public enum AppComposition {
     // would ever remove it. The folder holds one or two small files, so this costs the launch
     // next to nothing.
     store?.removeAbandonedTemporaryFiles(now: now())
-    let feed = PriceFeed(chain: chain, store: store) { warning in
+    let warn: @Sendable (PriceFeedWarning) -> Void = { warning in
       switch warning {
       case .cacheUnreadable(let reason), .cacheNotSaved(let reason): log(reason)
       }
     }
+    let cache = store.map { PriceCache(store: $0, clock: clock, warn: warn) }
+    let feed = PriceFeed(chain: chain, cache: cache, warn: warn)
     return PriceViewModel(feed: feed, clock: clock)
   }
 }

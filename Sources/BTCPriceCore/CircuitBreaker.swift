@@ -47,6 +47,13 @@ where Instant.Duration == Duration, Instant: Sendable {
     return (max(now.duration(to: until), .zero), cause)
   }
 
+  /// Opens the circuit until `remaining` after `now`, for a limit that outlives a run: a ban or
+  /// a refusal an earlier run was told about.
+  public mutating func respect(limit remaining: Duration, cause: PriceSourceError, at now: Instant)
+  {
+    state = .open(until: now.advanced(by: remaining), cause: cause)
+  }
+
   public mutating func recordSuccess() -> CircuitTransition? {
     let from = phase
     state = .closed(failures: 0)

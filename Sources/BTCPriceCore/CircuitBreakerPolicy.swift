@@ -42,12 +42,13 @@ public struct CircuitBreakerPolicy: Equatable, Sendable {
     return min(coolDown, longestCoolDown)
   }
 
-  /// The cool-down that `error` imposes by itself, without counting: rate limits and refusals.
-  func mandatoryCoolDown(after error: PriceSourceError) -> Duration? {
+  /// The cool-down that `error` imposes by itself, without counting: the limits a source sets
+  /// (rate limits, bans) and refusals. nil for failures that only count towards the threshold.
+  public func mandatoryCoolDown(after error: PriceSourceError) -> Duration? {
     switch error {
     case .rateLimited(let status, let retryAfter, _):
       return retryAfter ?? (status == 418 ? banCoolDown : rateLimitCoolDown)
-    case .httpStatus(401, _), .httpStatus(403, _), .httpStatus(451, _):
+    case .httpStatus(401, _), .httpStatus(403, _), .httpStatus(451, _), .refused:
       return refusalCoolDown
     default:
       return nil

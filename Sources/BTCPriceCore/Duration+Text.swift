@@ -19,3 +19,11 @@ extension Duration {
     return seconds * 1000 + attoseconds / 1_000_000_000_000_000
   }
 }
+
+extension Duration {
+  /// Seconds as a `TimeInterval`, for dates on the wall clock.
+  var timeInterval: Double {
+    let (seconds, attoseconds) = components
+    return Double(seconds) + Double(attoseconds) / 1e18
+  }
+}

@@ -1,44 +1,35 @@
 import Foundation
 
-/// Something the feed could not do that the user should hear about once.
-public enum PriceFeedWarning: Equatable, Sendable {
-  /// The cache exists but cannot be used; the feed starts with no known value.
-  case cacheUnreadable(String)
-  /// Saving a quote failed. Reported once per run of consecutive failures.
-  case cacheNotSaved(String)
-}
-
 /// The price use case every UI shares: one tick through the source chain, the last known value,
 /// and the cache.
 ///
-/// On success the quote becomes the last known value and is saved; on failure the last known value
-/// (possibly from an earlier run, via ``restore()``) is reported as stale. Cache problems never stop
-/// the feed: they become warnings.
+/// On success the quote becomes the last known value and goes to the cache, which writes it when
+/// that matters (``PriceCache``); on failure the last known value (possibly from an earlier run,
+/// via ``restore()``) is reported as stale. Cache problems never stop the feed: they become
+/// warnings.
 public actor PriceFeed {
   public private(set) var lastKnown: PriceQuote?
   private let chain: PriceSourceChain
-  private let store: (any PriceStore)?
+  /// The cache, for the ways out that must write it without waiting for this actor.
+  public nonisolated let cache: PriceCache?
   private let warn: @Sendable (PriceFeedWarning) -> Void
-  private var saveIsFailing = false
-  /// True while ``lastKnown`` came from the chain and is not in the store yet.
-  private var lastKnownIsUnsaved = false
 
   public init(
     chain: PriceSourceChain,
-    store: (any PriceStore)?,
+    cache: PriceCache?,
     warn: @escaping @Sendable (PriceFeedWarning) -> Void = { _ in }
   ) {
     self.chain = chain
-    self.store = store
+    self.cache = cache
     self.warn = warn
   }
 
   /// Loads the cached quote, if any, so that a failing first tick can already show it.
   @discardableResult
   public func restore() -> PriceQuote? {
-    guard let store else { return lastKnown }
+    guard let cache else { return lastKnown }
     do {
-      if let cached = try store.load(), cached.timestamp > lastKnown?.timestamp ?? .distantPast {
+      if let cached = try cache.load(), cached.timestamp > lastKnown?.timestamp ?? .distantPast {
         lastKnown = cached
       }
     } catch {
@@ -55,34 +46,19 @@ public actor PriceFeed {
     do {
       quote = try await chain.load(within: budget)
     } catch let failure as PriceFetchFailure {
+      cache?.record(nil)
       return .stale(lastKnown: lastKnown, failure: failure)
     }
     // A quote that arrives just as the tick is cancelled (the app went to the background, the
     // user pressed Ctrl-C) is dropped: a cancelled tick writes nothing.
     try Task.checkCancellation()
     lastKnown = quote
-    save(quote)
+    cache?.record(quote)
     return .fresh(quote)
   }
 
-  /// Persists the last known quote now if it has not been saved yet: for the way out (the app
-  /// going to the background), so the next launch starts from it. Cheap when there is nothing to
-  /// save; a failure is reported like any other failed save.
-  public func flush() async {
-    guard lastKnownIsUnsaved, let lastKnown else { return }
-    save(lastKnown)
-  }
-
-  private func save(_ quote: PriceQuote) {
-    guard let store else { return }
-    do {
-      try store.save(quote)
-      saveIsFailing = false
-      lastKnownIsUnsaved = false
-    } catch {
-      if !saveIsFailing { warn(.cacheNotSaved(String(describing: error))) }
-      saveIsFailing = true
-      lastKnownIsUnsaved = true
-    }
+  /// Writes the last known quote now if the cache does not hold it yet: for the ways out.
+  public func flush() {
+    cache?.flush()
   }
 }

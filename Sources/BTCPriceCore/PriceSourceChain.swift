@@ -22,24 +22,53 @@ public struct PriceSourceChain: Sendable {
     }
   }
 
+  /// A limit a source set in an earlier run that still holds: a ban, a rate limit, a refusal.
+  public struct InheritedLimit: Equatable, Sendable {
+    public let remaining: Duration
+    public let cause: PriceSourceError
+
+    public init(remaining: Duration, cause: PriceSourceError) {
+      self.remaining = remaining
+      self.cause = cause
+    }
+  }
+
+  /// A link's breaker, and whether its open state came from an earlier run.
+  private struct Guard {
+    var breaker: CircuitBreaker<ElapsedClock.Instant>
+    var inherited = false
+  }
+
   private let links: [Link]
   private let clock: ElapsedClock
-  /// One breaker per link, in link order; nil when breakers are off.
-  private let breakers: Locked<[CircuitBreaker<ElapsedClock.Instant>]>?
+  /// One guard per link, in link order; nil when breakers are off.
+  private let guards: Locked<[Guard]>?
   private let onEvent: @Sendable (PriceSourceEvent) -> Void
 
   /// - Parameters:
   ///   - breakers: when to leave a failing source alone; `nil` asks every source on every tick.
+  ///   - inheritedLimits: by source id, limits an earlier run was told about; each source is
+  ///     left alone until its limit ends.
   ///   - onEvent: every attempt, skip and circuit change, as it happens (for `--verbose` and
   ///     advice). Called from the loading task; keep it quick.
   public init(
     _ links: [Link], clock: any Clock<Duration>, breakers: CircuitBreakerPolicy? = .standard,
+    inheritedLimits: [String: InheritedLimit] = [:],
     onEvent: @escaping @Sendable (PriceSourceEvent) -> Void = { _ in }
   ) {
+    let clock = ElapsedClock(clock)
     self.links = links
-    self.clock = ElapsedClock(clock)
-    self.breakers = breakers.map { policy in
-      Locked(links.map { _ in CircuitBreaker(policy: policy) })
+    self.clock = clock
+    self.guards = breakers.map { policy in
+      Locked(
+        links.map { link in
+          var entry = Guard(breaker: CircuitBreaker(policy: policy))
+          if let limit = inheritedLimits[link.source.id], limit.remaining > .zero {
+            entry.breaker.respect(limit: limit.remaining, cause: limit.cause, at: clock.now)
+            entry.inherited = true
+          }
+          return entry
+        })
     }
     self.onEvent = onEvent
   }
@@ -84,27 +113,39 @@ public struct PriceSourceChain: Sendable {
     throw PriceFetchFailure(failures: failures)
   }
 
-  /// Why link `index` is not asked now, or nil to ask it. May move its circuit to half-open.
+  /// Why link `index` is not asked now, or nil to ask it. An open circuit whose cool-down is over
+  /// moves to half-open here, and only when the tick has time left: a probe is never spent on a
+  /// source that will not be asked.
   private func skipReason(_ index: Int, before end: ElapsedClock.Instant) -> PriceSourceError? {
     let now = clock.now
-    if let breakers {
-      let (decision, rest) = breakers.withValue { breakers in
-        (breakers[index].admit(at: now), breakers[index].remainingCoolDown(at: now))
+    let noTimeLeft = PriceSourceError.skipped("no time left in this tick")
+    guard let guards else { return now < end ? nil : noTimeLeft }
+    let (decision, rest, inherited) = guards.withValue { guards in
+      let rest = guards[index].breaker.remainingCoolDown(at: now)
+      guard now < end else {
+        return (
+          (admitted: false, transition: nil as CircuitTransition?), rest, guards[index].inherited
+        )
       }
-      if let transition = decision.transition {
-        onEvent(.circuitChanged(links[index].source, transition))
-      }
-      if !decision.admitted, let rest {
-        return .skipped("cooling down for \(rest.remaining.humanText) after: \(rest.cause)")
-      }
+      let decision = guards[index].breaker.admit(at: now)
+      let inherited = guards[index].inherited
+      if decision.admitted { guards[index].inherited = false }
+      return (decision, rest, inherited)
     }
-    return now < end ? nil : .skipped("no time left in this tick")
+    if let transition = decision.transition {
+      onEvent(.circuitChanged(links[index].source, transition))
+    }
+    if !decision.admitted, let rest, rest.remaining > .zero {
+      let origin = inherited ? " (a limit from an earlier run)" : ""
+      return .skipped("cooling down for \(rest.remaining.humanText) after: \(rest.cause)\(origin)")
+    }
+    return decision.admitted ? nil : noTimeLeft
   }
 
   private func record(
     _ index: Int, _ change: (inout CircuitBreaker<ElapsedClock.Instant>) -> CircuitTransition?
   ) {
-    guard let transition = breakers?.withValue({ change(&$0[index]) }) else { return }
+    guard let transition = guards?.withValue({ change(&$0[index].breaker) }) else { return }
     onEvent(.circuitChanged(links[index].source, transition))
   }
 }

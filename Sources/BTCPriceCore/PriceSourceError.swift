@@ -7,6 +7,9 @@ public enum PriceSourceError: Error, Equatable, Sendable, CustomStringConvertibl
   /// The source asked us to slow down (HTTP 429), banned this address for ignoring that (HTTP 418),
   /// or said so in its body (`status` is then nil). `retryAfter` is how long it asked us to wait.
   case rateLimited(status: Int?, retryAfter: Duration?, message: String?)
+  /// The source refused us in the body of its answer, whatever the status: CryptoCompare's
+  /// "You need a valid auth key or api key" comes with HTTP 200. Treated like HTTP 401.
+  case refused(String)
   /// The source answered 200 but the payload is not a valid BTC/USD price.
   case invalidData(String)
   /// No HTTP answer at all: refused, reset, DNS, TLS, ...
@@ -26,6 +29,8 @@ public enum PriceSourceError: Error, Equatable, Sendable, CustomStringConvertibl
       let what = ["rate limited", status.map { "HTTP \($0)" }, message]
         .compactMap { $0 }.joined(separator: ": ")
       return retryAfter.map { "\(what) (retry after \($0.humanText))" } ?? what
+    case .refused(let reason):
+      return "refused: \(reason)"
     case .invalidData(let reason):
       return "invalid data: \(reason)"
     case .unreachable(let reason):

@@ -18,12 +18,14 @@ public struct PriceHistory: Equatable, Sendable {
   public init() {}
 
   /// Records the state a tick produced. A stale tick repeats the current value, so its change
-  /// since the previous tick is zero; the first tick has no change since a previous one.
+  /// since the previous tick is zero; the first tick has no change since a previous one. A value
+  /// from an earlier run (the cache, shown while the first ticks fail) is no baseline: the first
+  /// fresh value after it has no change since the last tick either.
   public mutating func record(_ state: PriceViewState) {
     previous = current
+    guard !state.isStale else { return }
     guard let value = state.quote?.value else { return }
     current = value
-    guard !state.isStale else { return }
     if first == nil { first = value }
     recent.append(value)
     if recent.count > Self.sparklineCapacity {

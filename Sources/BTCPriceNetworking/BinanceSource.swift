@@ -8,9 +8,9 @@ extension PriceSourceDefinition {
     source: PriceSource(id: "binance", displayName: "Binance"),
     defaultURL: URL(string: "https://api.binance.com/api/v3/ticker/price?symbol=BTCUSDT")!,
     map: BinanceMapper.map,
-    specificAdvice: { status, pause, _ in
+    specificAdvice: { status, evidence, pause, _ in
       guard status == 451 else { return nil }
-      return "binance refuses requests from this location (HTTP 451); \(pause). In the US, use "
+      return "binance refuses requests from this location (\(evidence)); \(pause). In the US, use "
         + "Binance.US: --binance-url 'https://api.binance.us/api/v3/ticker/price?symbol=BTCUSDT'"
     })
 }

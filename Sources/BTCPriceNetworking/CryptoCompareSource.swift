@@ -11,11 +11,11 @@ extension PriceSourceDefinition {
     apiKey: APIKeyUse(
       header: "Authorization", prefix: "Apikey ", environmentVariable: "CRYPTOCOMPARE_API_KEY"),
     map: CryptoCompareMapper.map,
-    specificAdvice: { status, pause, apiKeyGiven in
+    specificAdvice: { status, evidence, pause, apiKeyGiven in
       guard status == 401 else { return nil }
       return apiKeyGiven
-        ? "cryptocompare rejected the key in CRYPTOCOMPARE_API_KEY (HTTP 401); \(pause)."
-        : "cryptocompare needs an API key since May 2026 (HTTP 401); \(pause). To use it, "
+        ? "cryptocompare rejected the key in CRYPTOCOMPARE_API_KEY (\(evidence)); \(pause)."
+        : "cryptocompare needs an API key since May 2026 (\(evidence)); \(pause). To use it, "
           + "set CRYPTOCOMPARE_API_KEY to a key from https://www.cryptocompare.com/cryptopian/api-keys"
     })
 }
@@ -24,7 +24,8 @@ extension PriceSourceDefinition {
 /// `PRICE` from its literal text so that it stays exact.
 public enum CryptoCompareMapper {
   public static func map(_ response: HTTPResponse) throws(PriceSourceError) -> Decimal {
-    let json = try SourceAnswer.json(response, source: "CryptoCompare", errorMessage: errorMessage)
+    let json = try SourceAnswer.json(
+      response, source: "CryptoCompare", errorMessage: errorMessage, bodyError: bodyError)
     guard let raw = json["RAW"]?.objectValue else { throw .invalidData("no RAW object") }
     guard raw["FROMSYMBOL"]?.stringValue == "BTC", raw["TOSYMBOL"]?.stringValue == "USD" else {
       throw .invalidData("RAW is not a BTC/USD price")
@@ -33,6 +34,20 @@ public enum CryptoCompareMapper {
       throw .invalidData("RAW.PRICE is not a number")
     }
     return try PositivePrice.parse(text)
+  }
+
+  /// CryptoCompare has long sent its errors with HTTP 200. Without a key it says "You need a valid
+  /// auth key or api key to access this endpoint" (`Type` 1): a refusal, like a 401. Over the
+  /// limit it says "You are over your rate limit…" (`Type` 99): a rate limit.
+  private static func bodyError(_ message: String) -> PriceSourceError {
+    let lowered = message.lowercased()
+    if lowered.contains("auth key") || lowered.contains("api key") {
+      return .refused(message)
+    }
+    if lowered.contains("rate limit") {
+      return .rateLimited(status: nil, retryAfter: nil, message: message)
+    }
+    return .invalidData("CryptoCompare error: \(message)")
   }
 
   /// The two error shapes: `{"Response":"Error","Message":"..."}` (often with HTTP 200) and

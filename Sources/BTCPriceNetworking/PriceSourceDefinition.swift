@@ -9,6 +9,13 @@ public struct PriceSourceDefinition: Sendable {
   /// Reads a source's answer into a price, or says why it is not one.
   public typealias Mapper = @Sendable (HTTPResponse) throws(PriceSourceError) -> Decimal
 
+  /// The warning for a refusal with this status, or nil for the general one. `evidence` is how
+  /// the source said it (`HTTP 401`), `pause` how long it is left alone.
+  public typealias SpecificAdvice =
+    @Sendable (
+      _ status: Int, _ evidence: String, _ pause: String, _ apiKeyGiven: Bool
+    ) -> String?
+
   /// How a source that takes an API key wants it sent.
   public struct APIKeyUse: Sendable {
     /// The header the key goes in, e.g. `Authorization`.
@@ -27,13 +34,11 @@ public struct PriceSourceDefinition: Sendable {
   public let map: Mapper
   /// What the user can do when this source refuses us, where that says more than the general
   /// advice (see ``advice(for:coolDown:apiKeyGiven:)``); nil for the general advice.
-  let specificAdvice: @Sendable (_ status: Int, _ pause: String, _ apiKeyGiven: Bool) -> String?
+  let specificAdvice: SpecificAdvice
 
   public init(
     source: PriceSource, defaultURL: URL, apiKey: APIKeyUse? = nil, map: @escaping Mapper,
-    specificAdvice:
-      @escaping @Sendable (_ status: Int, _ pause: String, _ apiKeyGiven: Bool) ->
-      String? = { _, _, _ in nil }
+    specificAdvice: @escaping SpecificAdvice = { _, _, _, _ in nil }
   ) {
     self.source = source
     self.defaultURL = defaultURL

@@ -21,8 +21,15 @@ extension PriceSourceDefinition {
     let pause = "not asking it again for \(coolDown.humanText)"
     let id = source.id
     switch cause {
+    case .refused:
+      // Said in the body of a 200, but it means what a 401 means.
+      let evidence = "an API key error in its answer"
+      let text =
+        specificAdvice(401, evidence, pause, apiKeyGiven)
+        ?? "\(id) refuses our requests (\(evidence)); \(pause)."
+      return SourceAdvice(status: 401, text: text)
     case .httpStatus(let status, _) where [401, 403, 451].contains(status):
-      if let text = specificAdvice(status, pause, apiKeyGiven) {
+      if let text = specificAdvice(status, "HTTP \(status)", pause, apiKeyGiven) {
         return SourceAdvice(status: status, text: text)
       }
       let why = [

@@ -1,19 +1,8 @@
 import BTCPriceCore
 import Foundation
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
-/// Keeps the last quote in one small JSON file.
-///
-/// Writes go to a uniquely named temporary file in the same folder, are flushed to disk and then
-/// renamed over the old file, so a reader (or a second instance, or the next run after `kill -9`)
-/// sees the old or the new quote, never a torn one.
+/// Keeps the last quote in one small JSON file, replaced atomically (``AtomicFile``): a reader, a
+/// second instance or the next run after `kill -9` sees the old or the new quote, never a torn one.
 ///
 /// ```json
 /// {"version":1,"price":"68901.23","currency":"USD","timestamp":"2026-11-22T14:03:05.123Z","source":"binance"}
@@ -58,40 +47,25 @@ public struct FilePriceStore: PriceStore {
   }
 
   public func load() throws -> PriceQuote? {
-    let path = fileURL.path
     let data: Data
     do {
-      data = try Data(contentsOf: fileURL)
-    } catch let error as CocoaError where Self.meansNothingSaved(error) {
-      return nil
+      guard let read = try file.contents() else { return nil }
+      data = read
     } catch {
-      throw Error.unreadable(path: path, reason: Self.reason(error))
-    }
-    guard data.count <= Self.maxFileSize else {
-      throw Error.corrupt(path: path, reason: "file is \(data.count) bytes")
+      throw Error(error, path: fileURL.path)
     }
     do {
       return try CachedQuote.decode(data).quote(knownSources: knownSources)
     } catch {
-      throw Error.corrupt(path: path, reason: String(describing: error))
+      throw Error.corrupt(path: fileURL.path, reason: String(describing: error))
     }
   }
 
   public func save(_ quote: PriceQuote) throws {
-    let data = CachedQuote(quote).encode()
-    let folder = fileURL.deletingLastPathComponent()
     do {
-      try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+      try file.replaceContents(with: CachedQuote(quote).encode())
     } catch {
-      throw Error.unwritable(path: fileURL.path, reason: Self.reason(error))
-    }
-    let temporary = folder.appendingPathComponent(
-      ".\(fileURL.lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp")
-    if let reason = Self.writeFully(data, to: temporary.path)
-      ?? Self.moveIntoPlace(temporary.path, fileURL.path)
-    {
-      unlink(temporary.path)
-      throw Error.unwritable(path: fileURL.path, reason: reason)
+      throw Error(error, path: fileURL.path)
     }
   }
 
@@ -99,61 +73,21 @@ public struct FilePriceStore: PriceStore {
   /// older than `age`; a live writer's file is only milliseconds old. Best effort: errors are
   /// ignored, the cache works without this.
   public func removeAbandonedTemporaryFiles(olderThan age: TimeInterval = 60, now: Date) {
-    let folder = fileURL.deletingLastPathComponent()
-    let prefix = ".\(fileURL.lastPathComponent)."
-    let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
-    for name in names where name.hasPrefix(prefix) && name.hasSuffix(".tmp") {
-      let path = folder.appendingPathComponent(name).path
-      let modified = (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate]
-      if let modified = modified as? Date, now.timeIntervalSince(modified) > age {
-        unlink(path)
-      }
+    file.removeAbandonedTemporaryFiles(olderThan: age, now: now)
+  }
+
+  private var file: AtomicFile {
+    AtomicFile(url: fileURL, maxSize: Self.maxFileSize)
+  }
+}
+
+extension FilePriceStore.Error {
+  init(_ failure: AtomicFile.Failure, path: String) {
+    switch failure.kind {
+    case .unreadable: self = .unreadable(path: path, reason: failure.reason)
+    case .corrupt: self = .corrupt(path: path, reason: failure.reason)
+    case .unwritable: self = .unwritable(path: path, reason: failure.reason)
     }
-  }
-
-  /// Writes and flushes a new file; returns why it failed, or nil.
-  private static func writeFully(_ data: Data, to path: String) -> String? {
-    let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-    guard descriptor >= 0 else { return errnoText() }
-    defer { close(descriptor) }
-    let failure: String? = data.withUnsafeBytes { buffer in
-      var offset = 0
-      while offset < buffer.count {
-        let written = write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-        if written < 0 {
-          if errno == EINTR { continue }
-          return errnoText()
-        }
-        offset += written
-      }
-      return nil
-    }
-    if let failure { return failure }
-    return fsync(descriptor) == 0 ? nil : errnoText()
-  }
-
-  /// `rename(2)`, atomic within one file system. Named so that the C function needs no module
-  /// prefix: the libc module differs per platform (Glibc, Musl, Darwin), and a prefix names only one.
-  private static func moveIntoPlace(_ from: String, _ to: String) -> String? {
-    rename(from, to) == 0 ? nil : errnoText()
-  }
-
-  /// No file, or a path through something that is not a folder: nothing was ever saved there.
-  private static func meansNothingSaved(_ error: CocoaError) -> Bool {
-    if error.code == .fileReadNoSuchFile || error.code == .fileNoSuchFile { return true }
-    guard let posix = error.underlying as? POSIXError else { return false }
-    return posix.code == .ENOENT || posix.code == .ENOTDIR
-  }
-
-  private static func errnoText() -> String {
-    String(cString: strerror(errno))
-  }
-
-  private static func reason(_ error: any Swift.Error) -> String {
-    if let cocoa = error as? CocoaError, let underlying = cocoa.underlying as? POSIXError {
-      return String(cString: strerror(underlying.code.rawValue))
-    }
-    return (error as NSError).localizedDescription
   }
 }
 
@@ -192,9 +126,10 @@ private struct CachedQuote: Codable {
 
   func quote(knownSources: [PriceSource]) throws -> PriceQuote {
     guard version == 1 else { throw Invalid(description: "unknown version \(version)") }
-    guard price.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }),
-      let value = Decimal(string: price, locale: Locale(identifier: "en_US_POSIX")), value > 0
-    else { throw Invalid(description: "price \"\(price.prefix(40))\" is not a positive decimal") }
+    // The same strict parser the sources' prices go through: "1.2.3" is not a price.
+    guard let value = ExactDecimal.parse(price, grammar: .plain), value > 0 else {
+      throw Invalid(description: "price \"\(price.prefix(40))\" is not a positive decimal")
+    }
     guard currency == "USD" else { throw Invalid(description: "currency is not USD") }
     guard let date = try? Self.timestampStyle.parse(timestamp) else {
       throw Invalid(description: "timestamp \"\(timestamp.prefix(40))\" is not ISO 8601")

@@ -14,6 +14,7 @@ public final class SteppedTestClock: Clock, Sendable {
 
   private let base = TestClock<Duration>()
   private let started = Locked(0)
+  private let suspension = Locked<Range<Instant>?>(nil)
   /// The instant the clock was created; step targets are offsets from it.
   public let origin: Instant
 
@@ -32,7 +33,15 @@ public final class SteppedTestClock: Clock, Sendable {
 
   public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
     started.withValue { $0 += 1 }
-    try await base.sleep(until: deadline, tolerance: tolerance)
+    let wake = suspension.value.flatMap { $0.contains(deadline) ? $0.upperBound : nil }
+    try await base.sleep(until: wake ?? deadline, tolerance: tolerance)
+  }
+
+  /// Stops the code under test from `origin + from` to `origin + until`, as Ctrl-Z and `fg` do, or
+  /// a laptop's sleep: a sleep due in between wakes only at `until`, and finds the clock far past
+  /// the instant it asked for.
+  public func suspend(from: Duration, until: Duration) {
+    suspension.withValue { $0 = origin.advanced(by: from)..<origin.advanced(by: until) }
   }
 
   /// Waits until `count` sleeps have started in total, then advances to `origin + offset`,

@@ -33,12 +33,14 @@ struct CommandLineComposition {
     let chain = PriceSourceChain.remote(
       pipeline.sources, urls: pipeline.urls, apiKeys: pipeline.apiKeys, client: client,
       primaryTimeout: pipeline.primaryTimeout, clock: clock, now: now, onEvent: report.record)
-    let feed = PriceFeed(chain: chain, store: pipeline.store) { warning in
+    let warn: @Sendable (PriceFeedWarning) -> Void = { warning in
       switch warning {
       case .cacheUnreadable(let reason): Console.warn(reason)
       case .cacheNotSaved(let reason): Console.warn("\(reason) (will keep running without saving)")
       }
     }
+    let cache = pipeline.store.map { PriceCache(store: $0, clock: clock, warn: warn) }
+    let feed = PriceFeed(chain: chain, cache: cache, warn: warn)
     await feed.restore()
     pipeline.store?.removeAbandonedTemporaryFiles(now: now())
 

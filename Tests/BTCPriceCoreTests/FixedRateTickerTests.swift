@@ -45,30 +45,87 @@ struct FixedRateTickerTests {
     #expect(starts.value == [.zero, .milliseconds(250), .milliseconds(500), .milliseconds(750)])
   }
 
-  @Test func run_neverOverlapsTicksAndSkipsSlotsAnOverlongTickMissed() async throws {
-    let spans = Locked<[(slot: Int, start: Duration, end: Duration)]>([])
-    let ends: [Duration] = [.milliseconds(2500), .seconds(5), .milliseconds(7500)]
+  @Test func run_aTickThatRanLong_isFollowedAtOnceByOneWithAFullIntervalOnANewGrid() async throws {
+    let spans = Locked<[(slot: Int, start: Duration, budget: Duration, end: Duration)]>([])
+    let ends: [Duration] = [.milliseconds(2500), .seconds(5), .milliseconds(5300)]
     let sut = PriceTicker(interval: .seconds(1), clock: clock)
 
     let running = Task { [clock] in
-      try await sut.run(count: 3) { slot, _ in
+      try await sut.run(count: 4) { slot, budget in
         let start = clock.elapsed
-        try? await clock.sleep(until: clock.origin.advanced(by: ends[spans.value.count]))
-        spans.append((slot, start, clock.elapsed))
+        if spans.value.count < ends.count {
+          try? await clock.sleep(until: clock.origin.advanced(by: ends[spans.value.count]))
+        }
+        spans.append((slot, start, budget, clock.elapsed))
       }
     }
-    // Each tick overruns into a later slot, so the ticker starts the next one without sleeping.
+    // The first two ticks overrun into later slots, so the ticker starts the next one at once;
+    // the third is short, and the fourth waits for its slot on the re-planned grid.
     for (index, end) in ends.enumerated() {
       await clock.advance(to: end, afterSleeps: index + 1)
     }
+    await clock.advance(to: .seconds(6), afterSleeps: 4)
     try await running.value
 
     let recorded = spans.value
-    #expect(recorded.map(\.slot) == [0, 2, 5])
-    #expect(recorded.map(\.start) == [.zero, .milliseconds(2500), .seconds(5)])
+    #expect(recorded.map(\.slot) == [0, 2, 4, 5])
+    #expect(recorded.map(\.start) == [.zero, .milliseconds(2500), .seconds(5), .seconds(6)])
+    #expect(recorded.map(\.budget) == Array(repeating: .seconds(1), count: 4))
     for (previous, next) in zip(recorded, recorded.dropFirst()) {
       #expect(next.start >= previous.end)
     }
+  }
+
+  /// Ctrl-Z then `fg` ten seconds later, or a laptop that slept: the sleep for slot 3 returns at
+  /// 10.3 s. That tick gets a whole second, the slots missed meanwhile are not run, and the grid
+  /// goes on from 10.3 s.
+  @Test func run_aTickWakingLongAfterItsSlot_getsAFullBudgetAndNoBurstFollows() async throws {
+    let ticks = Locked<[(start: Duration, budget: Duration)]>([])
+    let sut = PriceTicker(interval: .seconds(1), clock: clock)
+
+    let running = Task { [clock] in
+      try await sut.run(count: 6) { _, budget in ticks.append((clock.elapsed, budget)) }
+    }
+    clock.suspend(from: .milliseconds(2500), until: .milliseconds(10_300))
+    await clock.advance(to: .seconds(1), afterSleeps: 1)
+    await clock.advance(to: .seconds(2), afterSleeps: 2)
+    await clock.advance(to: .milliseconds(10_300), afterSleeps: 3)
+    await clock.advance(to: .milliseconds(11_300), afterSleeps: 4)
+    await clock.advance(to: .milliseconds(12_300), afterSleeps: 5)
+    try await running.value
+
+    #expect(
+      ticks.value.map(\.start) == [
+        .zero, .seconds(1), .seconds(2), .milliseconds(10_300), .milliseconds(11_300),
+        .milliseconds(12_300),
+      ])
+    #expect(ticks.value.map(\.budget) == Array(repeating: .seconds(1), count: 6))
+  }
+
+  @Test func run_aTickALittleLate_keepsTheGridAndWhatIsLeftOfItsSlot() async throws {
+    let ticks = Locked<[(start: Duration, budget: Duration)]>([])
+    let sut = PriceTicker(interval: .seconds(1), clock: clock)
+
+    clock.suspend(from: .milliseconds(500), until: .milliseconds(1050))
+    let running = Task { [clock] in
+      try await sut.run(count: 3) { _, budget in ticks.append((clock.elapsed, budget)) }
+    }
+    await clock.advance(to: .milliseconds(1050), afterSleeps: 1)
+    await clock.advance(to: .seconds(2), afterSleeps: 2)
+    try await running.value
+
+    #expect(ticks.value.map(\.start) == [.zero, .milliseconds(1050), .seconds(2)])
+    #expect(ticks.value.map(\.budget) == [.seconds(1), .milliseconds(950), .seconds(1)])
+  }
+
+  @Test func run_endsWithWhatATickThrows() async throws {
+    struct OutputClosed: Error {}
+    let sut = PriceTicker(interval: .seconds(1), clock: clock)
+
+    await #expect(throws: OutputClosed.self) {
+      try await sut.run { slot, _ in if slot == 0 { throw OutputClosed() } }
+    }
+    #expect(clock.sleepsStarted == 0)
   }
 
   @Test func run_stopsTickingWhenCancelled() async throws {

@@ -106,7 +106,7 @@ struct KeepLastKnownPriceUseCaseTests {
     let store = PriceStoreSpy()
     let loader = CancelsTheTick(quote: makeQuote())
     let chain = PriceSourceChain([.init(source: .binance, loader: loader)], clock: clock)
-    let sut = PriceFeed(chain: chain, store: store)
+    let sut = PriceFeed(chain: chain, cache: PriceCache(store: store, clock: clock))
 
     let tick = Task { try await sut.update(within: .seconds(1)) }
     loader.cancelTick.withValue { $0 = { tick.cancel() } }
@@ -124,7 +124,10 @@ struct KeepLastKnownPriceUseCaseTests {
     let chain = PriceSourceChain(
       [.init(source: .binance, loader: SequenceLoader(results), timeout: .milliseconds(800))],
       clock: clock)
-    return PriceFeed(chain: chain, store: store, warn: warn)
+    return PriceFeed(
+      chain: chain,
+      cache: store.map { PriceCache(store: $0, clock: clock, minimumInterval: .zero, warn: warn) },
+      warn: warn)
   }
 }
 

@@ -82,6 +82,9 @@ struct SaveOnTheWayOutUseCaseTests {
   ) -> PriceFeed {
     let loader = LoaderStub(clock: clock, result: .success(quote))
     let chain = PriceSourceChain([.init(source: .binance, loader: loader)], clock: clock)
-    return PriceFeed(chain: chain, store: store, warn: warn)
+    return PriceFeed(
+      chain: chain,
+      cache: store.map { PriceCache(store: $0, clock: clock, minimumInterval: .zero, warn: warn) },
+      warn: warn)
   }
 }

@@ -131,18 +131,80 @@ struct SkipFailingSourcesUseCaseTests {
       ])
   }
 
+  @Test func limitFromAnEarlierRun_isRespectedUntilItEndsAndSaysWhereItCameFrom() async throws {
+    let primary = ScriptedLoader(clock: clock, .success(makeQuote()))
+    let fallback = ScriptedLoader(clock: clock, .success(makeQuote(source: .coinbase)))
+    let ban = PriceSourceError.rateLimited(status: 418, retryAfter: .seconds(600), message: nil)
+    let sut = makeSUT(
+      primary, fallback,
+      inheritedLimits: ["binance": .init(remaining: .seconds(599), cause: ban)])
+
+    for tick in [0, 1, 598, 599, 600] {
+      await clock.advance(to: .seconds(tick))
+      _ = try await sut.load(within: .seconds(1))
+    }
+
+    #expect(primary.calls.value == [.seconds(599), .seconds(600)])
+    #expect(
+      events.value.first
+        == .skipped(
+          .binance,
+          .skipped(
+            "cooling down for 10 min after: rate limited: HTTP 418 (retry after 10 min)"
+              + " (a limit from an earlier run)")))
+  }
+
+  @Test func refusalInTheBody_leavesTheSourceAloneForAnHour() async throws {
+    let primary = ScriptedLoader(
+      clock: clock, .failure(.refused("You need a valid auth key or api key")))
+    let fallback = ScriptedLoader(clock: clock, .success(makeQuote(source: .coinbase)))
+    let sut = makeSUT(primary, fallback)
+
+    for tick in [0, 1, 3599, 3600] {
+      await clock.advance(to: .seconds(tick))
+      _ = try await sut.load(within: .seconds(1))
+    }
+
+    #expect(primary.calls.value == [.zero, .seconds(3600)])
+  }
+
+  /// A probe is the one call a cooling source gets; a tick with no time left must not spend it
+  /// (nor log "one probe" for a call that is never made).
+  @Test func tickWithNoTimeLeft_doesNotSpendTheProbe() async throws {
+    let primary = ScriptedLoader(clock: clock, .failure(.unreachable("connection refused")))
+    let fallback = ScriptedLoader(clock: clock, .success(makeQuote(source: .coinbase)))
+    let sut = makeSUT(primary, fallback)
+    for tick in 0..<3 {
+      await clock.advance(to: .seconds(tick))
+      _ = try await sut.load(within: .seconds(1))
+    }
+    await clock.advance(to: .seconds(8))
+    events.withValue { $0.removeAll() }
+
+    _ = try? await sut.load(within: .zero)
+
+    #expect(
+      events.value == [
+        .skipped(.binance, .skipped("no time left in this tick")),
+        .skipped(.coinbase, .skipped("no time left in this tick")),
+      ])
+    _ = try await sut.load(within: .seconds(1))
+    #expect(primary.calls.value.last == .seconds(8), "the probe is still there for the next tick")
+  }
+
   // MARK: - Helpers
 
   private func makeSUT(
     _ primary: ScriptedLoader, _ fallback: ScriptedLoader,
-    breakers: CircuitBreakerPolicy? = .standard
+    breakers: CircuitBreakerPolicy? = .standard,
+    inheritedLimits: [String: PriceSourceChain.InheritedLimit] = [:]
   ) -> PriceSourceChain {
     PriceSourceChain(
       [
         .init(source: .binance, loader: primary, timeout: .milliseconds(800)),
         .init(source: .coinbase, loader: fallback),
       ],
-      clock: clock, breakers: breakers
+      clock: clock, breakers: breakers, inheritedLimits: inheritedLimits
     ) { [events] event in events.append(event) }
   }
 

@@ -89,6 +89,19 @@ struct PricePresenterTests {
     #expect(makeSUT().presentTrend(history).sinceLastTick?.text == expected)
   }
 
+  @Test func presentTrend_measuresNoChangeFromAValueOfAnEarlierRun() {
+    let sut = makeSUT()
+    var history = PriceHistory()
+    let failure = PriceFetchFailure(failures: [])
+    history.record(sut.present(.stale(lastKnown: quote("60000"), failure: failure)))
+    history.record(sut.present(.fresh(quote("68901.23"))))
+
+    let trend = sut.presentTrend(history)
+
+    #expect(trend.sinceLastTick == nil)
+    #expect(trend.sinceStart?.text == "• unchanged")
+  }
+
   private func makeSUT() -> PricePresenter {
     PricePresenter(
       timestamps: TimestampFormatter(precision: .seconds, timeZone: TimeZone(identifier: "UTC")!))

@@ -167,7 +167,10 @@ struct PriceViewModelTests {
   ) -> PriceViewModel {
     let chain = PriceSourceChain([.init(source: .binance, loader: loader)], clock: clock)
     return PriceViewModel(
-      feed: PriceFeed(chain: chain, store: store ?? InMemoryPriceStore(cache)), clock: clock,
+      feed: PriceFeed(
+        chain: chain,
+        cache: PriceCache(store: store ?? InMemoryPriceStore(cache), clock: clock)),
+      clock: clock,
       timeZone: timeZone)
   }
 

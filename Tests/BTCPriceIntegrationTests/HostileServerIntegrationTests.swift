@@ -113,7 +113,7 @@ extension RealTimePipelineTests {
           urls: server.urls,
           client: client, primaryTimeout: .milliseconds(800), clock: clock,
           now: { Date(timeIntervalSince1970: 1_795_356_185) })
-        let feed = PriceFeed(chain: chain, store: cache)
+        let feed = PriceFeed(chain: chain, cache: PriceCache(store: cache, clock: clock))
         await feed.restore()
         let presenter = PricePresenter(
           timestamps: TimestampFormatter(

@@ -145,7 +145,7 @@ struct LifecycleIntegrationTests {
       clock: clock)
     let store = CountingStore(cache)
     let sut = PriceViewModel(
-      feed: PriceFeed(chain: chain, store: store), clock: clock,
+      feed: PriceFeed(chain: chain, cache: PriceCache(store: store, clock: clock)), clock: clock,
       timeZone: { TimeZone(identifier: "UTC")! })
     do {
       try await body(sut, server, requests, store)

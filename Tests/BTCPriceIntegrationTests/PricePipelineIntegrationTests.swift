@@ -125,7 +125,9 @@ extension RealTimePipelineTests {
         try await body(
           PriceFeed(
             chain: chain,
-            store: FilePriceStore(fileURL: cacheURL, knownSources: PriceSourceRegistry.sources)),
+            cache: PriceCache(
+              store: FilePriceStore(fileURL: cacheURL, knownSources: PriceSourceRegistry.sources),
+              clock: ContinuousClock())),
           server)
       }
     }

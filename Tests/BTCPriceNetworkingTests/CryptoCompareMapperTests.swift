@@ -30,6 +30,28 @@ struct CryptoCompareMapperTests {
     }
   }
 
+  @Test func map_deliversARefusalOnTheKeylessErrorSentWith200() {
+    let body =
+      #"{"Response":"Error","Message":"You need a valid auth key or api key to access this endpoint","HasWarning":false,"Type":1,"RateLimit":{},"Data":{}}"#
+
+    #expect(
+      throws: PriceSourceError.refused(
+        "You need a valid auth key or api key to access this endpoint")
+    ) {
+      try CryptoCompareMapper.map(response(body))
+    }
+  }
+
+  @Test func map_deliversARateLimitOnTheOverTheLimitErrorSentWith200() {
+    let message = "You are over your rate limit please upgrade your account!"
+    let body =
+      #"{"Response":"Error","Message":"\#(message)","HasWarning":false,"Type":99,"RateLimit":{"calls_made":{"second":1}},"Data":{}}"#
+
+    #expect(throws: PriceSourceError.rateLimited(status: nil, retryAfter: nil, message: message)) {
+      try CryptoCompareMapper.map(response(body))
+    }
+  }
+
   @Test func map_deliversHTTPStatusWithMessageOnMissingKey401() {
     let body = #"{"Data":{},"Err":{"type":2,"message":"API key required for this endpoint."}}"#
 

@@ -58,26 +58,3 @@ struct JSONValueTests {
     try JSONValue.parse(Data(text.utf8))
   }
 }
-
-@Suite("Exact decimals from payload text")
-struct ExactDecimalTests {
-  @Test(arguments: [
-    ("68901.23", "68901.23"), ("114721.34000000", "114721.34"), ("0.1", "0.1"), ("1e3", "1000"),
-    ("-2.5", "-2.5"), ("1234567.891", "1234567.891"), ("0.00000001", "0.00000001"),
-    ("1E+2", "100"), ("2.5e-3", "0.0025"), ("000120.0", "120"), ("0.0", "0"),
-    ("12345678901234567890.123456789012345678", "12345678901234567890.123456789012345678"),
-  ])
-  func parse_deliversTheExactValue(text: String, expected: String) throws {
-    let value = try #require(ExactDecimal.parse(text))
-
-    #expect("\(value)" == expected)
-  }
-
-  @Test(arguments: [
-    "", "abc", "12abc", " 12", "12 ", "1,5", "0x10", "1e400", "1e", "NaN", "inf", "+1", "1.2.3",
-    "1.", ".5", "-", "1e+", "١٢٣", "123456789012345678901234567890123456789",
-  ])
-  func parse_rejectsAnythingButANumber(text: String) {
-    #expect(ExactDecimal.parse(text) == nil)
-  }
-}

@@ -80,6 +80,18 @@ struct SourceAdviceTests {
         + "again for 60 min.")
   }
 
+  @Test func cryptoCompareRefusalInItsAnswer_givesTheKeyHintOnceAsFor401() {
+    let advice = PriceSourceDefinition.cryptoCompare.advice(
+      for: .refused("You need a valid auth key or api key"), coolDown: hour, apiKeyGiven: false)
+
+    #expect(advice?.status == 401)
+    #expect(
+      advice?.text
+        == "cryptocompare needs an API key since May 2026 (an API key error in its answer); "
+        + "not asking it again for 60 min. To use it, set CRYPTOCOMPARE_API_KEY to a key from "
+        + "https://www.cryptocompare.com/cryptopian/api-keys")
+  }
+
   @Test func binance451_pointsAtBinanceUS() {
     let advice = PriceSourceDefinition.binance.advice(
       for: .httpStatus(451, message: nil), coolDown: hour, apiKeyGiven: false)

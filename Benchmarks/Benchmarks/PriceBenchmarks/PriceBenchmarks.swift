@@ -92,10 +92,11 @@ final class WholeTick: Sendable {
       clock: ContinuousClock())
     feed = PriceFeed(
       chain: chain,
-      store: FilePriceStore(
-        fileURL: folder.appendingPathComponent("last-price.json"),
-        knownSources: PriceSourceRegistry.sources)
-    )
+      cache: PriceCache(
+        store: FilePriceStore(
+          fileURL: folder.appendingPathComponent("last-price.json"),
+          knownSources: PriceSourceRegistry.sources),
+        clock: ContinuousClock()))
   }
 
   static func start() async throws -> WholeTick {

@@ -1,17 +1,27 @@
 import Foundation
 
-/// Turns the literal text of a number in a payload into a `Decimal`, exactly, or refuses.
+/// Turns the literal text of a number into a `Decimal`, exactly, or refuses: the one parser every
+/// price goes through, from a source's payload or from the cache.
 ///
-/// `Decimal(string:)` alone is too lenient: it reads a prefix (`"12abc"` becomes 12) and accepts
-/// spaces. This accepts only the JSON number grammar, at most 40 characters and 38 significant
+/// `Decimal(string:)` alone is too lenient: it reads a prefix (`"12abc"` becomes 12, `"1.2.3"`
+/// becomes 1.2) and accepts spaces. This accepts only the JSON number grammar (or, for text we
+/// wrote ourselves, its plain form without an exponent), at most 40 characters and 38 significant
 /// digits (what a `Decimal` holds exactly), so that nothing odd can become a price.
 ///
 /// The value is built from the digits, without a locale: `Decimal(string:locale:)` looks up the
 /// locale's decimal separator through ICU on every call, which made it the costliest step of
 /// decoding a payload (see docs/PERFORMANCE.md).
 public enum ExactDecimal {
-  public static func parse(_ text: String) -> Decimal? {
-    guard text.utf8.count <= 40, let literal = Literal(text) else { return nil }
+  public enum Grammar: Sendable {
+    /// A JSON number: `-12.50e3`.
+    case json
+    /// A JSON number without an exponent, as `Decimal.description` writes it: `-12500`.
+    case plain
+  }
+
+  public static func parse(_ text: String, grammar: Grammar = .json) -> Decimal? {
+    guard text.utf8.count <= 40, let literal = Literal(text, exponentAllowed: grammar == .json)
+    else { return nil }
     var digits = literal.digits.drop { $0 == 0 }
     var exponent = literal.exponent
     while digits.count > 1, digits.last == 0 {
@@ -46,7 +56,7 @@ public enum ExactDecimal {
     var digits: [UInt8] = []
     var exponent = 0
 
-    init?(_ text: String) {
+    init?(_ text: String, exponentAllowed: Bool) {
       var bytes = text.utf8[...]
       func takeDigits() -> ArraySlice<UInt8> {
         let taken = bytes.prefix { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
@@ -67,7 +77,7 @@ public enum ExactDecimal {
         digits.append(contentsOf: fraction)
         exponent -= fraction.count
       }
-      if bytes.first == UInt8(ascii: "e") || bytes.first == UInt8(ascii: "E") {
+      if exponentAllowed, bytes.first == UInt8(ascii: "e") || bytes.first == UInt8(ascii: "E") {
         bytes = bytes.dropFirst()
         var exponentSign = 1
         if bytes.first == UInt8(ascii: "+") || bytes.first == UInt8(ascii: "-") {

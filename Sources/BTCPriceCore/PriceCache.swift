@@ -1,0 +1,93 @@
+/// The last known quote on disk, written when it matters rather than on every tick.
+///
+/// Writing the cache with its `fsync` on every tick cost more CPU than the rest of a tick and
+/// flushed the disk once a second, all day. The rules instead:
+/// - the first new price of a run is written at once;
+/// - after that, at most one write every ``minimumInterval`` (10 s) while the price changes, so a
+///   `kill -9` loses at most that long; a price that has not changed is not written at all;
+/// - ``flush()`` writes whatever the store does not hold yet, on every way out (the count done,
+///   Ctrl-C, SIGTERM, a closed pipe, the app going to the background).
+///
+/// The quote written is always the newest, with its own timestamp: the time shown with a cached
+/// value is when that value was received. Writes are the store's (atomic); a failed write is
+/// reported once per run of failures and retried no sooner than the next interval.
+///
+/// A class with a lock rather than an actor, so that a signal handler can flush it synchronously
+/// while the tick's own thread is stuck (a blocked stdout).
+public final class PriceCache: Sendable {
+  private struct State {
+    /// What the store holds, as far as this run knows.
+    var stored: PriceQuote?
+    /// The newest quote this run has seen.
+    var newest: PriceQuote?
+    /// The newest quote whose price the store does not hold yet.
+    var pending: PriceQuote?
+    var lastWrite: ElapsedClock.Instant?
+    var writeIsFailing = false
+  }
+
+  public let minimumInterval: Duration
+  private let store: any PriceStore
+  private let clock: ElapsedClock
+  private let warn: @Sendable (PriceFeedWarning) -> Void
+  private let state = Locked(State())
+
+  public init(
+    store: any PriceStore, clock: any Clock<Duration>, minimumInterval: Duration = .seconds(10),
+    warn: @escaping @Sendable (PriceFeedWarning) -> Void = { _ in }
+  ) {
+    self.store = store
+    self.clock = ElapsedClock(clock)
+    self.minimumInterval = minimumInterval
+    self.warn = warn
+  }
+
+  /// The stored quote, or nil; throws when the store cannot be read.
+  public func load() throws -> PriceQuote? {
+    let quote = try store.load()
+    state.withValue { $0.stored = quote }
+    return quote
+  }
+
+  /// Called once per tick with the fresh quote, or nil when the tick failed; writes what is due.
+  public func record(_ fresh: PriceQuote?) {
+    state.withValue { state in
+      if let fresh {
+        state.newest = fresh
+        state.pending = fresh.value == state.stored?.value ? nil : fresh
+      }
+      let now = clock.now
+      guard let pending = state.pending,
+        state.lastWrite.map({ $0.duration(to: now) >= minimumInterval }) ?? true
+      else { return }
+      write(pending, at: now, into: &state)
+    }
+  }
+
+  /// Writes the newest quote if the store does not hold it yet. Safe to call from any thread,
+  /// and more than once.
+  public func flush() {
+    state.withValue { state in
+      guard let newest = state.newest, newest != state.stored else { return }
+      write(newest, at: clock.now, into: &state)
+    }
+  }
+
+  /// Whether a write is owed: the newest quote is not what the store holds.
+  public var hasUnsavedQuote: Bool {
+    state.withValue { state in state.newest.map { $0 != state.stored } ?? false }
+  }
+
+  private func write(_ quote: PriceQuote, at now: ElapsedClock.Instant, into state: inout State) {
+    state.lastWrite = now
+    do {
+      try store.save(quote)
+      state.stored = quote
+      state.pending = nil
+      state.writeIsFailing = false
+    } catch {
+      if !state.writeIsFailing { warn(.cacheNotSaved(String(describing: error))) }
+      state.writeIsFailing = true
+    }
+  }
+}

@@ -1,0 +1,107 @@
+import Foundation
+
+/// Limits that outlive the run. Binance escalates its bans (minutes, then up to 3 days) for a
+/// client that keeps asking after a 418, and a restart must not ask again at once: the deadlines
+/// a source set are kept in a small ``SourceLimitStore``, read at start and handed to the chain as
+/// ``PriceSourceChain/InheritedLimit``s.
+///
+/// The store is written only when such a deadline is set or ends, never on a tick, and expired
+/// limits are pruned on every write. Ordinary breaker state (3 failures in a row) stays in memory:
+/// it says nothing about the next run.
+public final class SourceLimits: Sendable {
+  /// What this run asks each source: its endpoint and whether it sends a key.
+  public struct Target: Equatable, Sendable {
+    public let endpoint: String
+    public let apiKeyGiven: Bool
+
+    public init(endpoint: String, apiKeyGiven: Bool) {
+      self.endpoint = endpoint
+      self.apiKeyGiven = apiKeyGiven
+    }
+  }
+
+  private let store: any SourceLimitStore
+  private let policy: CircuitBreakerPolicy
+  private let targets: [String: Target]
+  private let now: @Sendable () -> Date
+  private let warn: @Sendable (String) -> Void
+  private let limits = Locked<[SourceLimit]>([])
+
+  /// - Parameters:
+  ///   - targets: by source id, what this run asks.
+  ///   - warn: told once when the store cannot be read or written.
+  public init(
+    store: any SourceLimitStore, targets: [String: Target],
+    policy: CircuitBreakerPolicy = .standard, now: @escaping @Sendable () -> Date,
+    warn: @escaping @Sendable (String) -> Void = { _ in }
+  ) {
+    self.store = store
+    self.targets = targets
+    self.policy = policy
+    self.now = now
+    self.warn = warn
+  }
+
+  /// Reads the store: the limits that still hold for what this run asks, by source id. A store
+  /// that cannot be read means "no limits known", with one warning.
+  public func restore() -> [String: PriceSourceChain.InheritedLimit] {
+    let stored: [SourceLimit]
+    do {
+      stored = try store.load()
+    } catch {
+      warn("\(error); no limits from earlier runs are known")
+      return [:]
+    }
+    let now = now()
+    let current = stored.filter { $0.until > now }
+    limits.withValue { $0 = current }
+    var inherited: [String: PriceSourceChain.InheritedLimit] = [:]
+    for limit in current {
+      guard let target = targets[limit.source], target.endpoint == limit.endpoint,
+        !Self.isRefusal(limit.cause) || target.apiKeyGiven == limit.apiKeyGiven
+      else { continue }
+      let remaining = Duration.milliseconds(Int64(limit.until.timeIntervalSince(now) * 1000))
+      inherited[limit.source] = .init(remaining: remaining, cause: limit.cause)
+    }
+    return inherited
+  }
+
+  /// The chain's event handler: a circuit opened by a limit records it; the end of a recorded
+  /// limit (the source is asked again) removes it.
+  @Sendable public func record(_ event: PriceSourceEvent) {
+    guard case .circuitChanged(let source, let transition) = event,
+      let target = targets[source.id]
+    else { return }
+    let now = now()
+    let changed: [SourceLimit]? = limits.withValue { limits in
+      let before = limits
+      limits.removeAll { $0.until <= now }
+      if transition.to == .open, let cause = transition.cause,
+        let coolDown = transition.coolDown, policy.mandatoryCoolDown(after: cause) != nil
+      {
+        limits.removeAll { $0.source == source.id }
+        limits.append(
+          SourceLimit(
+            source: source.id, endpoint: target.endpoint,
+            until: now.addingTimeInterval(coolDown.timeInterval), cause: cause,
+            apiKeyGiven: target.apiKeyGiven))
+      } else if transition.from == .open {
+        limits.removeAll { $0.source == source.id }
+      }
+      return limits == before ? nil : limits
+    }
+    guard let changed else { return }
+    do {
+      try store.save(changed)
+    } catch {
+      warn("\(error)")
+    }
+  }
+
+  private static func isRefusal(_ cause: PriceSourceError) -> Bool {
+    switch cause {
+    case .httpStatus, .refused: true
+    default: false
+    }
+  }
+}

@@ -1,0 +1,124 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// A small file replaced whole, atomically: what both stores keep their JSON in.
+///
+/// Writes go to a uniquely named temporary file in the same folder, are flushed to disk and then
+/// renamed over the old file, so a reader (or a second instance, or the next run after `kill -9`)
+/// sees the old or the new content, never a torn one.
+struct AtomicFile {
+  /// Why a file could not be used; `what` names the file for people ("cache", "state file").
+  struct Failure: Swift.Error {
+    enum Kind {
+      case unreadable, corrupt, unwritable
+    }
+
+    let kind: Kind
+    let reason: String
+  }
+
+  let url: URL
+  /// A file larger than this is not ours.
+  let maxSize: Int
+
+  /// The file's bytes, or nil when nothing was ever saved there.
+  func contents() throws(Failure) -> Data? {
+    let data: Data
+    do {
+      data = try Data(contentsOf: url)
+    } catch let error as CocoaError where Self.meansNothingSaved(error) {
+      return nil
+    } catch {
+      throw Failure(kind: .unreadable, reason: Self.reason(error))
+    }
+    guard data.count <= maxSize else {
+      throw Failure(kind: .corrupt, reason: "file is \(data.count) bytes")
+    }
+    return data
+  }
+
+  func replaceContents(with data: Data) throws(Failure) {
+    let folder = url.deletingLastPathComponent()
+    do {
+      try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    } catch {
+      throw Failure(kind: .unwritable, reason: Self.reason(error))
+    }
+    let temporary = folder.appendingPathComponent(
+      ".\(url.lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp")
+    if let reason = Self.writeFully(data, to: temporary.path)
+      ?? Self.moveIntoPlace(temporary.path, url.path)
+    {
+      unlink(temporary.path)
+      throw Failure(kind: .unwritable, reason: reason)
+    }
+  }
+
+  /// Deletes the temporary files of writers killed mid-write (`kill -9`, power loss) that are
+  /// older than `age`; a live writer's file is only milliseconds old. Best effort: errors are
+  /// ignored, the file works without this.
+  func removeAbandonedTemporaryFiles(olderThan age: TimeInterval, now: Date) {
+    let folder = url.deletingLastPathComponent()
+    let prefix = ".\(url.lastPathComponent)."
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+    for name in names where name.hasPrefix(prefix) && name.hasSuffix(".tmp") {
+      let path = folder.appendingPathComponent(name).path
+      let modified = (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate]
+      if let modified = modified as? Date, now.timeIntervalSince(modified) > age {
+        unlink(path)
+      }
+    }
+  }
+
+  /// Writes and flushes a new file; returns why it failed, or nil.
+  private static func writeFully(_ data: Data, to path: String) -> String? {
+    let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+    guard descriptor >= 0 else { return errnoText() }
+    defer { close(descriptor) }
+    let failure: String? = data.withUnsafeBytes { buffer in
+      var offset = 0
+      while offset < buffer.count {
+        let written = write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+        if written < 0 {
+          if errno == EINTR { continue }
+          return errnoText()
+        }
+        offset += written
+      }
+      return nil
+    }
+    if let failure { return failure }
+    return fsync(descriptor) == 0 ? nil : errnoText()
+  }
+
+  /// `rename(2)`, atomic within one file system. Named so that the C function needs no module
+  /// prefix: the libc module differs per platform (Glibc, Musl, Darwin), and a prefix names only one.
+  private static func moveIntoPlace(_ from: String, _ to: String) -> String? {
+    rename(from, to) == 0 ? nil : errnoText()
+  }
+
+  /// No file, or a path through something that is not a folder: nothing was ever saved there.
+  private static func meansNothingSaved(_ error: CocoaError) -> Bool {
+    if error.code == .fileReadNoSuchFile || error.code == .fileNoSuchFile { return true }
+    guard let posix = error.underlying as? POSIXError else { return false }
+    return posix.code == .ENOENT || posix.code == .ENOTDIR
+  }
+
+  private static func errnoText() -> String {
+    String(cString: strerror(errno))
+  }
+
+  private static func reason(_ error: any Swift.Error) -> String {
+    if let cocoa = error as? CocoaError, let underlying = cocoa.underlying as? POSIXError {
+      return String(cString: strerror(underlying.code.rawValue))
+    }
+    return (error as NSError).localizedDescription
+  }
+}

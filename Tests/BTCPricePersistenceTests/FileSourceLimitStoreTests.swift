@@ -1,0 +1,75 @@
+import BTCPriceCore
+import BTCPricePersistence
+import Foundation
+import Testing
+
+@Suite("Keep the sources' limits in a state file")
+final class FileSourceLimitStoreTests {
+  let folder = FileManager.default.temporaryDirectory
+    .appendingPathComponent("FileSourceLimitStoreTests-\(UUID().uuidString)")
+  var fileURL: URL { folder.appendingPathComponent("state/btc-price/limits.json") }
+
+  deinit {
+    try? FileManager.default.removeItem(at: folder)
+  }
+
+  @Test func load_deliversNothingWhenNoFileExists() throws {
+    #expect(try makeSUT().load().isEmpty)
+  }
+
+  @Test func save_thenLoad_deliversEveryKindOfLimitExactly() throws {
+    let until = Date(timeIntervalSince1970: 1_795_356_785.25)
+    let limits = [
+      SourceLimit(
+        source: "binance", endpoint: "https://api.binance.com", until: until,
+        cause: .rateLimited(status: 418, retryAfter: .seconds(600), message: "banned"),
+        apiKeyGiven: false),
+      SourceLimit(
+        source: "cryptocompare", endpoint: "https://min-api.cryptocompare.com", until: until,
+        cause: .refused("You need a valid auth key"), apiKeyGiven: false),
+      SourceLimit(
+        source: "kraken", endpoint: "http://127.0.0.1:8080", until: until,
+        cause: .httpStatus(451, message: nil), apiKeyGiven: true),
+    ]
+
+    try makeSUT().save(limits)
+
+    let loaded = try makeSUT().load()
+    #expect(loaded.map(\.source) == ["binance", "cryptocompare", "kraken"])
+    #expect(loaded.map(\.until) == [until, until, until])
+    // Retry-After was turned into `until`; the rest comes back as it was.
+    #expect(loaded[0].cause == .rateLimited(status: 418, retryAfter: nil, message: "banned"))
+    #expect(Array(loaded[1...]) == Array(limits[1...]))
+  }
+
+  @Test(arguments: [
+    "{garbage", #"{"version":2,"limits":[]}"#, String(repeating: " ", count: 70_000),
+  ])
+  func load_throwsWithThePathOnACorruptFile(content: String) throws {
+    try FileManager.default.createDirectory(
+      at: fileURL.deletingLastPathComponent(), withIntermediateDirectories: true)
+    try Data(content.utf8).write(to: fileURL)
+
+    #expect {
+      try self.makeSUT().load()
+    } throws: { error in
+      "\(error)".hasPrefix("ignoring corrupt state file \(self.fileURL.path)")
+    }
+  }
+
+  @Test func defaultFileURL_followsXDGStateHomeThenHome() {
+    #expect(
+      FileSourceLimitStore.defaultFileURL(environment: ["XDG_STATE_HOME": "/s", "HOME": "/h"]).path
+        == "/s/btc-price/limits.json")
+    #expect(
+      FileSourceLimitStore.defaultFileURL(environment: ["HOME": "/h"]).path
+        == "/h/.local/state/btc-price/limits.json")
+    #expect(
+      FileSourceLimitStore.defaultFileURL(environment: ["XDG_STATE_HOME": "rel", "HOME": "/h"]).path
+        == "/h/.local/state/btc-price/limits.json")
+  }
+
+  private func makeSUT() -> FileSourceLimitStore {
+    FileSourceLimitStore(fileURL: fileURL)
+  }
+}
