@@ -14,6 +14,7 @@ let package = Package(
     .library(name: "BTCPricePersistence", targets: ["BTCPricePersistence"]),
     .library(name: "BTCPriceFeature", targets: ["BTCPriceFeature"]),
     .library(name: "BTCPriceTerminal", targets: ["BTCPriceTerminal"]),
+    .library(name: "BTCPriceSettings", targets: ["BTCPriceSettings"]),
     .library(name: "BTCPriceAsyncHTTPClient", targets: ["BTCPriceAsyncHTTPClient"]),
     .library(name: "BTCPriceURLSession", targets: ["BTCPriceURLSession"]),
     // The SwiftUI screen of the iPhone app (App/iOS); empty where SwiftUI does not exist.
@@ -30,6 +31,7 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
     .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.1.1"),
     .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+    .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
   ],
   targets: [
     .target(name: "BTCPriceCore", swiftSettings: strict),
@@ -56,6 +58,14 @@ let package = Package(
     .target(
       name: "BTCPriceTerminal", dependencies: ["BTCPriceCore", "BTCPriceFeature"],
       swiftSettings: strict),
+    // The settings file and its layering under the command line and the environment (CLI only).
+    .target(
+      name: "BTCPriceSettings",
+      dependencies: [
+        "BTCPriceCore", "BTCPriceTerminal", .product(name: "Yams", package: "Yams"),
+      ],
+      swiftSettings: strict
+    ),
     // Only views that bind to BTCPriceFeature's view model: no logic, and nothing that links NIO.
     .target(name: "BTCPriceUI", dependencies: ["BTCPriceFeature"], swiftSettings: strict),
     // What the iPhone app wires, without SwiftUI, so Linux builds and tests it. No SwiftNIO:
@@ -122,6 +132,11 @@ let package = Package(
     .testTarget(
       name: "BTCPriceTerminalTests",
       dependencies: ["BTCPriceTerminal", "BTCPriceTestSupport"],
+      swiftSettings: strict
+    ),
+    .testTarget(
+      name: "BTCPriceSettingsTests",
+      dependencies: ["BTCPriceSettings", "BTCPriceTestSupport"],
       swiftSettings: strict
     ),
     .testTarget(

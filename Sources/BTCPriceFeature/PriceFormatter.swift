@@ -1,22 +1,62 @@
+import BTCPriceCore
 import Foundation
 
-/// Formats a USD amount as `$68,901.23`, the same in every locale.
+/// Formats an amount of money as `$68,901.23`, `€68,901.23` or `¥10,512,345`, the same in every
+/// locale.
 ///
 /// Foundation's currency styles follow the process locale (`LANG=C` gives `US$114,721.34`), so
-/// this formats the digits itself: rounded to cents half-up (`0.005` → `$0.01`), comma grouping,
-/// always two decimals.
+/// this formats the digits itself: rounded half-up to the currency's ISO 4217 minor units
+/// (`0.005` → `$0.01`), comma grouping, a point before the decimals, the symbol in front.
 public enum PriceFormatter {
+  /// A US dollar amount: `$68,901.23`.
   public static func format(_ value: Decimal) -> String {
+    format(value, currency: .usd)
+  }
+
+  /// `€68,901.23`, `¥10,512,345`, `-£5.00`.
+  public static func format(_ value: Decimal, currency: Currency) -> String {
+    let (negative, digits) = rounded(value, decimals: currency.minorUnits)
+    return (negative ? "-" : "") + currency.symbol + digits
+  }
+
+  /// A change of price with the sign of its direction: `+€12.34`, `-€12.34`, `€0.00` for no
+  /// change. A rise too small to show is still a rise: `+€0.00`, as its ▲ says.
+  public static func formatChange(_ amount: Decimal, currency: Currency) -> String {
+    let (_, digits) = rounded(amount.magnitude, decimals: currency.minorUnits)
+    return sign(of: amount) + currency.symbol + digits
+  }
+
+  /// A percentage with the sign of its direction and two decimals: `+0.02%`, `-1.50%`, `0.00%`.
+  public static func formatPercentChange(_ percent: Decimal, direction amount: Decimal) -> String {
+    let (_, digits) = rounded(percent.magnitude, decimals: 2)
+    return sign(of: amount) + digits + "%"
+  }
+
+  private static func sign(of value: Decimal) -> String {
+    value > 0 ? "+" : value < 0 ? "-" : ""
+  }
+
+  /// A plain number with grouping and a fixed number of decimals: `1,234.50`, `-0.02`.
+  public static func number(_ value: Decimal, decimals: Int) -> String {
+    let (negative, digits) = rounded(value, decimals: decimals)
+    return (negative ? "-" : "") + digits
+  }
+
+  /// The magnitude rounded half-up (away from zero) to `decimals`, grouped, and whether it is
+  /// below zero after rounding (so `-0.001` is `0.00`, not `-0.00`).
+  private static func rounded(_ value: Decimal, decimals: Int) -> (negative: Bool, digits: String) {
     var input = value
     var rounded = Decimal()
-    NSDecimalRound(&rounded, &input, 2, .plain)
+    NSDecimalRound(&rounded, &input, decimals, .plain)
     let negative = rounded < 0
-    let digits = "\(negative ? -rounded : rounded)"
-    let parts = digits.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
-    let integer = String(parts[0])
+    let text = "\(negative ? -rounded : rounded)"
+    let parts = text.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
+    let integer = grouped(String(parts[0]))
+    guard decimals > 0 else { return (negative, integer) }
     let fraction = parts.count > 1 ? String(parts[1]) : ""
-    let cents = fraction.padding(toLength: 2, withPad: "0", startingAt: 0)
-    return (negative ? "-$" : "$") + grouped(integer) + "." + cents
+    return (
+      negative, integer + "." + fraction.padding(toLength: decimals, withPad: "0", startingAt: 0)
+    )
   }
 
   private static func grouped(_ integer: String) -> String {

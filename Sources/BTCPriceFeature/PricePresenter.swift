@@ -10,9 +10,13 @@ public struct PricePresenter: Sendable {
 
   private static let recordTimestampStyle = Date.ISO8601FormatStyle()
   private let timestamps: TimestampFormatter
+  private let currency: Currency
 
-  public init(timestamps: TimestampFormatter) {
+  /// - Parameter currency: the currency of this run, for the pair and the changes; a quote is
+  ///   shown in its own currency.
+  public init(timestamps: TimestampFormatter, currency: Currency = .usd) {
     self.timestamps = timestamps
+    self.currency = currency
   }
 
   public func present(_ update: PriceUpdate) -> PriceViewState {
@@ -32,7 +36,8 @@ public struct PricePresenter: Sendable {
   public func presentTrend(_ history: PriceHistory) -> PriceTrendViewState {
     let range = history.recent.min().flatMap { low in
       history.recent.max().map { high in
-        "low \(PriceFormatter.format(low))  high \(PriceFormatter.format(high))"
+        "low \(PriceFormatter.format(low, currency: currency))  "
+          + "high \(PriceFormatter.format(high, currency: currency))"
       }
     }
     return PriceTrendViewState(
@@ -46,14 +51,16 @@ public struct PricePresenter: Sendable {
     let timestampText = quote.map { timestamps.format($0.timestamp) } ?? Self.placeholder
     let source = quote?.source.displayName
     return PriceViewState(
-      priceText: quote.map { PriceFormatter.format($0.value) } ?? Self.placeholder,
+      priceText: quote.map {
+        PriceFormatter.format($0.value, currency: Currency.named($0.currency) ?? currency)
+      } ?? Self.placeholder,
       timestampText: timestampText,
       lastUpdatedText: "Last updated \(timestampText)",
       sourceLineText: source.map { "Last updated \(timestampText) from \($0)" },
       shortSourceLineText: source.map { "Updated \(timestampText) · \($0)" },
       bannerText: stale ? "\(Self.bannerPrefix) \(timestampText)" : nil,
       sourceName: source,
-      pairText: "BTC/\(quote?.currency ?? "USD")",
+      pairText: "BTC/\(quote?.currency ?? currency.code)",
       accessibilityLabel: quote.map {
         "Bitcoin price \(SpokenPrice.text($0.value)), last updated \(timestampText)"
       } ?? "Bitcoin price unavailable",
@@ -61,7 +68,7 @@ public struct PricePresenter: Sendable {
       record: PriceRecord(
         timestamp: quote.map { $0.timestamp.formatted(Self.recordTimestampStyle) },
         price: quote.map { "\($0.value)" },
-        currency: quote?.currency ?? "USD",
+        currency: quote?.currency ?? currency.code,
         source: quote?.source.id,
         stale: stale,
         error: stale ? failure ?? "update failed" : nil),
@@ -76,12 +83,7 @@ public struct PricePresenter: Sendable {
     case .unchanged:
       text = "• unchanged"
     case .up, .down:
-      let sign = change.direction == .up ? "+" : "-"
-      let arrow = change.direction == .up ? "▲" : "▼"
-      let amount = PriceFormatter.format(change.amount.magnitude)
-      // PriceFormatter gives two decimals and grouping; the percentage drops its dollar sign.
-      let percent = PriceFormatter.format(change.percent.magnitude).dropFirst()
-      text = "\(arrow) \(sign)\(amount) (\(sign)\(percent)%)"
+      text = "\(change.arrow) \(change.amountText(in: currency)) (\(change.percentText))"
     }
     return PriceTrendViewState.Change(text: text, label: label, direction: change.direction)
   }

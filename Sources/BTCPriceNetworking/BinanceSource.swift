@@ -18,10 +18,17 @@ extension PriceSourceDefinition {
 /// Maps Binance's `{"symbol":"BTCUSDT","price":"114721.34000000"}` to a price (USDT taken as USD).
 public enum BinanceMapper {
   public static func map(_ response: HTTPResponse) throws(PriceSourceError) -> Decimal {
+    try map(response, pair: CurrencyMarkets.binance[.usd]!)
+  }
+
+  /// The price of the pair asked for; an answer for any other symbol is invalid data.
+  public static func map(_ response: HTTPResponse, pair: MarketPair) throws(PriceSourceError)
+    -> Decimal
+  {
     let json = try SourceAnswer.json(response, source: "Binance", errorMessage: errorMessage)
     guard let symbol = json["symbol"]?.stringValue else { throw .invalidData("no symbol") }
-    guard symbol == "BTCUSDT" else {
-      throw .invalidData("symbol is \(UntrustedText.excerpt(symbol)), not BTCUSDT")
+    guard pair.answers.contains(symbol) else {
+      throw .invalidData("symbol is \(UntrustedText.excerpt(symbol)), not \(pair.request)")
     }
     guard let text = json["price"]?.stringValue else { throw .invalidData("price is not a string") }
     return try PositivePrice.parse(text)

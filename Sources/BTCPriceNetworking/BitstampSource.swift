@@ -18,6 +18,14 @@ public enum BitstampMapper {
     return try PositivePrice.parse(text)
   }
 
+  /// Bitstamp's answer does not name its pair, so `pair` cannot be checked: the URL alone decides
+  /// the currency (see ``MarketURL``).
+  public static func map(_ response: HTTPResponse, pair: MarketPair) throws(PriceSourceError)
+    -> Decimal
+  {
+    try map(response)
+  }
+
   /// Bitstamp errors look like `{"status":"error","reason":"...","code":"..."}`, or
   /// `{"message":"..."}` from its gateway.
   private static func errorMessage(in json: JSONValue) -> String? {

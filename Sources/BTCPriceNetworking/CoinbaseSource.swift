@@ -12,10 +12,19 @@ extension PriceSourceDefinition {
 /// Maps `{"data":{"amount":"68880.55","base":"BTC","currency":"USD"}}` to a price.
 public enum CoinbaseMapper {
   public static func map(_ response: HTTPResponse) throws(PriceSourceError) -> Decimal {
+    try map(response, pair: CurrencyMarkets.coinbase[.usd]!)
+  }
+
+  /// The price in the currency asked for; a price in any other currency is invalid data.
+  public static func map(_ response: HTTPResponse, pair: MarketPair) throws(PriceSourceError)
+    -> Decimal
+  {
     let json = try SourceAnswer.json(response, source: "Coinbase", errorMessage: errorMessage)
     guard let data = json["data"]?.objectValue else { throw .invalidData("no data object") }
-    guard data["base"]?.stringValue == "BTC", data["currency"]?.stringValue == "USD" else {
-      throw .invalidData("data is not a BTC/USD price")
+    guard data["base"]?.stringValue == "BTC",
+      let currency = data["currency"]?.stringValue, pair.answers.contains(currency)
+    else {
+      throw .invalidData("data is not a \(pair.request.replacing("-", with: "/")) price")
     }
     guard let text = data["amount"]?.stringValue else {
       throw .invalidData("data.amount is not a string")

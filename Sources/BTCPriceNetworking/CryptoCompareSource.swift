@@ -24,11 +24,20 @@ extension PriceSourceDefinition {
 /// `PRICE` from its literal text so that it stays exact.
 public enum CryptoCompareMapper {
   public static func map(_ response: HTTPResponse) throws(PriceSourceError) -> Decimal {
+    try map(response, pair: CurrencyMarkets.cryptoCompare[.usd]!)
+  }
+
+  /// The price in the currency asked for (`TOSYMBOL`); any other currency is invalid data.
+  public static func map(_ response: HTTPResponse, pair: MarketPair) throws(PriceSourceError)
+    -> Decimal
+  {
     let json = try SourceAnswer.json(
       response, source: "CryptoCompare", errorMessage: errorMessage, bodyError: bodyError)
     guard let raw = json["RAW"]?.objectValue else { throw .invalidData("no RAW object") }
-    guard raw["FROMSYMBOL"]?.stringValue == "BTC", raw["TOSYMBOL"]?.stringValue == "USD" else {
-      throw .invalidData("RAW is not a BTC/USD price")
+    guard raw["FROMSYMBOL"]?.stringValue == "BTC",
+      let currency = raw["TOSYMBOL"]?.stringValue, pair.answers.contains(currency)
+    else {
+      throw .invalidData("RAW is not a BTC/\(pair.request) price")
     }
     guard let text = raw["PRICE"]?.numberText else {
       throw .invalidData("RAW.PRICE is not a number")

@@ -13,22 +13,28 @@ extension PriceSourceDefinition {
 /// price.
 ///
 /// The result key is Kraken's own name for the pair (`XXBTZUSD` for `XBTUSD`), so the mapper takes
-/// the single entry and checks that its name is a BTC/USD pair. Errors come in `error`, usually
-/// with HTTP 200.
+/// the single entry and checks that its name is one of the names of the pair asked for. Errors
+/// come in `error`, usually with HTTP 200.
 public enum KrakenMapper {
   public static func map(_ response: HTTPResponse) throws(PriceSourceError) -> Decimal {
+    try map(response, pair: CurrencyMarkets.kraken[.usd]!)
+  }
+
+  /// The last trade of the pair asked for; a result under any other pair's name is invalid data.
+  public static func map(_ response: HTTPResponse, pair: MarketPair) throws(PriceSourceError)
+    -> Decimal
+  {
     let json = try SourceAnswer.json(
       response, source: "Kraken", errorMessage: errorMessage, bodyError: bodyError)
     guard let result = json["result"]?.objectValue else { throw .invalidData("no result object") }
-    guard result.count == 1, let (pair, ticker) = result.first else {
+    guard result.count == 1, let (key, ticker) = result.first else {
       throw .invalidData("result has \(result.count) pairs, expected one")
     }
-    let name = pair.uppercased()
-    guard name.hasSuffix("USD"), name.contains("XBT") || name.contains("BTC") else {
-      throw .invalidData("pair \(UntrustedText.excerpt(pair)) is not BTC/USD")
+    guard pair.answers.contains(key) else {
+      throw .invalidData("pair \(UntrustedText.excerpt(key)) is not \(pair.request)")
     }
     guard let text = ticker["c"]?.arrayValue?.first?.stringValue else {
-      throw .invalidData("no last trade price (c[0]) in \(UntrustedText.excerpt(pair))")
+      throw .invalidData("no last trade price (c[0]) in \(UntrustedText.excerpt(key))")
     }
     return try PositivePrice.parse(text)
   }

@@ -6,6 +6,7 @@ public struct RemotePriceLoader: PriceLoader {
   private let client: any HTTPClient
   private let request: HTTPRequest
   private let source: PriceSource
+  private let currency: Currency
   private let map: PriceSourceDefinition.Mapper
   private let now: @Sendable () -> Date
 
@@ -18,7 +19,30 @@ public struct RemotePriceLoader: PriceLoader {
     self.client = client
     self.request = definition.request(url: url, apiKey: apiKey)
     self.source = definition.source
+    self.currency = .usd
     self.map = definition.map
+    self.now = now
+  }
+
+  /// A loader that asks `definition` for BTC in `currency`: the pair part of `url` (default: the
+  /// real endpoint) set from ``CurrencyMarkets``, answers in another currency refused, quotes
+  /// stamped with `currency`. Fails when the source has no market in `currency`, or `url` has no
+  /// pair part to set (see ``MarketURL``).
+  public init(
+    client: any HTTPClient, definition: PriceSourceDefinition, currency: Currency,
+    url: URL? = nil, apiKey: String? = nil, now: @escaping @Sendable () -> Date
+  ) throws(MarketURL.Failure) {
+    let id = definition.source.id
+    let marketURL = try MarketURL.url(
+      sourceID: id, currency: currency, base: url ?? definition.defaultURL)
+    guard let map = CurrencyMarkets.mapper(sourceID: id, currency: currency) else {
+      throw .notServed(sourceID: id, currency: currency)
+    }
+    self.client = client
+    self.request = definition.request(url: marketURL, apiKey: apiKey)
+    self.source = definition.source
+    self.currency = currency
+    self.map = map
     self.now = now
   }
 
@@ -36,7 +60,7 @@ public struct RemotePriceLoader: PriceLoader {
     } catch {
       throw rateLimitAware(error, in: response)
     }
-    return PriceQuote(value: value, currency: "USD", timestamp: now(), source: source)
+    return PriceQuote(value: value, currency: currency.code, timestamp: now(), source: source)
   }
 
   /// 429 and 418 become ``PriceSourceError/rateLimited(status:retryAfter:message:)`` with the

@@ -1,0 +1,88 @@
+import BTCPriceCore
+import BTCPriceTerminal
+import Foundation
+
+/// The choices a run can take from the command line, the environment or the settings file, each
+/// nil where that layer does not set it.
+///
+/// The settings file's keys mirror the long options: `sources`, `currency`, `interval`,
+/// `primary-timeout`, `format`, `<source>-url`, `cryptocompare-api-key`, `cache-path`.
+public struct Settings: Equatable, Sendable, CustomStringConvertible {
+  /// Source ids in the order to ask them (`--sources`).
+  public var sources: [String]?
+  public var currency: Currency?
+  /// Seconds between ticks (`--interval`).
+  public var interval: Double?
+  /// Seconds the first source may take (`--primary-timeout`).
+  public var primaryTimeout: Double?
+  /// The compiled `--format` template.
+  public var format: PriceTemplate?
+  /// `--<source>-url` by source id.
+  public var urls: [String: URL]
+  public var cryptoCompareAPIKey: Secret?
+  /// `--cache-path`, with a leading `~/` already expanded.
+  public var cachePath: String?
+
+  public init(
+    sources: [String]? = nil, currency: Currency? = nil, interval: Double? = nil,
+    primaryTimeout: Double? = nil, format: PriceTemplate? = nil, urls: [String: URL] = [:],
+    cryptoCompareAPIKey: Secret? = nil, cachePath: String? = nil
+  ) {
+    self.sources = sources
+    self.currency = currency
+    self.interval = interval
+    self.primaryTimeout = primaryTimeout
+    self.format = format
+    self.urls = urls
+    self.cryptoCompareAPIKey = cryptoCompareAPIKey
+    self.cachePath = cachePath
+  }
+
+  /// The layers merged, each value taken from the first layer that sets it: command line, then
+  /// environment, then file. What none sets stays nil, for the command's defaults.
+  public static func layered(commandLine: Settings, environment: Settings, file: Settings)
+    -> Settings
+  {
+    commandLine.over(environment).over(file)
+  }
+
+  /// `self` with every value it leaves unset taken from `lower`.
+  public func over(_ lower: Settings) -> Settings {
+    Settings(
+      sources: sources ?? lower.sources,
+      currency: currency ?? lower.currency,
+      interval: interval ?? lower.interval,
+      primaryTimeout: primaryTimeout ?? lower.primaryTimeout,
+      format: format ?? lower.format,
+      urls: urls.merging(lower.urls) { mine, _ in mine },
+      cryptoCompareAPIKey: cryptoCompareAPIKey ?? lower.cryptoCompareAPIKey,
+      cachePath: cachePath ?? lower.cachePath)
+  }
+
+  /// The values that are set, one `key: value` per line in file order; the API key only as
+  /// `<redacted>`.
+  public var description: String {
+    var lines: [String] = []
+    if let sources { lines.append("sources: \(sources.joined(separator: ","))") }
+    if let currency { lines.append("currency: \(currency.code)") }
+    if let interval { lines.append("interval: \(interval)") }
+    if let primaryTimeout { lines.append("primary-timeout: \(primaryTimeout)") }
+    if let format { lines.append("format: \(format.text)") }
+    for (id, url) in urls.sorted(by: { $0.key < $1.key }) {
+      lines.append("\(id)-url: \(url.absoluteString)")
+    }
+    if let cryptoCompareAPIKey { lines.append("cryptocompare-api-key: \(cryptoCompareAPIKey)") }
+    if let cachePath { lines.append("cache-path: \(cachePath)") }
+    return lines.joined(separator: "\n")
+  }
+}
+
+extension Settings {
+  /// Command line, then environment, then file, then default: the first layer that gives a value
+  /// wins. For one value; ``layered(commandLine:environment:file:)`` merges whole layers.
+  public static func resolve<Value>(
+    commandLine: Value?, environment: Value?, file: Value?, default defaultValue: Value
+  ) -> Value {
+    commandLine ?? environment ?? file ?? defaultValue
+  }
+}

@@ -1,0 +1,174 @@
+import BTCPriceCore
+import BTCPriceFeature
+
+/// `--format`: a line shaped by the user, parsed once and rendered every tick.
+///
+/// ```
+/// {arrow} {price} {change_pct}{stale}   →   ▲ €68,901.23 +0.02%
+/// ```
+///
+/// | placeholder | fresh | stale (a value is known) | nothing known yet |
+/// |---|---|---|---|
+/// | `{price}` | `€68,901.23` | the last known price | `-` |
+/// | `{amount}` | `68901.23` (exact, as received) | the last known amount | `-` |
+/// | `{currency}` | `EUR` | `EUR` | `EUR` |
+/// | `{time}` | when it was received, `Nov 22, 14:03:05` | its own time | `-` |
+/// | `{source}` | `Binance` | who delivered it | `-` |
+/// | `{arrow}` | `▲`, `▼` or `•` since the last tick | `•` | `•` |
+/// | `{change}` | `+€12.34`, `-€5.00`, `€0.00` since the last tick | `€0.00` | empty |
+/// | `{change_pct}` | `+0.02%`, `-0.01%`, `0.00%` | `0.00%` | empty |
+/// | `{stale}` | empty | `stale` | `stale` |
+///
+/// The change is empty until two ticks are known (the first tick of a run has nothing to compare
+/// with). `{{` and `}}` write a literal brace. With colours on, `{price}`, `{arrow}`, `{change}`
+/// and `{change_pct}` are green for a rise and red for a fall (the price is not coloured while
+/// stale, as in the plain lines), and `{stale}` is highlighted like the failure banner.
+public struct PriceTemplate: Equatable, Sendable {
+  public enum Placeholder: String, CaseIterable, Sendable {
+    case price, amount, currency, time, source, arrow, change
+    case changePercent = "change_pct"
+    case stale
+  }
+
+  /// What `{stale}` writes while the shown value is the last known one.
+  public static let staleMarker = "stale"
+
+  enum Segment: Equatable, Sendable {
+    case literal(String)
+    case placeholder(Placeholder)
+  }
+
+  /// The template as the user wrote it.
+  public let text: String
+  let segments: [Segment]
+
+  /// Parses `text` once; fails on an unknown placeholder or a brace without its pair.
+  public init(_ text: String) throws(ParseError) {
+    self.text = text
+    var segments: [Segment] = []
+    var literal = ""
+    let characters = Array(text)
+    var index = 0
+    func flush() {
+      if !literal.isEmpty { segments.append(.literal(literal)) }
+      literal = ""
+    }
+    while index < characters.count {
+      let character = characters[index]
+      let next = index + 1 < characters.count ? characters[index + 1] : nil
+      switch character {
+      case "{" where next == "{":
+        literal.append("{")
+        index += 2
+      case "}" where next == "}":
+        literal.append("}")
+        index += 2
+      case "}":
+        throw ParseError(kind: .unmatchedClosingBrace, column: index + 1)
+      case "{":
+        guard let close = characters[(index + 1)...].firstIndex(where: { $0 == "{" || $0 == "}" }),
+          characters[close] == "}"
+        else { throw ParseError(kind: .unmatchedOpeningBrace, column: index + 1) }
+        let name = String(characters[(index + 1)..<close])
+        guard let placeholder = Placeholder(rawValue: name) else {
+          throw ParseError(kind: .unknownPlaceholder(name), column: index + 1)
+        }
+        flush()
+        segments.append(.placeholder(placeholder))
+        index = close + 1
+      default:
+        literal.append(character)
+        index += 1
+      }
+    }
+    flush()
+    self.segments = segments
+  }
+
+  /// The line for one tick.
+  ///
+  /// - Parameters:
+  ///   - state: what the presenter made of the tick.
+  ///   - change: the change since the previous tick (``DisplayHistory/changeSinceLastTick``), nil
+  ///     while fewer than two values are known.
+  ///   - colors: whether to colour (terminals only; see ``ColorPolicy``).
+  public func render(_ state: PriceViewState, change: PriceChange?, colors: Bool = false)
+    -> String
+  {
+    // The run's currency: the shown quote's, or the presenter's while none is known.
+    let currency = Currency.named(state.record.currency) ?? .usd
+    let direction = state.isStale ? nil : change?.direction
+    var line = ""
+    for segment in segments {
+      switch segment {
+      case .literal(let text):
+        line += text
+      case .placeholder(let placeholder):
+        line += value(of: placeholder, state, change, currency, direction, colors)
+      }
+    }
+    return line
+  }
+
+  private func value(
+    of placeholder: Placeholder, _ state: PriceViewState, _ change: PriceChange?,
+    _ currency: Currency, _ direction: PriceChange.Direction?, _ colors: Bool
+  ) -> String {
+    let unknown = PricePresenter.placeholder
+    switch placeholder {
+    case .price:
+      return ANSIStyle.paint(state.priceText, for: direction, enabled: colors)
+    case .amount:
+      return state.quote.map { "\($0.value)" } ?? unknown
+    case .currency:
+      return state.record.currency
+    case .time:
+      return state.timestampText
+    case .source:
+      return state.sourceName ?? unknown
+    case .arrow:
+      // A stale tick shows an old value: it did not move, whatever it is compared with.
+      return ANSIStyle.paint(
+        direction == nil ? "•" : change?.arrow ?? "•", for: direction, enabled: colors)
+    case .change:
+      let text = change?.amountText(in: currency) ?? ""
+      return ANSIStyle.paint(text, for: direction, enabled: colors)
+    case .changePercent:
+      return ANSIStyle.paint(change?.percentText ?? "", for: direction, enabled: colors)
+    case .stale:
+      return state.isStale ? ANSIStyle.banner.apply(Self.staleMarker, enabled: colors) : ""
+    }
+  }
+
+  /// Why a template was refused. Its description lists the placeholders that exist.
+  public struct ParseError: Error, Equatable, CustomStringConvertible {
+    public enum Kind: Equatable, Sendable {
+      case unknownPlaceholder(String)
+      case unmatchedOpeningBrace
+      case unmatchedClosingBrace
+    }
+
+    public let kind: Kind
+    /// Where the offending brace is, counting characters from 1.
+    public let column: Int
+
+    /// `{price}, {amount}, {currency}, {time}, {source}, {arrow}, {change}, {change_pct}, {stale}`
+    public static let knownPlaceholders = Placeholder.allCases.map { "{\($0.rawValue)}" }
+      .joined(separator: ", ")
+
+    public var description: String {
+      let problem: String
+      switch kind {
+      case .unknownPlaceholder(let name):
+        let shown = name.count > 30 ? String(name.prefix(30)) + "…" : name
+        problem = "unknown placeholder {\(shown)} at column \(column)"
+      case .unmatchedOpeningBrace:
+        problem = "\"{\" at column \(column) has no matching \"}\""
+      case .unmatchedClosingBrace:
+        problem = "\"}\" at column \(column) has no matching \"{\""
+      }
+      return "\(problem); known placeholders: \(Self.knownPlaceholders); "
+        + "write {{ and }} for literal braces"
+    }
+  }
+}

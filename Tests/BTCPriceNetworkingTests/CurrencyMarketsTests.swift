@@ -1,0 +1,305 @@
+import BTCPriceCore
+import BTCPriceNetworking
+import BTCPriceTestSupport
+import Foundation
+import Testing
+
+/// Which source serves which currency, under which pair name (docs/CURRENCIES.md).
+@Suite("Ask each source for its pair in the chosen currency")
+struct AskSourcesInCurrencyUseCaseTests {
+  // MARK: The table
+
+  @Test func table_saysWhichSourcesServeEachCurrency() {
+    #expect(
+      CurrencyMarkets.servingSummary == [
+        "USD  binance, cryptocompare, coinbase, kraken, bitstamp",
+        "EUR  binance, cryptocompare, coinbase, kraken, bitstamp",
+        "GBP  coinbase, kraken, bitstamp",
+        "JPY  binance, coinbase, kraken",
+        "CAD  coinbase, kraken",
+        "AUD  coinbase, kraken",
+        "CHF  coinbase, kraken",
+      ])
+  }
+
+  @Test func table_saysWhichCurrenciesEachSourceServes() {
+    #expect(CurrencyMarkets.currencies(servedBy: "binance") == [.usd, .eur, .jpy])
+    #expect(CurrencyMarkets.currencies(servedBy: "bitstamp") == [.usd, .eur, .gbp])
+    #expect(CurrencyMarkets.currencies(servedBy: "kraken") == Currency.supported)
+    #expect(CurrencyMarkets.currencies(servedBy: "nosuchsource") == [])
+  }
+
+  @Test func table_everyCurrencyHasAtLeastTwoSources() {
+    for currency in Currency.supported {
+      #expect(CurrencyMarkets.sourceIDs(serving: currency).count >= 2, "\(currency)")
+    }
+  }
+
+  // MARK: Request URLs
+
+  @Test(arguments: PriceSourceRegistry.all.map(\.source.id))
+  func url_inUSDIsTheDefaultURLByteForByte(sourceID: String) throws {
+    let defaultURL = defaultURL(sourceID)
+    let url = try MarketURL.url(sourceID: sourceID, currency: .usd, base: defaultURL)
+
+    #expect(url.absoluteString == defaultURL.absoluteString)
+  }
+
+  @Test(
+    arguments: [
+      ("binance", Currency.eur, "https://api.binance.com/api/v3/ticker/price?symbol=BTCEUR"),
+      ("binance", .jpy, "https://api.binance.com/api/v3/ticker/price?symbol=BTCJPY"),
+      (
+        "cryptocompare", .eur,
+        "https://min-api.cryptocompare.com/data/generateAvg?fsym=BTC&tsym=EUR&e=coinbase"
+      ),
+      ("coinbase", .eur, "https://api.coinbase.com/v2/prices/BTC-EUR/spot"),
+      ("coinbase", .jpy, "https://api.coinbase.com/v2/prices/BTC-JPY/spot"),
+      ("coinbase", .chf, "https://api.coinbase.com/v2/prices/BTC-CHF/spot"),
+      ("kraken", .eur, "https://api.kraken.com/0/public/Ticker?pair=XBTEUR"),
+      ("kraken", .aud, "https://api.kraken.com/0/public/Ticker?pair=XBTAUD"),
+      ("kraken", .cad, "https://api.kraken.com/0/public/Ticker?pair=XBTCAD"),
+      ("bitstamp", .gbp, "https://www.bitstamp.net/api/v2/ticker/btcgbp/"),
+      ("bitstamp", .eur, "https://www.bitstamp.net/api/v2/ticker/btceur/"),
+    ])
+  func url_asksTheDefaultEndpointForTheCurrencysPair(
+    sourceID: String, currency: Currency, expected: String
+  ) throws {
+    let base = defaultURL(sourceID)
+
+    #expect(
+      try MarketURL.url(sourceID: sourceID, currency: currency, base: base).absoluteString
+        == expected)
+  }
+
+  @Test(
+    arguments: [
+      (
+        "binance", "http://127.0.0.1:8080/api/v3/ticker/price?symbol=BTCUSDT&x=1",
+        "http://127.0.0.1:8080/api/v3/ticker/price?symbol=BTCEUR&x=1"
+      ),
+      (
+        "cryptocompare", "https://cc.example/data/generateAvg?fsym=BTC&tsym=USD&e=kraken",
+        "https://cc.example/data/generateAvg?fsym=BTC&tsym=EUR&e=kraken"
+      ),
+      (
+        "coinbase", "https://proxy.example:8443/cb/v2/prices/btc-usd/spot",
+        "https://proxy.example:8443/cb/v2/prices/BTC-EUR/spot"
+      ),
+      (
+        "kraken", "http://127.0.0.1:9/0/public/Ticker?pair=XBTUSD",
+        "http://127.0.0.1:9/0/public/Ticker?pair=XBTEUR"
+      ),
+      (
+        "bitstamp", "https://mirror.example/api/v2/ticker/btcusd",
+        "https://mirror.example/api/v2/ticker/btceur"
+      ),
+    ])
+  func url_keepsAnOverrideWholeButItsPair(sourceID: String, base: String, expected: String)
+    throws
+  {
+    let url = try MarketURL.url(sourceID: sourceID, currency: .eur, base: URL(string: base)!)
+
+    #expect(url.absoluteString == expected)
+  }
+
+  @Test func url_keepsAnOverrideWithoutAPairAsItIsInUSD() throws {
+    let base = URL(string: "http://127.0.0.1:8080/my/price")!
+
+    #expect(try MarketURL.url(sourceID: "coinbase", currency: .usd, base: base) == base)
+  }
+
+  @Test func url_refusesAnOverrideWithoutAPairInAnotherCurrency() {
+    #expect(throws: MarketURL.Failure.noPairPart(sourceID: "kraken", expected: "pair=")) {
+      try MarketURL.url(
+        sourceID: "kraken", currency: .eur, base: URL(string: "http://127.0.0.1:8080/ticker")!)
+    }
+    #expect(
+      MarketURL.Failure.noPairPart(sourceID: "kraken", expected: "pair=").description
+        == "the kraken URL has no pair= to set the currency in")
+  }
+
+  @Test func url_refusesACurrencyTheSourceDoesNotServe() {
+    #expect(throws: MarketURL.Failure.notServed(sourceID: "binance", currency: .gbp)) {
+      try MarketURL.url(sourceID: "binance", currency: .gbp, base: defaultURL("binance"))
+    }
+    #expect(
+      MarketURL.Failure.notServed(sourceID: "bitstamp", currency: .jpy).description
+        == "bitstamp has no BTC/JPY market")
+  }
+
+  // MARK: Mappers, with the shapes each source really sends
+
+  @Test(
+    arguments: [
+      ("binance", Currency.eur, #"{"symbol":"BTCEUR","price":"74443.43000000"}"#, "74443.43"),
+      ("binance", .jpy, #"{"symbol":"BTCJPY","price":"12081078.00000000"}"#, "12081078"),
+      (
+        "coinbase", .eur, #"{"data":{"base":"BTC","currency":"EUR","amount":"41191.91"}}"#,
+        "41191.91"
+      ),
+      (
+        "coinbase", .jpy, #"{"data":{"base":"BTC","currency":"JPY","amount":"5333330.8622"}}"#,
+        "5333330.8622"
+      ),
+      (
+        "coinbase", .gbp, #"{"data":{"amount":"35330.89","base":"BTC","currency":"GBP"}}"#,
+        "35330.89"
+      ),
+      (
+        "kraken", .eur,
+        #"{"error":[],"result":{"XXBTZEUR":{"a":["60001.0","1","1.000"],"c":["60000.1","0.01"]}}}"#,
+        "60000.1"
+      ),
+      (
+        "kraken", .jpy,
+        #"{"error":[],"result":{"XXBTZJPY":{"c":["12081078","0.001"],"o":"12000000"}}}"#,
+        "12081078"
+      ),
+      (
+        "kraken", .aud,
+        #"{"error":[],"result":{"XBTAUD":{"a":["160100.00000","1","1.000"],"c":["160055.99000","0.01000000"]}}}"#,
+        "160055.99"
+      ),
+      (
+        "kraken", .chf,
+        #"{"error":[],"result":{"XBTCHF":{"b":["50100.10000","2","2.000"],"c":["50110.00000","0.00100000"]}}}"#,
+        "50110"
+      ),
+      (
+        "cryptocompare", .eur,
+        #"{"RAW":{"MARKET":"CUSTOMAGG","FROMSYMBOL":"BTC","TOSYMBOL":"EUR","PRICE":63412.7},"DISPLAY":{}}"#,
+        "63412.7"
+      ),
+      ("bitstamp", .gbp, #"{"timestamp":"1763800000","last":"54210.10","bid":"54209"}"#, "54210.1"),
+    ])
+  func mapper_readsThePriceOfThePairAskedFor(
+    sourceID: String, currency: Currency, body: String, expected: String
+  ) throws {
+    let map = try #require(CurrencyMarkets.mapper(sourceID: sourceID, currency: currency))
+
+    #expect("\(try map(response(body)))" == expected)
+  }
+
+  @Test(
+    arguments: [
+      // Each one is a valid answer, for the wrong currency.
+      ("binance", Currency.eur, #"{"symbol":"BTCUSDT","price":"68901.23"}"#),
+      ("binance", .jpy, #"{"symbol":"BTCEUR","price":"74443.43"}"#),
+      ("coinbase", .eur, #"{"data":{"amount":"68880.55","base":"BTC","currency":"USD"}}"#),
+      ("coinbase", .cad, #"{"data":{"amount":"68880.55","base":"BTC","currency":"AUD"}}"#),
+      ("coinbase", .eur, #"{"data":{"amount":"3000.00","base":"ETH","currency":"EUR"}}"#),
+      ("kraken", .eur, #"{"error":[],"result":{"XXBTZUSD":{"c":["68870.1","1"]}}}"#),
+      ("kraken", .usd, #"{"error":[],"result":{"XXBTZEUR":{"c":["60000.0","1"]}}}"#),
+      ("kraken", .aud, #"{"error":[],"result":{"XBTCAD":{"c":["93000.0","1"]}}}"#),
+      ("kraken", .usd, #"{"error":[],"result":{"XBTUSDT":{"c":["68870.1","1"]}}}"#),
+      (
+        "cryptocompare", .eur,
+        #"{"RAW":{"FROMSYMBOL":"BTC","TOSYMBOL":"USD","PRICE":68910.12}}"#
+      ),
+    ])
+  func mapper_deliversInvalidDataForAnotherCurrencysAnswer(
+    sourceID: String, currency: Currency, body: String
+  ) throws {
+    let map = try #require(CurrencyMarkets.mapper(sourceID: sourceID, currency: currency))
+
+    #expect {
+      try map(response(body))
+    } throws: { error in
+      guard case .invalidData = error as? PriceSourceError else { return false }
+      return true
+    }
+  }
+
+  @Test func mapper_namesThePairItExpectedInItsError() {
+    let body = #"{"symbol":"BTCUSDT","price":"68901.23"}"#
+    #expect(throws: PriceSourceError.invalidData("symbol is BTCUSDT, not BTCEUR")) {
+      try CurrencyMarkets.mapper(sourceID: "binance", currency: .eur)!(response(body))
+    }
+    let coinbase = #"{"data":{"amount":"1","base":"BTC","currency":"USD"}}"#
+    #expect(throws: PriceSourceError.invalidData("data is not a BTC/JPY price")) {
+      try CurrencyMarkets.mapper(sourceID: "coinbase", currency: .jpy)!(response(coinbase))
+    }
+    let kraken = #"{"error":[],"result":{"XXBTZUSD":{"c":["1","1"]}}}"#
+    #expect(throws: PriceSourceError.invalidData("pair XXBTZUSD is not XBTGBP")) {
+      try CurrencyMarkets.mapper(sourceID: "kraken", currency: .gbp)!(response(kraken))
+    }
+  }
+
+  @Test func mapper_isNilForACurrencyTheSourceDoesNotServe() {
+    #expect(CurrencyMarkets.mapper(sourceID: "bitstamp", currency: .jpy) == nil)
+    #expect(CurrencyMarkets.mapper(sourceID: "cryptocompare", currency: .chf) == nil)
+    #expect(CurrencyMarkets.mapper(sourceID: "nosuchsource", currency: .usd) == nil)
+  }
+
+  // MARK: Loader
+
+  @Test func table_namesEverySourceOfTheRegistryInItsOrder() {
+    #expect(CurrencyMarkets.bySource.map(\.sourceID) == PriceSourceRegistry.all.map(\.source.id))
+  }
+
+  // MARK: Loader
+
+  @Test func loader_asksForThePairAndStampsTheQuoteWithItsCurrency() async throws {
+    let client = OneAnswerClient(response(#"{"symbol":"BTCJPY","price":"12081078.5"}"#))
+    let now = Date(timeIntervalSince1970: 1_795_356_185)
+    let sut = try RemotePriceLoader(
+      client: client, definition: .binance, currency: .jpy, now: { now })
+
+    let quote = try await sut.load()
+
+    #expect(
+      quote
+        == PriceQuote(
+          value: Decimal(string: "12081078.5")!, currency: "JPY", timestamp: now,
+          source: PriceSourceDefinition.binance.source))
+    #expect(
+      client.requests.first?.url.absoluteString
+        == "https://api.binance.com/api/v3/ticker/price?symbol=BTCJPY")
+  }
+
+  @Test func loader_refusesAnAnswerInAnotherCurrency() async throws {
+    let client = OneAnswerClient(response(#"{"symbol":"BTCUSDT","price":"68901.23"}"#))
+    let sut = try RemotePriceLoader(
+      client: client, definition: .binance, currency: .eur, now: { Date() })
+
+    await #expect(throws: PriceSourceError.invalidData("symbol is BTCUSDT, not BTCEUR")) {
+      try await sut.load()
+    }
+  }
+
+  @Test func loader_cannotBeMadeForACurrencyTheSourceDoesNotServe() {
+    #expect(throws: MarketURL.Failure.notServed(sourceID: "bitstamp", currency: .jpy)) {
+      try RemotePriceLoader(
+        client: OneAnswerClient(response("{}")), definition: .bitstamp, currency: .jpy,
+        now: { Date() })
+    }
+  }
+
+  // MARK: Helpers
+
+  private func response(_ body: String, status: Int = 200) -> HTTPResponse {
+    HTTPResponse(status: status, body: Data(body.utf8))
+  }
+
+  private func defaultURL(_ sourceID: String) -> URL {
+    PriceSourceRegistry.definition(id: sourceID)!.defaultURL
+  }
+}
+
+/// Answers every request with the same response and records the requests.
+private final class OneAnswerClient: HTTPClient {
+  private let response: HTTPResponse
+  private let recorded = Locked<[HTTPRequest]>([])
+
+  init(_ response: HTTPResponse) {
+    self.response = response
+  }
+
+  var requests: [HTTPRequest] { recorded.value }
+
+  func get(_ request: HTTPRequest) async throws -> HTTPResponse {
+    recorded.append(request)
+    return response
+  }
+}

@@ -1,0 +1,303 @@
+import BTCPriceCore
+import BTCPriceSettings
+import BTCPriceTerminal
+import Foundation
+import Testing
+
+@Suite("Load settings from the settings file")
+struct LoadSettingsFileUseCaseTests {
+  @Test func load_readsEveryKeyOfAValidFile() throws {
+    try withFile(
+      """
+      # btc-price settings
+      sources: kraken, coinbase
+      currency: eur
+      interval: 5
+      primary-timeout: 0.5
+      format: "{arrow} {price}{stale}"
+      kraken-url: http://127.0.0.1:8080/0/public/Ticker?pair=XBTUSD
+      cryptocompare-api-key: s3cr3t-key
+      cache-path: ~/.cache/btc-price/eur.json
+      """
+    ) { file in
+      let settings = try file.load(home: "/home/ana")
+
+      #expect(settings.sources == ["kraken", "coinbase"])
+      #expect(settings.currency == .eur)
+      #expect(settings.interval == 5)
+      #expect(settings.primaryTimeout == 0.5)
+      #expect(settings.format == (try PriceTemplate("{arrow} {price}{stale}")))
+      #expect(
+        settings.urls == [
+          "kraken": URL(string: "http://127.0.0.1:8080/0/public/Ticker?pair=XBTUSD")!
+        ])
+      #expect(settings.cryptoCompareAPIKey?.value == "s3cr3t-key")
+      #expect(settings.cachePath == "/home/ana/.cache/btc-price/eur.json")
+    }
+  }
+
+  @Test func load_acceptsSourcesAsAYAMLList() throws {
+    try withFile("sources:\n  - bitstamp\n  - Kraken\n") { file in
+      let settings = try file.load(home: nil)
+      #expect(settings.sources == ["bitstamp", "kraken"])
+    }
+  }
+
+  @Test func load_givesNoSettingsWithoutAFile() throws {
+    let file = SettingsFile(path: "/nonexistent-\(UUID().uuidString)/btc-price/config")
+
+    #expect(try file.load(home: nil) == Settings())
+  }
+
+  @Test(arguments: ["", "\n", "# only a comment\n", "---\n"])
+  func load_givesNoSettingsForAnEmptyFile(text: String) throws {
+    try withFile(text) { file in
+      let settings = try file.load(home: nil)
+      #expect(settings == Settings())
+    }
+  }
+
+  // MARK: Errors name the file, the line and the key
+
+  @Test func load_refusesAnUnknownKeyOnItsLine() throws {
+    try withFile("currency: EUR\n\nintervall: 5\n") { file in
+      expectError(
+        file,
+        "\(file.path):3: unknown key \"intervall\"; known keys: sources, currency, interval, "
+          + "primary-timeout, format, binance-url, cryptocompare-url, coinbase-url, kraken-url, "
+          + "bitstamp-url, cryptocompare-api-key, cache-path")
+    }
+  }
+
+  @Test(
+    arguments: [
+      (
+        "currency: EUR\ninterval: fast\n", 2,
+        #"interval: must be a number of seconds from 0.01 to 86400, got "fast""#
+      ),
+      ("interval: 0\n", 1, #"interval: must be a number of seconds from 0.01 to 86400, got "0""#),
+      (
+        "primary-timeout: -1\n", 1,
+        #"primary-timeout: must be a positive number of seconds up to 86400, got "-1""#
+      ),
+      (
+        "\n\ncurrency: XBT\n", 3,
+        #"currency: unknown currency "XBT"; supported: USD, EUR, GBP, JPY, CAD, AUD, CHF"#
+      ),
+      (
+        "sources: binance, ftx\n", 1,
+        #"sources: unknown source "ftx"; known sources: binance, cryptocompare, coinbase, kraken, bitstamp"#
+      ),
+      ("sources: kraken,kraken\n", 1, "sources: lists kraken twice"),
+      (
+        "kraken-url: ftp://example.com/x\n", 1,
+        #"kraken-url: needs an http or https URL, got "ftp://example.com/x""#
+      ),
+      (
+        "format: \"{prize}\"\n", 1,
+        "format: unknown placeholder {prize} at column 1; known placeholders: {price}, {amount}, {currency}, {time}, {source}, {arrow}, {change}, {change_pct}, {stale}; write {{ and }} for literal braces"
+      ),
+      (
+        "format: {price}\n", 1,
+        #"format: must be text; put it in quotes, as in format: "{price}" (a bare { starts a YAML mapping)"#
+      ),
+      ("interval:\n  - 1\n  - 2\n", 2, "interval: must be a single value"),
+      ("cache-path: \"\"\n", 1, "cache-path: must not be empty"),
+      ("currency: EUR\ninterval: 5\ninterval: 6\n", 2, "interval: is set twice"),
+    ])
+  func load_refusesABadValueNamingFileLineAndKey(text: String, line: Int, message: String) throws {
+    try withFile(text) { file in
+      expectError(file, "\(file.path):\(line): \(message)")
+    }
+  }
+
+  @Test func load_refusesBadYAMLWithItsLine() throws {
+    try withFile("currency: EUR\ninterval: [5\n") { file in
+      #expect {
+        try file.load(home: nil)
+      } throws: { error in
+        guard let error = error as? SettingsError else { return false }
+        return error.description.hasPrefix("\(file.path):3: not valid YAML: ")
+          || error.description.hasPrefix("\(file.path):2: not valid YAML: ")
+      }
+    }
+  }
+
+  @Test func load_refusesAFileThatIsNotAMapping() throws {
+    try withFile("- currency\n- EUR\n") { file in
+      expectError(file, "\(file.path):1: must hold `key: value` lines")
+    }
+  }
+
+  @Test func load_refusesAFolder() throws {
+    let folder = FileManager.default.temporaryDirectory.appending(
+      path: "btc-price-settings-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let file = SettingsFile(path: folder.path)
+
+    expectError(file, "\(folder.path): cannot be read: Is a directory")
+  }
+
+  @Test func load_refusesTextThatIsNotUTF8() throws {
+    try withData(Data([0x63, 0x75, 0xFF, 0xFE, 0x0A])) { file in
+      expectError(file, "\(file.path): is not UTF-8 text")
+    }
+  }
+
+  // MARK: Secrets
+
+  @Test func errorsAndDescriptionsNeverShowTheAPIKey() throws {
+    let key = "TOPSECRET-1234"
+    let texts = [
+      "cryptocompare-api-key: \(key)\ninterval: x\n",
+      "cryptocompare-api-key: [\(key)\n",
+      "cryptocompare-api-key: \"\(key)\n",
+      "cryptocompare-api-key:\n  \(key): 1\n",
+      "cryptocompare-apikey: \(key)\n",
+      "cryptocompare-api-key: \(key)\ncryptocompare-api-key: \(key)\n",
+    ]
+    for text in texts {
+      try withFile(text) { file in
+        do {
+          _ = try file.load(home: nil)
+          Issue.record("expected an error for \(text.debugDescription)")
+        } catch {
+          #expect(!String(describing: error).contains(key), "\(error)")
+          #expect(!String(reflecting: error).contains(key))
+        }
+      }
+    }
+    try withFile("cryptocompare-api-key: \(key)\n") { file in
+      let settings = try file.load(home: nil)
+      #expect(!settings.description.contains(key))
+      #expect(!"\(settings)".contains(key))
+      #expect(!String(reflecting: settings).contains(key))
+      var dumped = ""
+      dump(settings, to: &dumped)
+      #expect(!dumped.contains(key))
+      #expect(settings.description == "cryptocompare-api-key: <redacted>")
+    }
+  }
+
+  // MARK: Where the file is
+
+  @Test func defaultPath_followsXDGConfigHome() {
+    #expect(
+      SettingsFile.defaultPath(environment: ["XDG_CONFIG_HOME": "/x/conf", "HOME": "/home/ana"])
+        == "/x/conf/btc-price/config")
+    #expect(
+      SettingsFile.defaultPath(environment: ["HOME": "/home/ana"])
+        == "/home/ana/.config/btc-price/config")
+    // The XDG spec ignores a relative XDG_CONFIG_HOME.
+    #expect(
+      SettingsFile.defaultPath(environment: ["XDG_CONFIG_HOME": "conf", "HOME": "/home/ana/"])
+        == "/home/ana/.config/btc-price/config")
+    #expect(SettingsFile.defaultPath(environment: [:]) == nil)
+  }
+
+  // MARK: Helpers
+
+  private func withFile(_ text: String, _ body: (SettingsFile) throws -> Void) throws {
+    try withData(Data(text.utf8), body)
+  }
+
+  private func withData(_ data: Data, _ body: (SettingsFile) throws -> Void) throws {
+    let folder = FileManager.default.temporaryDirectory.appending(
+      path: "btc-price-settings-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let url = folder.appending(path: "config")
+    try data.write(to: url)
+    try body(SettingsFile(path: url.path))
+  }
+
+  private func expectError(
+    _ file: SettingsFile, _ message: String, sourceLocation: SourceLocation = #_sourceLocation
+  ) {
+    #expect(sourceLocation: sourceLocation) {
+      try file.load(home: nil)
+    } throws: { error in
+      let description = (error as? SettingsError)?.description
+      if description != message { print("got: \(description ?? "\(error)")") }
+      return description == message
+    }
+  }
+}
+
+@Suite("Layer command line, environment, file and defaults")
+struct LayerSettingsUseCaseTests {
+  @Test func resolve_takesTheFirstLayerThatGivesAValue() {
+    #expect(Settings.resolve(commandLine: 1, environment: 2, file: 3, default: 4) == 1)
+    #expect(Settings.resolve(commandLine: nil, environment: 2, file: 3, default: 4) == 2)
+    #expect(Settings.resolve(commandLine: nil, environment: nil, file: 3, default: 4) == 3)
+    #expect(
+      Settings.resolve(commandLine: nil as Int?, environment: nil, file: nil, default: 4) == 4)
+  }
+
+  @Test func layered_mergesWholeLayersValueByValue() {
+    let commandLine = Settings(currency: .gbp, urls: ["kraken": URL(string: "http://cli/k")!])
+    let environment = Settings(
+      sources: ["kraken"], currency: .eur,
+      urls: ["kraken": URL(string: "http://env/k")!, "coinbase": URL(string: "http://env/c")!])
+    let file = Settings(
+      sources: ["coinbase"], currency: .jpy, interval: 5,
+      urls: ["bitstamp": URL(string: "http://file/b")!], cryptoCompareAPIKey: Secret("k"))
+
+    let merged = Settings.layered(commandLine: commandLine, environment: environment, file: file)
+
+    #expect(
+      merged
+        == Settings(
+          sources: ["kraken"], currency: .gbp, interval: 5,
+          urls: [
+            "kraken": URL(string: "http://cli/k")!, "coinbase": URL(string: "http://env/c")!,
+            "bitstamp": URL(string: "http://file/b")!,
+          ], cryptoCompareAPIKey: Secret("k")))
+  }
+
+  @Test func fromEnvironment_readsTheVariablesAndIgnoresEmptyOnes() throws {
+    let settings = try Settings.fromEnvironment([
+      "BTC_PRICE_CURRENCY": "jpy", "BTC_PRICE_SOURCES": "kraken,binance",
+      "BTC_PRICE_KRAKEN_URL": "http://127.0.0.1:1/0/public/Ticker?pair=XBTUSD",
+      "BTC_PRICE_BINANCE_URL": "", "CRYPTOCOMPARE_API_KEY": "", "HOME": "/home/ana",
+    ])
+
+    #expect(
+      settings
+        == Settings(
+          sources: ["kraken", "binance"], currency: .jpy,
+          urls: ["kraken": URL(string: "http://127.0.0.1:1/0/public/Ticker?pair=XBTUSD")!]))
+  }
+
+  @Test func fromEnvironment_namesTheVariableOfABadValue() {
+    #expect {
+      try Settings.fromEnvironment(["BTC_PRICE_CURRENCY": "peso"])
+    } throws: { error in
+      (error as? SettingsError)?.description
+        == #"BTC_PRICE_CURRENCY: unknown currency "peso"; supported: USD, EUR, GBP, JPY, CAD, AUD, CHF"#
+    }
+  }
+
+  @Test func layers_fileEnvironmentAndCommandLineInOrder() throws {
+    // The whole path a run takes: a file, an environment, flags.
+    let folder = FileManager.default.temporaryDirectory.appending(
+      path: "btc-price-settings-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    try Data("currency: EUR\ninterval: 5\nsources: bitstamp\n".utf8).write(
+      to: folder.appending(path: "config"))
+    let file = try SettingsFile(path: folder.appending(path: "config").path).load(home: nil)
+    let environment = try Settings.fromEnvironment(["BTC_PRICE_CURRENCY": "GBP"])
+    let commandLine = Settings(sources: ["kraken"])
+
+    let merged = Settings.layered(commandLine: commandLine, environment: environment, file: file)
+
+    #expect(merged.currency == .gbp)
+    #expect(merged.sources == ["kraken"])
+    #expect(merged.interval == 5)
+    #expect(
+      Settings.resolve(
+        commandLine: nil, environment: nil, file: merged.primaryTimeout, default: 0.8) == 0.8)
+  }
+}

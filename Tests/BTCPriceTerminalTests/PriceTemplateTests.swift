@@ -1,0 +1,177 @@
+import BTCPriceCore
+import BTCPriceFeature
+import BTCPriceTerminal
+import Foundation
+import Testing
+
+@Suite("Render a --format template")
+struct RenderFormatTemplateUseCaseTests {
+  let euro = TickStates(currency: .eur, value: "68901.23")
+  let up = PriceChange(from: Decimal(string: "68888.89")!, to: Decimal(string: "68901.23")!)
+  let down = PriceChange(from: Decimal(string: "68906.23")!, to: Decimal(string: "68901.23")!)
+  let flat = PriceChange(from: Decimal(string: "68901.23")!, to: Decimal(string: "68901.23")!)
+  let line = "{arrow} {price} {change} ({change_pct}){stale}"
+
+  // MARK: Each arrow
+
+  @Test func render_showsARise() throws {
+    #expect(try render(line, euro.fresh, up) == "▲ €68,901.23 +€12.34 (+0.02%)")
+  }
+
+  @Test func render_showsAFall() throws {
+    #expect(try render(line, euro.fresh, down) == "▼ €68,901.23 -€5.00 (-0.01%)")
+  }
+
+  @Test func render_showsNoChange() throws {
+    #expect(try render(line, euro.fresh, flat) == "• €68,901.23 €0.00 (0.00%)")
+  }
+
+  @Test func render_leavesTheChangeEmptyOnTheFirstTick() throws {
+    #expect(try render(line, euro.fresh, nil) == "• €68,901.23  ()")
+  }
+
+  // MARK: Fresh, stale, nothing known
+
+  @Test func render_fillsEveryPlaceholderForAFreshValue() throws {
+    let all = "{price}|{amount}|{currency}|{time}|{source}|{arrow}|{change}|{change_pct}|{stale}"
+
+    #expect(
+      try render(all, euro.fresh, up)
+        == "€68,901.23|68901.23|EUR|Nov 22, 14:03:05|Binance|▲|+€12.34|+0.02%|")
+  }
+
+  @Test func render_marksTheLastKnownValueStale() throws {
+    #expect(
+      try render("{price} at {time} from {source} {stale}", euro.stale, flat)
+        == "€68,901.23 at Nov 22, 14:03:05 from Binance stale")
+    #expect(try render(line, euro.stale, flat) == "• €68,901.23 €0.00 (0.00%)stale")
+    // Whatever it is compared with, an old value did not move.
+    #expect(try render("{arrow}", euro.stale, up) == "•")
+  }
+
+  @Test func render_showsDashesWhenNothingIsKnownYet() throws {
+    let all = "{price}|{amount}|{currency}|{time}|{source}|{arrow}|{change}|{change_pct}|{stale}"
+
+    #expect(try render(all, euro.nothingKnown, nil) == "-|-|EUR|-|-|•|||stale")
+  }
+
+  @Test func render_keepsTheExactAmountAndTheYensNoDecimals() throws {
+    let yen = TickStates(currency: .jpy, value: "12081078.5")
+    let change = PriceChange(from: Decimal(string: "12080000")!, to: Decimal(string: "12081078.5")!)
+
+    #expect(
+      try render("{price} {amount} {change} {change_pct}", yen.fresh, change)
+        == "¥12,081,079 12081078.5 +¥1,079 +0.01%")
+  }
+
+  // MARK: Escapes and errors
+
+  @Test(
+    arguments: [
+      ("{{price}} = {price}", "{price} = €68,901.23"),
+      ("}}{{", "}{"),
+      ("{{{price}}}", "{€68,901.23}"),
+      ("no placeholder at all", "no placeholder at all"),
+      ("", ""),
+      ("BTC: {price}\t{stale}", "BTC: €68,901.23\t"),
+    ])
+  func render_writesDoubledBracesAsOne(template: String, expected: String) throws {
+    #expect(try render(template, euro.fresh, nil) == expected)
+  }
+
+  @Test func parse_refusesAnUnknownPlaceholderAndListsTheKnownOnes() {
+    expectError(
+      "{arrow} {prize}",
+      #"unknown placeholder {prize} at column 9; known placeholders: {price}, {amount}, "#
+        + "{currency}, {time}, {source}, {arrow}, {change}, {change_pct}, {stale}; "
+        + "write {{ and }} for literal braces")
+  }
+
+  @Test(
+    arguments: [
+      ("{price", #""{" at column 1 has no matching "}""#),
+      ("price}", #""}" at column 6 has no matching "{""#),
+      ("{pr{ice}", #""{" at column 1 has no matching "}""#),
+      ("{price}}", #""}" at column 8 has no matching "{""#),
+      ("{}", "unknown placeholder {} at column 1"),
+      ("{ price }", "unknown placeholder { price } at column 1"),
+      ("{PRICE}", "unknown placeholder {PRICE} at column 1"),
+    ])
+  func parse_refusesUnbalancedBraces(template: String, problem: String) {
+    expectError(template, problem + "; known placeholders: " + knownList)
+  }
+
+  @Test func parse_keepsTheTemplateAsWritten() throws {
+    #expect(try PriceTemplate("{price} {{x}}").text == "{price} {{x}}")
+  }
+
+  // MARK: Colours
+
+  @Test func render_coloursARiseGreenAndAFallRed() throws {
+    let template = try PriceTemplate("{arrow} {price} {change} {change_pct} {source}")
+
+    #expect(
+      template.render(euro.fresh, change: up, colors: true)
+        == "\u{1B}[32m▲\u{1B}[0m \u{1B}[32m€68,901.23\u{1B}[0m \u{1B}[32m+€12.34\u{1B}[0m "
+        + "\u{1B}[32m+0.02%\u{1B}[0m Binance")
+    #expect(
+      template.render(euro.fresh, change: down, colors: true)
+        == "\u{1B}[31m▼\u{1B}[0m \u{1B}[31m€68,901.23\u{1B}[0m \u{1B}[31m-€5.00\u{1B}[0m "
+        + "\u{1B}[31m-0.01%\u{1B}[0m Binance")
+  }
+
+  @Test func render_highlightsStaleAndLeavesItsPricePlain() throws {
+    let template = try PriceTemplate("{price} {stale}")
+
+    #expect(
+      template.render(euro.stale, change: flat, colors: true)
+        == "€68,901.23 \u{1B}[30;43mstale\u{1B}[0m")
+    #expect(template.render(euro.stale, change: flat) == "€68,901.23 stale")
+  }
+
+  // MARK: Helpers
+
+  private var knownList: String {
+    "{price}, {amount}, {currency}, {time}, {source}, {arrow}, {change}, {change_pct}, {stale}; "
+      + "write {{ and }} for literal braces"
+  }
+
+  private func render(_ template: String, _ state: PriceViewState, _ change: PriceChange?)
+    throws -> String
+  {
+    try PriceTemplate(template).render(state, change: change)
+  }
+
+  private func expectError(
+    _ template: String, _ message: String, sourceLocation: SourceLocation = #_sourceLocation
+  ) {
+    #expect(sourceLocation: sourceLocation) {
+      try PriceTemplate(template)
+    } throws: { error in
+      (error as? PriceTemplate.ParseError)?.description == message
+    }
+  }
+}
+
+/// The three states a tick can leave, as the presenter words them in a currency.
+struct TickStates {
+  let fresh: PriceViewState
+  let stale: PriceViewState
+  let nothingKnown: PriceViewState
+
+  init(currency: Currency, value: String) {
+    let presenter = PricePresenter(
+      timestamps: TimestampFormatter(precision: .seconds, timeZone: TimeZone(identifier: "UTC")!),
+      currency: currency)
+    let quote = PriceQuote(
+      value: Decimal(string: value)!, currency: currency.code,
+      timestamp: Date(timeIntervalSince1970: 1_795_356_185),
+      source: PriceSource(id: "binance", displayName: "Binance"))
+    let failure = PriceFetchFailure(failures: [
+      .init(source: quote.source, error: .timedOut(after: .milliseconds(800)))
+    ])
+    fresh = presenter.present(.fresh(quote))
+    stale = presenter.present(.stale(lastKnown: quote, failure: failure))
+    nothingKnown = presenter.present(.stale(lastKnown: nil, failure: failure))
+  }
+}
