@@ -16,6 +16,7 @@ extension PriceSourceChain {
     primaryTimeout: Duration,
     clock: any Clock<Duration>,
     now: @escaping @Sendable () -> Date,
+    inheritedLimits: [String: PriceSourceChain.InheritedLimit] = [:],
     onEvent: @escaping @Sendable (PriceSourceEvent) -> Void = { _ in }
   ) -> PriceSourceChain {
     let links = definitions.enumerated().map { index, definition in
@@ -26,6 +27,7 @@ extension PriceSourceChain {
           apiKey: apiKeys[definition.source.id], now: now),
         timeout: index == 0 ? primaryTimeout : nil)
     }
-    return PriceSourceChain(links, clock: clock, onEvent: onEvent)
+    return PriceSourceChain(
+      links, clock: clock, inheritedLimits: inheritedLimits, onEvent: onEvent)
   }
 }

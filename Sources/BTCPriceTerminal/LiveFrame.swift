@@ -5,4 +5,9 @@ public enum LiveFrame {
     let up = previousHeight > 0 ? "\u{1B}[\(previousHeight)F" : ""
     return up + lines.map { "\u{1B}[2K" + $0 + "\n" }.joined() + "\u{1B}[J"
   }
+
+  /// Moves back over a panel of `height` lines and clears it and everything below.
+  public static func erase(height: Int) -> String {
+    (height > 0 ? "\u{1B}[\(height)F" : "") + "\u{1B}[J"
+  }
 }

@@ -1,11 +1,33 @@
 import BTCPriceCore
 import BTCPriceFeature
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Why stdout can take no more output.
+public enum TerminalOutputError: Error, Equatable, Sendable {
+  /// Its reader is gone (EPIPE): `btc-price | head -3` after head has exited.
+  case readerGone
+  /// Any other write error, e.g. `No space left on device` for `> /dev/full`.
+  case failed(String)
+}
+
 /// Writes each tick's state to the terminal in the chosen mode, and keeps the little state the
-/// terminal views need between ticks: the price history and the height of the panel on screen.
+/// terminal views need between ticks: the price history, the last state and the height of the
+/// live panel on screen.
 ///
-/// The bytes go through an injected `write`, and the terminal's width comes from an injected
+/// The bytes go through injected writers, and the terminal's width comes from an injected
 /// `width`, so every decision here is tested without a terminal.
+///
+/// All output is serialised by one lock, held while writing: a tick, a redraw after a resize and
+/// a warning never interleave their escape sequences. Because a stalled reader (a paused pager,
+/// Ctrl-S) can block a write for ever, what a signal handler calls never waits for that lock
+/// without a time limit (see ``restoreTerminal(waitingAtMost:)``).
 public final class TerminalSession: Sendable {
   public enum Mode: Equatable, Sendable {
     case plain(colors: Bool)
@@ -15,26 +37,33 @@ public final class TerminalSession: Sendable {
 
   private struct State {
     var history = PriceHistory()
-    var panelHeight = 0
+    var last: PriceViewState?
+    /// The live panel's lines as they are on screen now, to move back over them.
+    var panel: [String] = []
     var cursorHidden = false
   }
 
   public let mode: Mode
   private let presenter: PricePresenter
-  private let write: @Sendable (String) -> Void
+  private let write: @Sendable (String) throws(TerminalOutputError) -> Void
+  private let writeDiagnostic: @Sendable (String) -> Void
   private let width: @Sendable () -> Int
   private let state = Locked(State())
 
   /// - Parameters:
-  ///   - write: puts bytes on stdout, all of them, at once.
+  ///   - write: puts bytes on stdout, all of them, or says why it cannot.
+  ///   - writeDiagnostic: puts a warning or log line on stderr, best effort.
   ///   - width: the terminal's width in columns now.
   public init(
-    mode: Mode, presenter: PricePresenter, write: @escaping @Sendable (String) -> Void,
+    mode: Mode, presenter: PricePresenter,
+    write: @escaping @Sendable (String) throws(TerminalOutputError) -> Void,
+    writeDiagnostic: @escaping @Sendable (String) -> Void = { _ in },
     width: @escaping @Sendable () -> Int
   ) {
     self.mode = mode
     self.presenter = presenter
     self.write = write
+    self.writeDiagnostic = writeDiagnostic
     self.width = width
   }
 
@@ -52,39 +81,144 @@ public final class TerminalSession: Sendable {
     return (.plain(colors: colors), nil)
   }
 
-  /// Hides the cursor while the live panel is up.
-  public func begin() {
-    guard case .live = mode else { return }
-    state.withValue { $0.cursorHidden = true }
-    write(ANSIStyle.hideCursor)
+  private var isLive: Bool {
+    if case .live = mode { return true }
+    return false
   }
 
-  public func show(_ viewState: PriceViewState) {
-    state.withValue { state in
+  /// Hides the cursor while the live panel is up.
+  public func begin() throws(TerminalOutputError) {
+    guard isLive else { return }
+    try withState { state throws(TerminalOutputError) in
+      state.cursorHidden = true
+      try write(ANSIStyle.hideCursor)
+    }
+  }
+
+  public func show(_ viewState: PriceViewState) throws(TerminalOutputError) {
+    try withState { state throws(TerminalOutputError) in
       state.history.record(viewState)
+      state.last = viewState
       switch mode {
       case .json:
-        write(JSONLineRenderer.render(viewState) + "\n")
+        try write(JSONLineRenderer.render(viewState) + "\n")
       case .plain(let colors):
-        write(
+        try write(
           PlainLineRenderer.render(
             viewState, change: state.history.changeSinceLastTick, colors: colors) + "\n")
-      case .live(let colors):
-        let lines = LivePanelRenderer.render(
-          viewState, trend: presenter.presentTrend(state.history), width: width(),
-          colors: colors)
-        write(LiveFrame.compose(lines, replacingHeight: state.panelHeight))
-        state.panelHeight = lines.count
+      case .live:
+        try redraw(&state, over: state.panel.count)
       }
     }
   }
 
-  /// Gives the cursor back. Safe to call more than once and from a signal path.
-  public func end() {
-    let restore = state.withValue { state in
-      defer { state.cursorHidden = false }
-      return state.cursorHidden
+  /// A warning or a log line. In the live panel it goes above the panel, which is drawn again
+  /// below it, so it never shifts the panel or leaves a stale line behind.
+  public func diagnostic(_ line: String) {
+    guard isLive else { return writeDiagnostic(line) }
+    try? withState { state throws(TerminalOutputError) in
+      guard !state.panel.isEmpty else { return writeDiagnostic(line) }
+      try write(LiveFrame.erase(height: state.panel.count))
+      state.panel = []
+      writeDiagnostic(line)
+      try redraw(&state, over: 0)
     }
-    if restore { write(ANSIStyle.showCursor) }
+  }
+
+  /// The terminal changed its width: the panel is laid out again at once, not at the next tick.
+  /// A terminal that reflows lines as it narrows may have wrapped the old panel's lines, so the
+  /// redraw moves back over as many rows as they take now.
+  public func terminalResized() throws(TerminalOutputError) {
+    guard isLive else { return }
+    try withState { state throws(TerminalOutputError) in
+      guard state.last != nil else { return }
+      let columns = max(width(), 1)
+      let rows = state.panel.reduce(0) { rows, line in
+        rows + max(1, (ANSIStyle.visible(line).count + columns - 1) / columns)
+      }
+      try redraw(&state, over: rows)
+    }
+  }
+
+  /// Ctrl-Z: gives the cursor back before the process stops, and forgets the panel's place, so
+  /// that whatever the shell prints meanwhile is never drawn over.
+  public func suspend(waitingAtMost attempts: Int = 100) {
+    guard isLive else { return }
+    _ = state.withValue(waitingAtMost: attempts) { state in
+      if state.cursorHidden { try? write(ANSIStyle.reset + ANSIStyle.showCursor) }
+      state.panel = []
+    }
+  }
+
+  /// `fg` (SIGCONT): hides the cursor again and draws the panel afresh below the prompt.
+  public func resume() throws(TerminalOutputError) {
+    guard isLive else { return }
+    try withState { state throws(TerminalOutputError) in
+      guard state.cursorHidden else { return }
+      try write(ANSIStyle.hideCursor)
+      try redraw(&state, over: 0)
+    }
+  }
+
+  /// Gives the cursor back. Safe to call more than once.
+  public func end() throws(TerminalOutputError) {
+    try withState { state throws(TerminalOutputError) in
+      guard state.cursorHidden else { return }
+      state.cursorHidden = false
+      try write(ANSIStyle.showCursor)
+    }
+  }
+
+  /// Gives the cursor back on a way out that cannot wait: a second Ctrl-C, or a shutdown that
+  /// took too long because stdout is blocked. Gives up after `attempts` tries of the lock (about
+  /// a millisecond apart); the caller must not wait on the write itself either.
+  public func restoreTerminal(waitingAtMost attempts: Int) {
+    guard isLive else { return }
+    _ = state.withValue(waitingAtMost: attempts) { state in
+      guard state.cursorHidden else { return }
+      state.cursorHidden = false
+      try? write(ANSIStyle.showCursor)
+    }
+  }
+
+  private func redraw(_ state: inout State, over rows: Int) throws(TerminalOutputError) {
+    guard case .live(let colors) = mode, let last = state.last else { return }
+    let lines = LivePanelRenderer.render(
+      last, trend: presenter.presentTrend(state.history), width: width(), colors: colors)
+    try write(LiveFrame.compose(lines, replacingHeight: rows))
+    state.panel = lines
+  }
+
+  private func withState(_ body: (inout State) throws(TerminalOutputError) -> Void)
+    throws(TerminalOutputError)
+  {
+    let failure = state.withValue { state -> TerminalOutputError? in
+      do throws(TerminalOutputError) {
+        try body(&state)
+        return nil
+      } catch {
+        return error
+      }
+    }
+    if let failure { throw failure }
+  }
+}
+
+extension Locked {
+  /// Runs `body` once the lock is free, trying `attempts` times about a millisecond apart; nil
+  /// when it never was (its holder is stuck, e.g. in a write to a stalled terminal).
+  fileprivate func withValue<Result>(waitingAtMost attempts: Int, _ body: (inout Value) -> Result)
+    -> Result?
+  {
+    for attempt in 0..<max(attempts, 1) {
+      if let result = withValueIfAvailable(body) { return result }
+      if attempt + 1 < attempts { Self.pause() }
+    }
+    return nil
+  }
+
+  private static func pause() {
+    var interval = timespec(tv_sec: 0, tv_nsec: 1_000_000)
+    nanosleep(&interval, nil)
   }
 }

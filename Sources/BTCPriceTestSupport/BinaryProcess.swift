@@ -29,6 +29,16 @@ public final class BinaryProcess: @unchecked Sendable {
 
   private let process = Process()
   private let output = Locked(Output())
+  /// The XDG folders of this run, removed with it.
+  private let home = FileManager.default.temporaryDirectory.appendingPathComponent(
+    "btc-price-e2e-home-\(UUID().uuidString)")
+
+  deinit {
+    try? FileManager.default.removeItem(at: home)
+  }
+
+  /// The process's id, to watch it from outside (`/proc/<pid>`).
+  public var processIdentifier: Int32 { process.processIdentifier }
 
   /// The built `btc-price` executable (see ``BinaryLocator``).
   ///
@@ -38,22 +48,53 @@ public final class BinaryProcess: @unchecked Sendable {
   }
 
   /// Starts the binary. `environment` replaces the inherited one except for `PATH`, `HOME` and
-  /// `TZ`, so the host's own `BTC_PRICE_*` or API key variables never leak into a test.
-  public init(_ arguments: [String], environment: [String: String] = [:]) throws {
+  /// `TZ`, so the host's own `BTC_PRICE_*` or API key variables never leak into a test; the XDG
+  /// folders (cache, state, config) point into a fresh temporary folder unless `environment` sets
+  /// them, so no test reads or writes the real ones.
+  ///
+  /// - Parameter stdout: where stdout goes instead of being recorded (a pipe nobody reads,
+  ///   `/dev/full`).
+  public convenience init(
+    _ arguments: [String], environment: [String: String] = [:], stdout: FileHandle? = nil
+  ) throws {
+    try self.init(executable: try Self.binaryURL, arguments, environment, stdout: stdout)
+  }
+
+  /// Runs `script` with bash, with `$BTC_PRICE` set to the binary and `arguments` as `"$@"`: for
+  /// pipelines as people type them (`"$BTC_PRICE" "$@" | head -3`).
+  public static func shell(
+    _ script: String, arguments: [String] = [], environment: [String: String] = [:]
+  ) throws -> BinaryProcess {
+    var environment = environment
+    environment["BTC_PRICE"] = try binaryURL.path
+    return try BinaryProcess(
+      executable: URL(fileURLWithPath: "/bin/bash"), ["-c", script, "bash"] + arguments,
+      environment, stdout: nil)
+  }
+
+  private init(
+    executable: URL, _ arguments: [String], _ environment: [String: String], stdout: FileHandle?
+  ) throws {
     var env = ProcessInfo.processInfo.environment.filter {
       ["PATH", "HOME", "TZ"].contains($0.key)
     }
     env["LANG"] = "C.UTF-8"
+    for (variable, folder) in [
+      ("XDG_CACHE_HOME", "cache"), ("XDG_STATE_HOME", "state"), ("XDG_CONFIG_HOME", "config"),
+    ] {
+      env[variable] = home.appendingPathComponent(folder).path
+    }
     env.merge(environment) { _, new in new }
-    process.executableURL = try Self.binaryURL
+    process.executableURL = executable
     process.arguments = arguments
     process.environment = env
-    let stdout = Pipe()
+    let captured = Pipe()
     let stderr = Pipe()
-    process.standardOutput = stdout
+    process.standardOutput = stdout ?? captured
     process.standardError = stderr
     process.standardInput = FileHandle.nullDevice
-    stdout.fileHandleForReading.readabilityHandler = { [weak self] handle in
+    if stdout != nil { output.withValue { $0.stdoutOpen = false } }
+    captured.fileHandleForReading.readabilityHandler = { [weak self] handle in
       let data = handle.availableData
       guard let self else { return }
       if data.isEmpty {
@@ -116,6 +157,8 @@ public final class BinaryProcess: @unchecked Sendable {
     let deadline = ContinuousClock.now + timeout
     while process.isRunning {
       if ContinuousClock.now >= deadline {
+        // A shell's children first (a binary that never ends in a pipeline), then the process.
+        Self.killChildren(of: process.processIdentifier)
         process.terminate()
         kill(process.processIdentifier, SIGKILL)
       }
@@ -127,5 +170,16 @@ public final class BinaryProcess: @unchecked Sendable {
     }
     return process.terminationReason == .uncaughtSignal
       ? 128 + process.terminationStatus : process.terminationStatus
+  }
+
+  /// Kills the direct children of `pid`, found with `pkill -P` (procps on Linux, macOS's own).
+  private static func killChildren(of pid: Int32) {
+    let pkill = Process()
+    pkill.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    pkill.arguments = ["pkill", "-KILL", "-P", "\(pid)"]
+    pkill.standardOutput = FileHandle.nullDevice
+    pkill.standardError = FileHandle.nullDevice
+    try? pkill.run()
+    pkill.waitUntilExit()
   }
 }

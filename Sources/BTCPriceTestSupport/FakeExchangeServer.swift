@@ -296,6 +296,16 @@ private struct FakeConnection {
 
   func serve() async {
     let channel = connection.channel
+    // Stopping the server cancels this task; closing the channel ends the connection even while
+    // a client keeps sending on it (a binary that never stops ticking must not hang stop()).
+    await withTaskCancellationHandler {
+      await answerRequests(on: channel)
+    } onCancel: {
+      channel.close(promise: nil)
+    }
+  }
+
+  private func answerRequests(on channel: any Channel) async {
     do {
       try await connection.executeThenClose { inbound, outbound in
         var head: HTTPRequestHead?

@@ -38,17 +38,24 @@ struct BTCPriceCommand: AsyncParsableCommand {
       error (the reason). A stale line carries the last known value, or nulls.
 
       CACHE: $XDG_CACHE_HOME/btc-price/last-price.json (default \
-      ~/.cache/btc-price/last-price.json) keeps the last good price across runs.
+      ~/.cache/btc-price/last-price.json) keeps the last good price across runs; \
+      written at most every 10 s while the price changes, and on every way out.
+
+      STATE: $XDG_STATE_HOME/btc-price/limits.json (default \
+      ~/.local/state/btc-price/limits.json) keeps bans, rate limits and refusals \
+      across runs, so a restart does not ask a source that banned us.
 
       ENVIRONMENT:
         BTC_PRICE_SOURCES            default for --sources
         BTC_PRICE_<NAME>_URL         default for --<name>-url
         CRYPTOCOMPARE_API_KEY        sent to CryptoCompare only; never printed
         XDG_CACHE_HOME               where the cache folder lives
+        XDG_STATE_HOME               where the state folder lives
         NO_COLOR                     set (non-empty) to turn colours off
 
       EXIT STATUS: 0 when the last tick succeeded, 1 when it failed, 130 after \
-      Ctrl-C, 0 after SIGTERM, 64 for a usage error.
+      Ctrl-C, 0 after SIGTERM, 64 for a usage error, 74 when stdout cannot be \
+      written; killed by SIGPIPE (141 in the shell) when stdout's reader is gone.
 
       LIVE (--live, terminals only): a panel redrawn in place with the price, its \
       change since the last tick and since start (▲ green, ▼ red), when and where \
@@ -109,7 +116,22 @@ struct BTCPriceCommand: AsyncParsableCommand {
     switch await composition.run() {
     case .lastTickSucceeded: return
     case .lastTickFailed: throw ExitCode(1)
-    case .interrupted(let signal): throw ExitCode(signal == SIGINT ? 130 : 0)
+    case .interrupted(let signal): throw ExitCode(SignalTrap.status(after: signal))
+    case .readerGone: Self.endAsABrokenPipeDoes()
+    case .outputFailed(let reason):
+      Console.error("cannot write to stdout: \(reason)")
+      throw ExitCode(Self.outputErrorStatus)
     }
+  }
+
+  /// EX_IOERR (sysexits.h): stdout could not be written.
+  static let outputErrorStatus: Int32 = 74
+
+  /// Ends quietly the way `yes | head` does: killed by SIGPIPE, which the shell reports as 141.
+  /// (SwiftNIO ignores SIGPIPE for its sockets, which is why the write saw EPIPE instead.)
+  private static func endAsABrokenPipeDoes() -> Never {
+    signal(SIGPIPE, SIG_DFL)
+    kill(getpid(), SIGPIPE)
+    _exit(128 + SIGPIPE)
   }
 }

@@ -2,9 +2,9 @@ import BTCPriceAsyncHTTPClient
 import BTCPriceCore
 import BTCPriceFeature
 import BTCPriceNetworking
+import BTCPricePersistence
 import BTCPriceTerminal
 import Foundation
-import Logging
 import NIOConcurrencyHelpers
 import NIOPosix
 
@@ -15,6 +15,10 @@ struct CommandLineComposition {
     case lastTickSucceeded
     case lastTickFailed
     case interrupted(signal: Int32)
+    /// stdout's reader went away (`| head`).
+    case readerGone
+    /// stdout could not be written (`> /dev/full`).
+    case outputFailed(String)
   }
 
   let pipeline: PipelineOptions.Resolved
@@ -29,72 +33,103 @@ struct CommandLineComposition {
     let client = AsyncHTTPClientAdapter(eventLoopGroup: group)
     let clock = EventLoopClock(loop: loop)
     let now: @Sendable () -> Date = { Date() }
-    let report = sourceReport()
-    let chain = PriceSourceChain.remote(
-      pipeline.sources, urls: pipeline.urls, apiKeys: pipeline.apiKeys, client: client,
-      primaryTimeout: pipeline.primaryTimeout, clock: clock, now: now, onEvent: report.record)
-    let warn: @Sendable (PriceFeedWarning) -> Void = { warning in
-      switch warning {
-      case .cacheUnreadable(let reason): Console.warn(reason)
-      case .cacheNotSaved(let reason): Console.warn("\(reason) (will keep running without saving)")
-      }
-    }
-    let cache = pipeline.store.map { PriceCache(store: $0, clock: clock, warn: warn) }
-    let feed = PriceFeed(chain: chain, cache: cache, warn: warn)
-    await feed.restore()
-    pipeline.store?.removeAbandonedTemporaryFiles(now: now())
-
     let presenter = PricePresenter(timestamps: TimestampFormatter(precision: .seconds))
     let session = TerminalSession(
-      mode: mode, presenter: presenter, write: Console.write, width: Console.terminalWidth)
-    let ticker = PriceTicker(interval: pipeline.interval, clock: clock)
-    let lastTickSucceeded = NIOLockedValueBox(false)
-    session.begin()
-    let ticking = loop.startTask {
-      try await ticker.run(count: count) { slot, budget in
-        report.tickStarted(slot, budget: budget)
-        guard let update = try? await feed.update(within: budget) else { return }
-        let state = presenter.present(update)
-        session.show(state)
-        lastTickSucceeded.withLockedValue { $0 = !state.isStale }
+      mode: mode, presenter: presenter, write: Console.writeStdout,
+      writeDiagnostic: Console.writeStderr, width: Console.terminalWidth)
+    let warn: @Sendable (String) -> Void = { session.diagnostic(Console.warning($0)) }
+
+    let report = sourceReport(session: session, warn: warn)
+    let limits = pipeline.limitStore.map {
+      SourceLimits(store: $0, targets: pipeline.limitTargets, now: now, warn: warn)
+    }
+    let chain = PriceSourceChain.remote(
+      pipeline.sources, urls: pipeline.urls, apiKeys: pipeline.apiKeys, client: client,
+      primaryTimeout: pipeline.primaryTimeout, clock: clock, now: now,
+      inheritedLimits: limits?.restore() ?? [:]
+    ) { event in
+      report.record(event)
+      limits?.record(event)
+    }
+    let feedWarn: @Sendable (PriceFeedWarning) -> Void = { warning in
+      switch warning {
+      case .cacheUnreadable(let reason): warn(reason)
+      case .cacheNotSaved(let reason): warn("\(reason) (will keep running without saving)")
       }
     }
-    let signals = SignalTrap([SIGINT, SIGTERM], beforeHardExit: session.end) { _ in
-      ticking.cancel()
+    let cache = pipeline.store.map { PriceCache(store: $0, clock: clock, warn: feedWarn) }
+    let feed = PriceFeed(chain: chain, cache: cache, warn: feedWarn)
+
+    // The trap goes first: a signal at any later moment must find it, and give the cursor back.
+    let ticking = NIOLockedValueBox<Task<Void, any Error>?>(nil)
+    let signals = SignalTrap(
+      beforeHardExit: {
+        cache?.flush()
+        session.restoreTerminal(waitingAtMost: 100)
+      },
+      jobControl: jobControl(session),
+      terminate: { _ in ticking.withLockedValue { $0 }?.cancel() })
+    var outcome = Outcome.lastTickFailed
+    do {
+      try session.begin()
+      await feed.restore()
+      pipeline.store?.removeAbandonedTemporaryFiles(now: now())
+      let ticker = PriceTicker(interval: pipeline.interval, clock: clock)
+      let lastTickSucceeded = NIOLockedValueBox(false)
+      let task = loop.startTask {
+        try await ticker.run(count: count) { slot, budget in
+          report.tickStarted(slot, budget: budget)
+          guard let update = try? await feed.update(within: budget) else { return }
+          let state = presenter.present(update)
+          try session.show(state)
+          lastTickSucceeded.withLockedValue { $0 = !state.isStale }
+        }
+      }
+      ticking.withLockedValue { $0 = task }
+      if signals.received != nil { task.cancel() }
+      try await task.value
+      outcome = lastTickSucceeded.withLockedValue { $0 } ? .lastTickSucceeded : .lastTickFailed
+    } catch TerminalOutputError.readerGone {
+      outcome = .readerGone
+    } catch TerminalOutputError.failed(let reason) {
+      outcome = .outputFailed(reason)
+    } catch {
+      // Cancelled by a signal: the outcome is the signal's.
     }
-    _ = await ticking.result
-    session.end()
+    if let signal = signals.received { outcome = .interrupted(signal: signal) }
+    if outcome != .readerGone { try? session.end() }
+    cache?.flush()
     await client.shutdown()
     try? await group.shutdownGracefully()
-    if let signal = signals.received {
-      return .interrupted(signal: signal)
-    }
-    return lastTickSucceeded.withLockedValue { $0 } ? .lastTickSucceeded : .lastTickFailed
+    return outcome
   }
 
-  /// `--verbose` goes to swift-log on stderr, so stdout keeps only the price lines; warnings
-  /// about refusing sources always go to stderr.
-  private func sourceReport() -> SourceReport {
+  /// Ctrl-Z, `fg` and resizes, for the live panel; the plain and JSON lines need nothing.
+  private func jobControl(_ session: TerminalSession) -> SignalTrap.JobControl? {
+    guard case .live = mode else { return nil }
+    return SignalTrap.JobControl(
+      suspend: { session.suspend() },
+      resume: { try? session.resume() },
+      resized: { try? session.terminalResized() })
+  }
+
+  /// `--verbose` lines and the warnings about sources that refuse us go to stderr, through the
+  /// session so that the live panel stays whole.
+  private func sourceReport(
+    session: TerminalSession, warn: @escaping @Sendable (String) -> Void
+  ) -> SourceReport {
     let apiKeys = pipeline.apiKeys
+    let log: @Sendable (SourceReport.Level, String) -> Void = { level, line in
+      session.diagnostic(VerboseLine.format(level, line))
+    }
     return SourceReport(
-      log: pipeline.verbose ? Self.verboseLog() : nil, warn: Console.warn,
+      log: pipeline.verbose ? log : nil,
+      warn: warn,
       advice: { source, cause, coolDown in
         let definition = PriceSourceRegistry.definition(id: source.id)
         let advice = definition?.advice(
           for: cause, coolDown: coolDown, apiKeyGiven: apiKeys[source.id] != nil)
         return advice.map { (key: "\($0.status)", text: $0.text) }
       })
-  }
-
-  private static func verboseLog() -> @Sendable (SourceReport.Level, String) -> Void {
-    var logger = Logger(label: "btc-price") { StreamLogHandler.standardError(label: $0) }
-    logger.logLevel = .debug
-    return { [logger] level, line in
-      switch level {
-      case .debug: logger.debug("\(line)")
-      case .info: logger.info("\(line)")
-      case .notice: logger.notice("\(line)")
-      }
-    }
   }
 }

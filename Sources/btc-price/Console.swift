@@ -1,5 +1,9 @@
+import BTCPriceTerminal
+
 #if canImport(Glibc)
   import Glibc
+#elseif canImport(Musl)
+  import Musl
 #elseif canImport(Darwin)
   import Darwin
 #endif
@@ -10,17 +14,29 @@
 /// Straight `write(2)` calls: this runs every tick, and `FileHandle` costs an extra copy into
 /// `Data` and an Objective-C-style object per write.
 enum Console {
-  /// Raw bytes to stdout: price lines, and the live panel's escape sequences.
-  static func write(_ text: String) {
-    write(text, to: STDOUT_FILENO)
+  /// Puts every byte on stdout, or says why it cannot: the reader is gone (EPIPE), or another
+  /// error (`No space left on device`).
+  static func writeStdout(_ text: String) throws(TerminalOutputError) {
+    guard let error = put(text, to: STDOUT_FILENO) else { return }
+    if error == EPIPE { throw .readerGone }
+    throw .failed(String(cString: strerror(error)))
+  }
+
+  /// Puts a line on stderr, best effort: there is nowhere left to report a failure.
+  static func writeStderr(_ text: String) {
+    _ = put(text, to: STDERR_FILENO)
   }
 
   static func note(_ message: String) {
-    write("btc-price: note: \(message)\n", to: STDERR_FILENO)
+    writeStderr("btc-price: note: \(message)\n")
   }
 
-  static func warn(_ message: String) {
-    write("btc-price: warning: \(message)\n", to: STDERR_FILENO)
+  static func warning(_ message: String) -> String {
+    "btc-price: warning: \(message)\n"
+  }
+
+  static func error(_ message: String) {
+    writeStderr("btc-price: error: \(message)\n")
   }
 
   /// Whether stdout is a terminal.
@@ -37,24 +53,21 @@ enum Console {
     return getenv("COLUMNS").flatMap { Int(String(cString: $0)) } ?? 80
   }
 
-  /// Writes every byte, retrying short and interrupted writes. A closed or failing stream drops
-  /// the rest of the text: there is nowhere left to report it.
-  private static func write(_ text: String, to descriptor: Int32) {
+  /// Writes every byte, retrying short and interrupted writes; returns the `errno` of a failed
+  /// write, or nil.
+  private static func put(_ text: String, to descriptor: Int32) -> Int32? {
     var text = text
-    text.withUTF8 { bytes in
+    return text.withUTF8 { bytes -> Int32? in
       var offset = 0
       while offset < bytes.count {
-        #if canImport(Glibc)
-          let written = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-        #else
-          let written = Darwin.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-        #endif
+        let written = write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
         if written < 0 {
           if errno == EINTR { continue }
-          return
+          return errno
         }
         offset += written
       }
+      return nil
     }
   }
 }

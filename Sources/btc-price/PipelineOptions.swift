@@ -16,6 +16,10 @@ struct PipelineOptions: ParsableArguments {
     /// API keys by source id, for the sources that take one; never printed or logged.
     let apiKeys: [String: String]
     let store: FilePriceStore?
+    /// Where the limits sources set (bans, refusals) are kept across runs.
+    let limitStore: FileSourceLimitStore?
+    /// What this run asks each source, to tell which kept limits still apply.
+    let limitTargets: [String: SourceLimits.Target]
     let verbose: Bool
   }
 
@@ -93,6 +97,13 @@ struct PipelineOptions: ParsableArguments {
         apiKeys[definition.source.id] = key
       }
     }
+    var limitTargets: [String: SourceLimits.Target] = [:]
+    for definition in chain {
+      let id = definition.source.id
+      limitTargets[id] = SourceLimits.Target(
+        endpoint: Self.endpoint(of: urls[id] ?? definition.defaultURL),
+        apiKeyGiven: apiKeys[id] != nil)
+    }
     return Resolved(
       interval: .seconds(interval),
       primaryTimeout: .seconds(primaryTimeout),
@@ -100,7 +111,24 @@ struct PipelineOptions: ParsableArguments {
       urls: urls,
       apiKeys: apiKeys,
       store: store,
+      limitStore: FileSourceLimitStore(fileURL: Self.limitsFileURL(environment: environment)),
+      limitTargets: limitTargets,
       verbose: verbose)
+  }
+
+  /// `$XDG_STATE_HOME/btc-price/limits.json` (default `~/.local/state/…`); Application Support
+  /// on Apple platforms.
+  private static func limitsFileURL(environment: [String: String]) -> URL {
+    #if canImport(Darwin)
+      if let url = try? FileSourceLimitStore.applicationSupportFileURL() { return url }
+    #endif
+    return FileSourceLimitStore.defaultFileURL(environment: environment)
+  }
+
+  /// `scheme://host[:port]`: what a limit a server set applies to.
+  private static func endpoint(of url: URL) -> String {
+    let port = url.port.map { ":\($0)" } ?? ""
+    return "\(url.scheme?.lowercased() ?? "https")://\(url.host?.lowercased() ?? "")\(port)"
   }
 
   private static func url(_ text: String?, option: String) throws -> URL? {

@@ -1,62 +1,112 @@
 import Dispatch
-import Foundation
 import NIOConcurrencyHelpers
 
-/// Turns SIGINT/SIGTERM into a call, so the tool can cancel the tick in flight and exit cleanly
-/// instead of dying mid-write.
-///
-/// If the orderly shutdown takes longer than `grace`, or a second signal arrives, the process
-/// exits at once with the conventional status.
-///
-/// `@unchecked Sendable` only because of `sources`, which is written once, in `init`, and only
-/// kept to hold the Dispatch sources alive.
-final class SignalTrap: @unchecked Sendable {
-  private let first = NIOLockedValueBox<Int32?>(nil)
-  private var sources: [any DispatchSourceSignal] = []
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
-  /// `beforeHardExit` runs just before an exit that skips the orderly shutdown, to restore the
-  /// terminal.
-  init(
-    _ signals: [Int32], grace: DispatchTimeInterval = .milliseconds(500),
-    beforeHardExit: @escaping @Sendable () -> Void = {},
-    _ handler: @escaping @Sendable (Int32) -> Void
-  ) {
-    for number in signals {
-      signal(number, SIG_IGN)
-      let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-      source.setEventHandler { [weak self] in
-        guard let self else { return }
-        if self.record(number) {
-          handler(number)
-          DispatchQueue.global().asyncAfter(deadline: .now() + grace) {
-            beforeHardExit()
-            Self.exitNow(number)
-          }
-        } else {
-          beforeHardExit()
-          Self.exitNow(number)
-        }
-      }
-      source.resume()
-      sources.append(source)
-    }
+/// How the tool answers signals.
+///
+/// - SIGINT and SIGTERM end it: `terminate` starts an orderly shutdown (the tick in flight is
+///   cancelled, the cache flushed, the cursor given back). If that takes longer than `grace`, or
+///   a second signal comes, the process exits at once after `beforeHardExit`. Nothing on that
+///   path may wait for a lock or a write that a stalled reader holds, so the tool always ends
+///   within `grace` plus a few milliseconds, even with stdout blocked.
+/// - With `jobControl` (the live panel): SIGTSTP gives the terminal back, then stops the process
+///   as the default action would; SIGCONT draws the panel again; SIGWINCH lays it out at the new
+///   width at once.
+///
+/// The handlers run on one serial Dispatch queue, never in a signal handler's restricted context.
+final class SignalTrap: Sendable {
+  struct JobControl: Sendable {
+    let suspend: @Sendable () -> Void
+    let resume: @Sendable () -> Void
+    let resized: @Sendable () -> Void
   }
 
-  /// The first signal received, if any.
+  private let first = NIOLockedValueBox<Int32?>(nil)
+  /// Kept only to keep the Dispatch sources alive.
+  private let sources: [SignalSource]
+
+  init(
+    grace: DispatchTimeInterval = .milliseconds(300),
+    beforeHardExit: @escaping @Sendable () -> Void,
+    jobControl: JobControl? = nil,
+    terminate: @escaping @Sendable (Int32) -> Void
+  ) {
+    let queue = DispatchQueue(label: "btc-price.signals")
+    let first = first
+    @Sendable func exitNow(_ number: Int32) -> Never {
+      beforeHardExit()
+      _exit(Self.status(after: number))
+    }
+    var installed: [SignalSource] = []
+    for number in [SIGINT, SIGTERM] {
+      installed.append(
+        SignalSource(number, on: queue) {
+          let isFirst = first.withLockedValue { received in
+            defer { received = received ?? number }
+            return received == nil
+          }
+          guard isFirst else { exitNow(number) }
+          terminate(number)
+          queue.asyncAfter(deadline: .now() + grace) { exitNow(number) }
+        })
+    }
+    if let jobControl {
+      installed.append(
+        SignalSource(SIGTSTP, on: queue) {
+          jobControl.suspend()
+          Self.stopAsTheDefaultActionWould()
+        })
+      installed.append(SignalSource(SIGCONT, on: queue, jobControl.resume))
+      installed.append(SignalSource(SIGWINCH, on: queue, jobControl.resized))
+    }
+    sources = installed
+  }
+
+  /// The first terminating signal received, if any.
   var received: Int32? {
     first.withLockedValue { $0 }
   }
 
-  /// Records the signal; true when it is the first one.
-  private func record(_ number: Int32) -> Bool {
-    first.withLockedValue { first in
-      guard first == nil else { return false }
-      first = number
-      return true
-    }
+  /// The exit status after a terminating signal: 130 after Ctrl-C, 0 after SIGTERM.
+  static func status(after signal: Int32) -> Int32 {
+    signal == SIGINT ? 130 : 0
   }
 
-  private static func exitNow(_ number: Int32) -> Never {
-    _exit(number == SIGINT ? 130 : 0)
+  /// Stops the process with SIGTSTP's default action, so the shell reports "Stopped" and `fg`
+  /// continues it here. The trap ignores SIGTSTP to handle it, so the default is put back for
+  /// this one signal, sent to this thread only, and the trap's disposition restored after.
+  private static func stopAsTheDefaultActionWould() {
+    signal(SIGTSTP, SIG_DFL)
+    var only = sigset_t()
+    sigemptyset(&only)
+    sigaddset(&only, SIGTSTP)
+    var previous = sigset_t()
+    pthread_sigmask(SIG_UNBLOCK, &only, &previous)
+    raise(SIGTSTP)
+    pthread_sigmask(SIG_SETMASK, &previous, nil)
+    signal(SIGTSTP, SIG_IGN)
+  }
+}
+
+/// One signal turned into calls on a queue. The signal's default action is switched off
+/// (SIG_IGN) so that the Dispatch source alone decides.
+///
+/// `@unchecked Sendable`: Dispatch's source types are not marked `Sendable`, but a source is
+/// thread-safe, and this one is configured in `init` and only kept alive afterwards.
+private final class SignalSource: @unchecked Sendable {
+  private let source: any DispatchSourceSignal
+
+  init(_ number: Int32, on queue: DispatchQueue, _ handler: @escaping @Sendable () -> Void) {
+    signal(number, SIG_IGN)
+    source = DispatchSource.makeSignalSource(signal: number, queue: queue)
+    source.setEventHandler(handler: handler)
+    source.resume()
   }
 }

@@ -108,17 +108,57 @@ extension BinaryEndToEndTests {
       }
     }
 
+    /// Ctrl-Z gives the cursor back before the tool stops; `fg` draws the panel afresh below
+    /// what the shell printed meanwhile; a resize redraws at the new width at once.
+    @Test func live_underJobControlAndAResize_keepsTheTerminalTidy() async throws {
+      try await FakeExchangeServer.withRunning { server in
+        await server.stub(.binance, .binance(price: "68901.23"))
+
+        let run = try await runInTerminal(
+          server, ["--live", "--interval", "5"],
+          steps: """
+            [{"after": 1, "do": "TSTP"}, {"wait": "stopped"}, {"sleep": 0.3},
+             {"do": "CONT"}, {"after": 2, "sleep": 0.3}, {"do": "WINCH", "cols": 40},
+             {"sleep": 0.5}, {"do": "INT"}]
+            """)
+
+        #expect(run.status == 130)
+        try #require(run.stepOffsets.count == 8, "steps taken: \(run.stepOffsets)")
+        let stopping = run.output(fromStep: 0)
+        #expect(stopping.hasPrefix("\u{1B}[0m" + Self.showCursor), "\(stopping.debugDescription)")
+        #expect(stopping.hasSuffix("[1]+  Stopped\r\r\n$ "), "the shell had the terminal")
+        let resumed = run.output(fromStep: 3)
+        #expect(
+          resumed.hasPrefix(Self.hideCursor + "\u{1B}[2KBTC/USD"),
+          "a fresh panel below the prompt, not over it: \(resumed.prefix(40).debugDescription)")
+        let resized = run.output(fromStep: 5)
+        #expect(resized.contains("Updated "), "laid out at 40 columns before the next tick")
+        #expect(!resized.contains("low $"), "no sparkline at 40 columns")
+        #expect(run.output.hasSuffix(Self.showCursor))
+      }
+    }
+
     // MARK: - Helpers
 
     struct TerminalRun {
       let status: Int
       let output: String
+      /// Where the output stood when each step of `steps` was taken, in bytes.
+      let stepOffsets: [Int]
+
+      /// The output from step `index` on (to the next step, or the end).
+      func output(fromStep index: Int) -> String {
+        let bytes = Array(output.utf8)
+        let start = stepOffsets[index]
+        let end = index + 1 < stepOffsets.count ? stepOffsets[index + 1] : bytes.count
+        return String(decoding: bytes[start..<end], as: UTF8.self)
+      }
     }
 
     private func runInTerminal(
       _ server: FakeExchangeServer, _ arguments: [String], columns: Int = 80,
       environment: [String: String] = [:],
-      interruptAfterPanels: Int = 0, signal: String = "INT"
+      interruptAfterPanels: Int = 0, signal: String = "INT", steps: String = "[]"
     ) async throws -> TerminalRun {
       let outputFile = FileManager.default.temporaryDirectory.appendingPathComponent(
         "pty-\(UUID().uuidString).out")
@@ -132,7 +172,8 @@ extension BinaryEndToEndTests {
       process.arguments =
         [
           "python3", script.path, "--cols", "\(columns)", "--out", outputFile.path,
-          "--interrupt-after", "\(interruptAfterPanels)", "--signal", signal, "--",
+          "--interrupt-after", "\(interruptAfterPanels)", "--signal", signal, "--steps", steps,
+          "--",
           binary, "--no-cache", "--primary-timeout", "3",
           "--sources", "binance,cryptocompare",
         ] + server.urlArguments + arguments
@@ -147,10 +188,12 @@ extension BinaryEndToEndTests {
       // Poll rather than block: a blocked cooperative thread would stall the fake exchange.
       while process.isRunning { try await Task.sleep(for: .milliseconds(10)) }
       let report = stdout.fileHandleForReading.readDataToEndOfFile()
-      let status =
-        (try? JSONSerialization.jsonObject(with: report) as? [String: Int])?["status"] ?? -1
+      let object = (try? JSONSerialization.jsonObject(with: report)) as? [String: Any]
+      let events = object?["events"] as? [[String: Any]] ?? []
       let output = String(decoding: (try? Data(contentsOf: outputFile)) ?? Data(), as: UTF8.self)
-      return TerminalRun(status: status, output: output)
+      return TerminalRun(
+        status: object?["status"] as? Int ?? -1, output: output,
+        stepOffsets: events.compactMap { $0["offset"] as? Int })
     }
 
   }

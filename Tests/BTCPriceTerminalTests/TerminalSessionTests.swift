@@ -38,13 +38,13 @@ struct TerminalSessionTests {
     #expect(note == "--live needs a terminal; printing plain lines instead")
   }
 
-  @Test func plain_writesOneLinePerTickAndColoursTheMoveSinceTheLastTick() {
+  @Test func plain_writesOneLinePerTickAndColoursTheMoveSinceTheLastTick() throws {
     let (sut, output) = makeSUT(.plain(colors: true))
 
-    sut.begin()
-    sut.show(fresh("68901.23"))
-    sut.show(fresh("68950.00"))
-    sut.end()
+    try sut.begin()
+    try sut.show(fresh("68901.23"))
+    try sut.show(fresh("68950.00"))
+    try sut.end()
 
     #expect(
       output.value == [
@@ -53,10 +53,10 @@ struct TerminalSessionTests {
       ])
   }
 
-  @Test func json_writesOneObjectPerLine() {
+  @Test func json_writesOneObjectPerLine() throws {
     let (sut, output) = makeSUT(.json)
 
-    sut.show(fresh("68901.23"))
+    try sut.show(fresh("68901.23"))
 
     #expect(
       output.value == [
@@ -65,14 +65,14 @@ struct TerminalSessionTests {
       ])
   }
 
-  @Test func live_hidesTheCursorRedrawsOverThePreviousPanelAndGivesTheCursorBackOnce() {
+  @Test func live_hidesTheCursorRedrawsOverThePreviousPanelAndGivesTheCursorBackOnce() throws {
     let (sut, output) = makeSUT(.live(colors: false), width: 80)
 
-    sut.begin()
-    sut.show(fresh("68800.00"))
-    sut.show(fresh("68950.00"))
-    sut.end()
-    sut.end()
+    try sut.begin()
+    try sut.show(fresh("68800.00"))
+    try sut.show(fresh("68950.00"))
+    try sut.end()
+    try sut.end()
 
     let writes = output.value
     #expect(writes.count == 4)
@@ -85,26 +85,115 @@ struct TerminalSessionTests {
     #expect(writes[2].contains("▁█  low $68,800.00  high $68,950.00"))
   }
 
-  @Test func live_laysThePanelOutAtTheWidthOfTheTerminalNow() {
+  @Test func live_laysThePanelOutAtTheWidthOfTheTerminalNow() throws {
     let width = Locked(80)
     let (sut, output) = makeSUT(.live(colors: false), width: 80, widthSource: width)
 
-    sut.show(fresh("68800.00"))
+    try sut.show(fresh("68800.00"))
     width.withValue { $0 = 40 }
-    sut.show(fresh("68950.00"))
+    try sut.show(fresh("68950.00"))
 
     #expect(output.value[0].contains("low $68,800.00"))
     #expect(!output.value[1].contains("low"), "no sparkline under 60 columns")
     #expect(output.value[1].contains("Updated Nov 22, 14:03:05 · Binance"))
   }
 
-  @Test func plainAndJSON_neverHideTheCursor() {
+  @Test func plainAndJSON_neverHideTheCursor() throws {
     for mode in [TerminalSession.Mode.plain(colors: true), .json] {
       let (sut, output) = makeSUT(mode)
-      sut.begin()
-      sut.end()
+      try sut.begin()
+      try sut.end()
       #expect(output.value.isEmpty, "\(mode)")
     }
+  }
+
+  @Test func live_drawsAWarningAboveThePanelNeverThroughIt() throws {
+    let output = Locked<[String]>([])
+    let sut = TerminalSession(
+      mode: .live(colors: false), presenter: presenter, write: { output.append($0) },
+      writeDiagnostic: { output.append("stderr: " + $0) }, width: { 80 })
+    try sut.show(fresh("68800.00"))
+
+    sut.diagnostic("btc-price: warning: cannot write cache\n")
+
+    let writes = output.value
+    #expect(writes.count == 4)
+    #expect(writes[1] == "\u{1B}[4F\u{1B}[J", "moves up over the 4-line panel and clears it")
+    #expect(writes[2] == "stderr: btc-price: warning: cannot write cache\n")
+    #expect(writes[3].hasPrefix("\u{1B}[2KBTC/USD  $68,800.00\n"), "the panel again, below it")
+    try sut.show(fresh("68850.00"))
+    #expect(output.value[4].hasPrefix("\u{1B}[4F"), "the next tick replaces the redrawn panel")
+  }
+
+  @Test func plain_writesAWarningStraightToStderr() {
+    let output = Locked<[String]>([])
+    let sut = TerminalSession(
+      mode: .plain(colors: false), presenter: presenter, write: { output.append($0) },
+      writeDiagnostic: { output.append("stderr: " + $0) }, width: { 80 })
+
+    sut.diagnostic("w\n")
+
+    #expect(output.value == ["stderr: w\n"])
+  }
+
+  @Test func live_redrawsAtTheNewWidthAtOnceWhenTheTerminalIsResized() throws {
+    let width = Locked(80)
+    let (sut, output) = makeSUT(.live(colors: false), widthSource: width)
+    try sut.show(fresh("68800.00"))
+    try sut.show(fresh("68950.00"))
+
+    width.withValue { $0 = 30 }
+    try sut.terminalResized()
+
+    let redraw = try #require(output.value.last)
+    // The 4 old lines were up to 70 columns wide: at 30 columns a reflowing terminal shows them
+    // on 1 + 3 + 2 + 2 rows, so the redraw moves up over 8.
+    #expect(redraw.hasPrefix("\u{1B}[8F\u{1B}[2KBTC/USD  $68,950.00\n"))
+    #expect(!redraw.contains("low"), "no sparkline at 30 columns")
+  }
+
+  @Test func live_suspendGivesTheCursorBackAndResumeDrawsAFreshPanelBelowThePrompt() throws {
+    let (sut, output) = makeSUT(.live(colors: false))
+    try sut.begin()
+    try sut.show(fresh("68800.00"))
+
+    sut.suspend()
+    try sut.resume()
+
+    let writes = output.value
+    #expect(writes[2] == "\u{1B}[0m\u{1B}[?25h")
+    #expect(writes[3] == "\u{1B}[?25l")
+    #expect(
+      writes[4].hasPrefix("\u{1B}[2KBTC/USD"), "drawn where the cursor is, not over the shell")
+  }
+
+  @Test func show_reportsAWriteErrorToTheCaller() {
+    let sut = TerminalSession(
+      mode: .plain(colors: false), presenter: presenter,
+      write: { _ throws(TerminalOutputError) in throw .readerGone },
+      width: { 80 })
+
+    #expect(throws: TerminalOutputError.readerGone) { try sut.show(fresh("1")) }
+  }
+
+  /// A write blocked by a stalled reader holds the session's lock; the exit path gives up on it
+  /// instead of waiting for ever.
+  @Test func restoreTerminal_givesUpWhenAWriteIsStuck() async throws {
+    let unblock = Locked(false)
+    let sut = TerminalSession(
+      mode: .live(colors: false), presenter: presenter,
+      write: { _ in
+        while !unblock.value { usleep(1000) }
+      }, width: { 80 })
+    let stuck = Thread { try? sut.show(fresh("1")) }
+    stuck.start()
+    usleep(20_000)
+
+    let started = ContinuousClock.now
+    sut.restoreTerminal(waitingAtMost: 10)
+
+    #expect(ContinuousClock.now - started < .seconds(2))
+    unblock.withValue { $0 = true }
   }
 
   // MARK: - Helpers

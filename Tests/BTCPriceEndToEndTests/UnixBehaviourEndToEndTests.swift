@@ -1,0 +1,217 @@
+import BTCPricePersistence
+import BTCPriceTestSupport
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// The built binary where people run command-line tools: in pipes, under signals, stopped and
+/// continued, restarted, with a cache and a state file left by an earlier run.
+extension BinaryEndToEndTests {
+  @Suite("btc-price as a Unix tool", .serialized, .timeLimit(.minutes(2)))
+  final class UnixBehaviourEndToEndTests {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "btc-price-unix-\(UUID().uuidString)")
+    var cacheURL: URL { folder.appendingPathComponent("cache/last-price.json") }
+    var stateHome: String { folder.appendingPathComponent("state").path }
+
+    deinit {
+      try? FileManager.default.removeItem(at: folder)
+    }
+
+    /// `btc-price | head -3` returns to the prompt, as `yes | head -3` does.
+    @Test func pipeWhoseReaderExits_endsAtOnceQuietlyKilledBySIGPIPE() async throws {
+      try await FakeExchangeServer.withRunning { server in
+        await server.stub(.binance, .binance(price: "68901.23"))
+
+        let run = try BinaryProcess.shell(
+          #""$BTC_PRICE" "$@" | head -n 3; echo "status=${PIPESTATUS[0]}""#,
+          arguments: arguments(server, "--interval", "0.05"))
+
+        #expect(await run.waitForExit(timeout: .seconds(10)) == 0, "the pipeline ended")
+        #expect(run.stdoutText.count == 4)
+        #expect(run.stdoutText.prefix(3).allSatisfy { $0.hasSuffix(" - $68,901.23") })
+        #expect(run.stdoutText.last == "status=141")
+        #expect(run.stderrText.isEmpty, "no message for a closed pipe: \(run.stderrText)")
+        #expect(try FilePriceStore(fileURL: cacheURL, knownSources: []).load() != nil)
+      }
+    }
+
+    /// Nobody reads the pipe, so every write blocks; Ctrl-C and SIGTERM still end the tool, at
+    /// once, and the last price is in the cache.
+    @Test(arguments: [(SIGINT, Int32(130)), (SIGTERM, Int32(0))])
+    func stalledReader_aSignalStillEndsTheTool(signal: Int32, expectedStatus: Int32)
+      async throws
+    {
+      try await FakeExchangeServer.withRunning { server in
+        await server.stub(.binance, .binance(price: "68901.23"))
+        let pipe = try SmallPipe()
+
+        let run = try BinaryProcess(
+          arguments(server, "--interval", "0.01", "--json"), stdout: pipe.writer)
+        #expect(await pipe.waitUntilFull(), "stdout never filled up")
+        let sent = ContinuousClock.now
+        run.send(signal)
+        let status = await run.waitForExit(timeout: .seconds(10))
+        let took = ContinuousClock.now - sent
+
+        #expect(status == expectedStatus)
+        #expect(took < .seconds(1), "took \(took)")
+        #expect(try FilePriceStore(fileURL: cacheURL, knownSources: []).load() != nil)
+      }
+    }
+
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: "/dev/full")))
+    func stdoutThatCannotBeWritten_saysSoOnceAndExitsWithAnIOError() async throws {
+      try await FakeExchangeServer.withRunning { server in
+        await server.stub(.binance, .binance(price: "68901.23"))
+        let full = try #require(FileHandle(forWritingAtPath: "/dev/full"))
+
+        let run = try BinaryProcess(arguments(server, "--interval", "0.2"), stdout: full)
+
+        #expect(await run.waitForExit(timeout: .seconds(10)) == 74)
+        #expect(
+          run.stderrText == "btc-price: error: cannot write to stdout: No space left on device\n")
+      }
+    }
+
+    /// Ctrl-Z and `fg` much later, or a laptop's sleep: the tick that wakes long after its slot
+    /// asks the healthy exchange with a whole second, and prints no failure.
+    @Test func stoppedAndContinued_printsNoFailure() async throws {
+      try await FakeExchangeServer.withRunning { server in
+        await server.stub(.binance, .binance(price: "68901.23"))
+
+        let run = try BinaryProcess(arguments(server, "--interval", "0.5", "--count", "6"))
+        #expect(await run.waitForLines(2))
+        run.send(SIGSTOP)
+        try await Task.sleep(for: .seconds(2))
+        run.send(SIGCONT)
+
+        #expect(await run.waitForExit() == 0)
+        #expect(run.stdoutText.count == 6)
+        #expect(!run.stdoutText.contains { $0.contains("Failed") }, "\(run.stdoutText)")
+      }
+    }
+
+    /// Binance escalates bans for clients that keep asking after a 418.
+    @Test func restartDuringABan_doesNotAskTheBanningSourceAgain() async throws {
+      try await FakeExchangeServer.withRunning { server in
+        await server.stub(
+          .binance,
+          FakeResponse(
+            status: 418, headers: ["Retry-After": "600"],
+            json: #"{"code":-1003,"msg":"Way too many requests; IP banned."}"#))
+        await server.stub(.coinbase, .coinbase(price: "68880.55"))
+        let chain = ["--sources", "binance,coinbase", "--once"]
+
+        let first = try BinaryProcess(
+          arguments(server, chain), environment: ["XDG_STATE_HOME": stateHome])
+        #expect(await first.waitForExit() == 0)
+        let second = try BinaryProcess(
+          arguments(server, chain + ["--verbose"]), environment: ["XDG_STATE_HOME": stateHome])
+        #expect(await second.waitForExit() == 0)
+
+        #expect(await server.requests(to: .binance).count == 1)
+        #expect(second.stdoutText.first?.hasSuffix(" - $68,880.55") == true)
+        #expect(second.stderrText.contains("binance not tried: cooling down for 10 min"))
+        #expect(second.stderrText.contains("(a limit from an earlier run)"))
+      }
+    }
+
+    @Test func cacheWithAMalformedPrice_isUnreadableNeverAWrongPrice() async throws {
+      try FileManager.default.createDirectory(
+        at: cacheURL.deletingLastPathComponent(), withIntermediateDirectories: true)
+      try Data(
+        #"{"currency":"USD","price":"1.2.3","source":"binance","timestamp":"2026-11-22T14:03:05.250Z","version":1}"#
+          .utf8
+      ).write(to: cacheURL)
+      try await FakeExchangeServer.withRunning { server in
+        await server.stub(.binance, FakeResponse(status: 500, json: "{}"))
+        await server.stub(.cryptoCompare, FakeResponse(status: 500, json: "{}"))
+
+        let run = try BinaryProcess(arguments(server, "--once"))
+
+        #expect(await run.waitForExit() == 1)
+        #expect(
+          run.stdoutText == ["Failed to update value. Displaying last updated value from - - -"])
+        #expect(run.stderrText.components(separatedBy: "warning").count - 1 == 1)
+        #expect(run.stderrText.contains(cacheURL.path))
+      }
+    }
+
+    /// CryptoCompare sends its keyless refusal with HTTP 200: it is left alone like a 401, with
+    /// the key hint, once.
+    @Test func cryptoCompareKeyErrorWith200_isARefusalWithTheKeyHint() async throws {
+      try await FakeExchangeServer.withRunning { server in
+        await server.stub(.binance, FakeResponse(status: 500, json: "{}"))
+        await server.stub(
+          .cryptoCompare,
+          FakeResponse(
+            json:
+              #"{"Response":"Error","Message":"You need a valid auth key or api key to access this endpoint","HasWarning":false,"Type":1,"RateLimit":{},"Data":{}}"#
+          ))
+        await server.stub(.coinbase, .coinbase(price: "68880.55"))
+
+        let run = try BinaryProcess(
+          arguments(
+            server, "--sources", "binance,cryptocompare,coinbase", "--count", "4", "--interval",
+            "0.5"))
+
+        #expect(await run.waitForExit() == 0)
+        #expect(run.stdoutText.allSatisfy { $0.hasSuffix(" - $68,880.55") })
+        #expect(await server.requests(to: .cryptoCompare).count == 1)
+        #expect(
+          run.stderrText.components(separatedBy: "set CRYPTOCOMPARE_API_KEY").count - 1 == 1,
+          "\(run.stderrText)")
+      }
+    }
+
+    // MARK: - Helpers
+
+    private func arguments(_ server: FakeExchangeServer, _ extra: String...) -> [String] {
+      arguments(server, extra)
+    }
+
+    private func arguments(_ server: FakeExchangeServer, _ extra: [String]) -> [String] {
+      // A generous primary timeout: under CI load a healthy fake server can take a while to answer.
+      ["--primary-timeout", "3", "--sources", "binance,cryptocompare"] + server.urlArguments
+        + ["--cache-path", cacheURL.path] + extra
+    }
+  }
+}
+
+/// A pipe that nobody reads, as small as the system allows, so that a writer blocks soon.
+private struct SmallPipe {
+  let reader: FileHandle
+  let writer: FileHandle
+
+  init() throws {
+    let pipe = Pipe()
+    reader = pipe.fileHandleForReading
+    writer = pipe.fileHandleForWriting
+    #if os(Linux)
+      // F_SETPIPE_SZ (1031): a GNU extension Swift's Glibc module does not export.
+      _ = fcntl(writer.fileDescriptor, 1031, 4096)
+    #endif
+  }
+
+  /// Waits until the pipe holds data that has stopped growing for a while: the writer is blocked.
+  func waitUntilFull(timeout: Duration = .seconds(20)) async -> Bool {
+    let deadline = ContinuousClock.now + timeout
+    var previous: Int32 = -1
+    var steady = 0
+    while ContinuousClock.now < deadline {
+      var available: Int32 = 0
+      _ = ioctl(reader.fileDescriptor, UInt(FIONREAD), &available)
+      steady = available > 0 && available == previous ? steady + 1 : 0
+      if steady >= 10 { return true }
+      previous = available
+      try? await Task.sleep(for: .milliseconds(50))
+    }
+    return false
+  }
+}
