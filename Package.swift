@@ -61,7 +61,8 @@ let package = Package(
     .target(
       name: "BTCPriceSettings",
       dependencies: [
-        "BTCPriceCore", "BTCPriceTerminal", .product(name: "Yams", package: "Yams"),
+        "BTCPriceCore", "BTCPriceNetworking", "BTCPriceTerminal",
+        .product(name: "Yams", package: "Yams"),
       ],
       swiftSettings: strict
     ),
@@ -86,6 +87,7 @@ let package = Package(
         "BTCPricePersistence",
         "BTCPriceFeature",
         "BTCPriceTerminal",
+        "BTCPriceSettings",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
         .product(name: "NIOPosix", package: "swift-nio"),

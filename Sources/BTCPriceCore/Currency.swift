@@ -3,8 +3,8 @@ import Foundation
 /// A fiat currency the price can be shown in: its ISO 4217 code, the symbol written before an
 /// amount, and its ISO 4217 minor units (2 decimals for most, none for the yen).
 ///
-/// A closed set: each one needs the sources' pair names for it (see `CurrencyMarkets` in
-/// BTCPriceNetworking), so a currency is added by adding it here and there.
+/// A closed set: each one needs the sources' pair names for it (each `PriceSourceDefinition`'s
+/// `markets` in BTCPriceNetworking), so a currency is added by adding it here and there.
 public struct Currency: Hashable, Sendable, CustomStringConvertible {
   /// `USD`, `EUR`, …
   public let code: String

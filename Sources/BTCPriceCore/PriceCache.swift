@@ -1,3 +1,5 @@
+import Foundation
+
 /// The last known quote on disk, written when it matters rather than on every tick.
 ///
 /// Writing the cache with its `fsync` on every tick cost more CPU than the rest of a tick and
@@ -47,6 +49,14 @@ public final class PriceCache: Sendable {
     let quote = try store.load()
     state.withValue { $0.stored = quote }
     return quote
+  }
+
+  /// The stored quote if it was received at most `maxAge` before `now` (and not in the future:
+  /// a clock set back says nothing about its age); nil otherwise, or when nothing can be read.
+  public func storedQuote(notOlderThan maxAge: Duration, at now: Date) -> PriceQuote? {
+    guard let quote = try? load() else { return nil }
+    let age = now.timeIntervalSince(quote.timestamp)
+    return age >= -1 && age <= maxAge.timeInterval ? quote : nil
   }
 
   /// Called once per tick with the fresh quote, or nil when the tick failed; writes what is due.

@@ -6,6 +6,10 @@ import Foundation
 /// format the user sees is decided here.
 public struct PricePresenter: Sendable {
   public static let placeholder = "-"
+  /// The arrow of a value that did not move, or whose move is not known.
+  public static let steadyArrow = "•"
+  /// What marks a value shown after a failed tick, where a banner does not fit (`--format`).
+  public static let staleMarker = "stale"
   public static let bannerPrefix = "Failed to update value. Displaying last updated value from"
 
   private static let recordTimestampStyle = Date.ISO8601FormatStyle()
@@ -76,15 +80,26 @@ public struct PricePresenter: Sendable {
       failureReason: failure)
   }
 
+  /// The change since the last tick, worded: for views that show it alone (`--format`,
+  /// Waybar).
+  public func presentChange(_ change: PriceChange) -> PriceTrendViewState.Change {
+    self.change(change, label: "since last tick")
+  }
+
   /// `▲ +$12.34 (+0.02%)`, `▼ -$5.00 (-0.01%)` or `• unchanged`.
   private func change(_ change: PriceChange, label: String) -> PriceTrendViewState.Change {
-    let text: String
+    let arrow: String
     switch change.direction {
-    case .unchanged:
-      text = "• unchanged"
-    case .up, .down:
-      text = "\(change.arrow) \(change.amountText(in: currency)) (\(change.percentText))"
+    case .up: arrow = "▲"
+    case .down: arrow = "▼"
+    case .unchanged: arrow = Self.steadyArrow
     }
-    return PriceTrendViewState.Change(text: text, label: label, direction: change.direction)
+    let amount = PriceFormatter.formatChange(change.amount, currency: currency)
+    let percent = PriceFormatter.formatPercentChange(change.percent, direction: change.amount)
+    return PriceTrendViewState.Change(
+      text: change.direction == .unchanged
+        ? "\(arrow) unchanged" : "\(arrow) \(amount) (\(percent))",
+      label: label, direction: change.direction, arrow: arrow, amountText: amount,
+      percentText: percent)
   }
 }

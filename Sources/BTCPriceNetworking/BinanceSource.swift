@@ -7,7 +7,16 @@ extension PriceSourceDefinition {
   public static let binance = PriceSourceDefinition(
     source: PriceSource(id: "binance", displayName: "Binance"),
     defaultURL: URL(string: "https://api.binance.com/api/v3/ticker/price?symbol=BTCUSDT")!,
-    map: BinanceMapper.map,
+    markets: [
+      // Binance has no USD market; USDT (Tether) is shown as USD, 1:1.
+      .usd: MarketPair(request: "BTCUSDT", answers: ["BTCUSDT"]),
+      .eur: MarketPair(request: "BTCEUR", answers: ["BTCEUR"]),
+      .jpy: MarketPair(request: "BTCJPY", answers: ["BTCJPY"]),
+    ],
+    pairPlacement: .query("symbol"),
+    map: { response, pair throws(PriceSourceError) in
+      try BinanceMapper.map(response, pair: pair)
+    },
     specificAdvice: { status, evidence, pause, _ in
       guard status == 451 else { return nil }
       return "binance refuses requests from this location (\(evidence)); \(pause). In the US, use "
@@ -18,7 +27,7 @@ extension PriceSourceDefinition {
 /// Maps Binance's `{"symbol":"BTCUSDT","price":"114721.34000000"}` to a price (USDT taken as USD).
 public enum BinanceMapper {
   public static func map(_ response: HTTPResponse) throws(PriceSourceError) -> Decimal {
-    try map(response, pair: CurrencyMarkets.binance[.usd]!)
+    try PriceSourceDefinition.binance.map(response)
   }
 
   /// The price of the pair asked for; an answer for any other symbol is invalid data.

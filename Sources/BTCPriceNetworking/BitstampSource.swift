@@ -6,7 +6,15 @@ extension PriceSourceDefinition {
   public static let bitstamp = PriceSourceDefinition(
     source: PriceSource(id: "bitstamp", displayName: "Bitstamp"),
     defaultURL: URL(string: "https://www.bitstamp.net/api/v2/ticker/btcusd/")!,
-    map: BitstampMapper.map)
+    markets: [
+      .usd: MarketPair(request: "btcusd", answers: []),
+      .eur: MarketPair(request: "btceur", answers: []),
+      .gbp: MarketPair(request: "btcgbp", answers: []),
+    ],
+    pairPlacement: .pathSegment(separator: ""),
+    map: { response, pair throws(PriceSourceError) in
+      try BitstampMapper.map(response, pair: pair)
+    })
 }
 
 /// Maps `{"last":"68875.00","timestamp":"1763800000",...}` (every field a string) to the last
@@ -19,7 +27,7 @@ public enum BitstampMapper {
   }
 
   /// Bitstamp's answer does not name its pair, so `pair` cannot be checked: the URL alone decides
-  /// the currency (see ``MarketURL``).
+  /// the currency (see ``PriceSourceDefinition/url(for:base:)``).
   public static func map(_ response: HTTPResponse, pair: MarketPair) throws(PriceSourceError)
     -> Decimal
   {

@@ -6,13 +6,21 @@ extension PriceSourceDefinition {
   public static let coinbase = PriceSourceDefinition(
     source: PriceSource(id: "coinbase", displayName: "Coinbase"),
     defaultURL: URL(string: "https://api.coinbase.com/v2/prices/BTC-USD/spot")!,
-    map: CoinbaseMapper.map)
+    // Coinbase prices BTC in every fiat currency it knows, from its exchange rates.
+    markets: Dictionary(
+      uniqueKeysWithValues: Currency.supported.map {
+        ($0, MarketPair(request: "BTC-\($0.code)", answers: [$0.code]))
+      }),
+    pairPlacement: .pathSegment(separator: "-"),
+    map: { response, pair throws(PriceSourceError) in
+      try CoinbaseMapper.map(response, pair: pair)
+    })
 }
 
 /// Maps `{"data":{"amount":"68880.55","base":"BTC","currency":"USD"}}` to a price.
 public enum CoinbaseMapper {
   public static func map(_ response: HTTPResponse) throws(PriceSourceError) -> Decimal {
-    try map(response, pair: CurrencyMarkets.coinbase[.usd]!)
+    try PriceSourceDefinition.coinbase.map(response)
   }
 
   /// The price in the currency asked for; a price in any other currency is invalid data.

@@ -10,7 +10,14 @@ extension PriceSourceDefinition {
       string: "https://min-api.cryptocompare.com/data/generateAvg?fsym=BTC&tsym=USD&e=coinbase")!,
     apiKey: APIKeyUse(
       header: "Authorization", prefix: "Apikey ", environmentVariable: "CRYPTOCOMPARE_API_KEY"),
-    map: CryptoCompareMapper.map,
+    markets: [
+      .usd: MarketPair(request: "USD", answers: ["USD"]),
+      .eur: MarketPair(request: "EUR", answers: ["EUR"]),
+    ],
+    pairPlacement: .query("tsym"),
+    map: { response, pair throws(PriceSourceError) in
+      try CryptoCompareMapper.map(response, pair: pair)
+    },
     specificAdvice: { status, evidence, pause, apiKeyGiven in
       guard status == 401 else { return nil }
       return apiKeyGiven
@@ -24,7 +31,7 @@ extension PriceSourceDefinition {
 /// `PRICE` from its literal text so that it stays exact.
 public enum CryptoCompareMapper {
   public static func map(_ response: HTTPResponse) throws(PriceSourceError) -> Decimal {
-    try map(response, pair: CurrencyMarkets.cryptoCompare[.usd]!)
+    try PriceSourceDefinition.cryptoCompare.map(response)
   }
 
   /// The price in the currency asked for (`TOSYMBOL`); any other currency is invalid data.

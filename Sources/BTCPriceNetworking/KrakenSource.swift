@@ -6,7 +6,21 @@ extension PriceSourceDefinition {
   public static let kraken = PriceSourceDefinition(
     source: PriceSource(id: "kraken", displayName: "Kraken"),
     defaultURL: URL(string: "https://api.kraken.com/0/public/Ticker?pair=XBTUSD")!,
-    map: KrakenMapper.map)
+    // Kraken answers under its own name for the pair: `XXBTZEUR` for `XBTEUR`, but `XBTAUD` and
+    // `XBTCHF` for the pairs it listed later. Both names are accepted.
+    markets: [
+      .usd: MarketPair(request: "XBTUSD", answers: ["XXBTZUSD", "XBTUSD"]),
+      .eur: MarketPair(request: "XBTEUR", answers: ["XXBTZEUR", "XBTEUR"]),
+      .gbp: MarketPair(request: "XBTGBP", answers: ["XXBTZGBP", "XBTGBP"]),
+      .jpy: MarketPair(request: "XBTJPY", answers: ["XXBTZJPY", "XBTJPY"]),
+      .cad: MarketPair(request: "XBTCAD", answers: ["XXBTZCAD", "XBTCAD"]),
+      .aud: MarketPair(request: "XBTAUD", answers: ["XBTAUD"]),
+      .chf: MarketPair(request: "XBTCHF", answers: ["XBTCHF"]),
+    ],
+    pairPlacement: .query("pair"),
+    map: { response, pair throws(PriceSourceError) in
+      try KrakenMapper.map(response, pair: pair)
+    })
 }
 
 /// Maps `{"error":[],"result":{"XXBTZUSD":{"c":["68870.10","0.001"],...}}}` to the last trade's
@@ -17,7 +31,7 @@ extension PriceSourceDefinition {
 /// come in `error`, usually with HTTP 200.
 public enum KrakenMapper {
   public static func map(_ response: HTTPResponse) throws(PriceSourceError) -> Decimal {
-    try map(response, pair: CurrencyMarkets.kraken[.usd]!)
+    try PriceSourceDefinition.kraken.map(response)
   }
 
   /// The last trade of the pair asked for; a result under any other pair's name is invalid data.

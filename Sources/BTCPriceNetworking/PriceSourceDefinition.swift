@@ -9,6 +9,28 @@ public struct PriceSourceDefinition: Sendable {
   /// Reads a source's answer into a price, or says why it is not one.
   public typealias Mapper = @Sendable (HTTPResponse) throws(PriceSourceError) -> Decimal
 
+  /// Reads a source's answer into a price for one pair, or says why it is not one.
+  public typealias PairMapper =
+    @Sendable (HTTPResponse, MarketPair) throws(PriceSourceError) ->
+    Decimal
+
+  /// Why a source cannot be asked for a currency.
+  public enum MarketError: Error, Equatable, CustomStringConvertible {
+    /// The source has no pair for this currency.
+    case notServed(sourceID: String, currency: Currency)
+    /// The URL has no part that names a pair, so the currency cannot be set in it.
+    case noPairPart(sourceID: String, expected: String)
+
+    public var description: String {
+      switch self {
+      case .notServed(let sourceID, let currency):
+        return "\(sourceID) has no BTC/\(currency.code) market"
+      case .noPairPart(let sourceID, let expected):
+        return "the \(sourceID) URL has no \(expected) to set the currency in"
+      }
+    }
+  }
+
   /// The warning for a refusal with this status, or nil for the general one. `evidence` is how
   /// the source said it (`HTTP 401`), `pause` how long it is left alone.
   public typealias SpecificAdvice =
@@ -31,20 +53,64 @@ public struct PriceSourceDefinition: Sendable {
   public let defaultURL: URL
   /// How the source takes an API key; nil for keyless sources, which are never sent one.
   public let apiKey: APIKeyUse?
-  public let map: Mapper
+  /// The pair the source names BTC in, for each currency it serves. Only pairs confirmed in
+  /// public material are listed (docs/CURRENCIES.md); a source is left out of the chain for a
+  /// currency it has no pair for.
+  public let markets: [Currency: MarketPair]
+  /// Where its URL names the pair.
+  public let pairPlacement: PairPlacement
+  /// Reads its answer for a pair; an answer for another pair is invalid data.
+  public let mapPair: PairMapper
   /// What the user can do when this source refuses us, where that says more than the general
   /// advice (see ``advice(for:coolDown:apiKeyGiven:)``); nil for the general advice.
   let specificAdvice: SpecificAdvice
 
   public init(
-    source: PriceSource, defaultURL: URL, apiKey: APIKeyUse? = nil, map: @escaping Mapper,
+    source: PriceSource, defaultURL: URL, apiKey: APIKeyUse? = nil,
+    markets: [Currency: MarketPair], pairPlacement: PairPlacement, map: @escaping PairMapper,
     specificAdvice: @escaping SpecificAdvice = { _, _, _, _ in nil }
   ) {
     self.source = source
     self.defaultURL = defaultURL
     self.apiKey = apiKey
-    self.map = map
+    self.markets = markets
+    self.pairPlacement = pairPlacement
+    self.mapPair = map
     self.specificAdvice = specificAdvice
+  }
+
+  /// The currencies this source serves, in ``Currency/supported`` order.
+  public var currencies: [Currency] {
+    Currency.supported.filter { markets[$0] != nil }
+  }
+
+  /// The reader of its answers in `currency`; nil when it does not serve that currency.
+  public func mapper(for currency: Currency) -> Mapper? {
+    guard let pair = markets[currency] else { return nil }
+    return { [mapPair] response throws(PriceSourceError) in try mapPair(response, pair) }
+  }
+
+  /// Its reader of USD answers, the currency of its default URL.
+  public var map: Mapper {
+    // Every source serves USD: PriceSourceRegistryTests checks it.
+    mapper(for: .usd)!
+  }
+
+  /// The URL that asks this source for BTC in `currency`, built from `base` (default: the real
+  /// endpoint). The base is taken whole (scheme, host, port, path, other query items); only its
+  /// pair part is set from the currency, so every USD URL stays as it was, byte for byte. A base
+  /// without a pair part is used as it is for USD, and refused for another currency: it would
+  /// get prices the mapper rejects on every tick.
+  public func url(for currency: Currency, base: URL? = nil) throws(MarketError) -> URL {
+    let base = base ?? defaultURL
+    guard let pair = markets[currency] else {
+      throw .notServed(sourceID: source.id, currency: currency)
+    }
+    if let url = pairPlacement.url(base, settingPairTo: pair.request) { return url }
+    guard currency == .usd else {
+      throw .noPairPart(sourceID: source.id, expected: pairPlacement.expected)
+    }
+    return base
   }
 
   /// The option that points this source at another server: `binance-url`.

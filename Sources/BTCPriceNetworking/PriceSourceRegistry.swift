@@ -19,6 +19,19 @@ public enum PriceSourceRegistry {
 
   /// The known sources, for naming a cached quote's source.
   public static var sources: [PriceSource] { all.map(\.source) }
+
+  /// The sources that serve `currency`, in the default chain order.
+  public static func serving(_ currency: Currency) -> [PriceSourceDefinition] {
+    all.filter { $0.markets[currency] != nil }
+  }
+
+  /// One line per currency, for `--help` and `--verbose`:
+  /// `EUR  binance, cryptocompare, coinbase, kraken, bitstamp`.
+  public static var servingSummary: [String] {
+    Currency.supported.map { currency in
+      "\(currency.code)  \(serving(currency).map(\.source.id).joined(separator: ", "))"
+    }
+  }
 }
 
 extension PriceSourceRegistry {

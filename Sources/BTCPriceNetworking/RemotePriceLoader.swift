@@ -5,13 +5,14 @@ import Foundation
 public struct RemotePriceLoader: PriceLoader {
   private let client: any HTTPClient
   private let request: HTTPRequest
-  private let source: PriceSource
+  /// The source this loader asks.
+  public let source: PriceSource
   private let currency: Currency
   private let map: PriceSourceDefinition.Mapper
   private let now: @Sendable () -> Date
 
-  /// A loader for `definition`, at `url` (default: its real endpoint). `apiKey` is sent only if
-  /// the source takes one.
+  /// A loader for `definition` in USD, at `url` (default: its real endpoint), taken as it is.
+  /// `apiKey` is sent only if the source takes one.
   public init(
     client: any HTTPClient, definition: PriceSourceDefinition, url: URL? = nil,
     apiKey: String? = nil, now: @escaping @Sendable () -> Date
@@ -25,18 +26,16 @@ public struct RemotePriceLoader: PriceLoader {
   }
 
   /// A loader that asks `definition` for BTC in `currency`: the pair part of `url` (default: the
-  /// real endpoint) set from ``CurrencyMarkets``, answers in another currency refused, quotes
-  /// stamped with `currency`. Fails when the source has no market in `currency`, or `url` has no
-  /// pair part to set (see ``MarketURL``).
+  /// real endpoint) set for that currency, answers in another currency refused, quotes stamped
+  /// with `currency`. Fails when the source has no market in `currency`, or `url` has no pair
+  /// part to set (see ``PriceSourceDefinition/url(for:base:)``).
   public init(
     client: any HTTPClient, definition: PriceSourceDefinition, currency: Currency,
     url: URL? = nil, apiKey: String? = nil, now: @escaping @Sendable () -> Date
-  ) throws(MarketURL.Failure) {
-    let id = definition.source.id
-    let marketURL = try MarketURL.url(
-      sourceID: id, currency: currency, base: url ?? definition.defaultURL)
-    guard let map = CurrencyMarkets.mapper(sourceID: id, currency: currency) else {
-      throw .notServed(sourceID: id, currency: currency)
+  ) throws(PriceSourceDefinition.MarketError) {
+    let marketURL = try definition.url(for: currency, base: url)
+    guard let map = definition.mapper(for: currency) else {
+      throw .notServed(sourceID: definition.source.id, currency: currency)
     }
     self.client = client
     self.request = definition.request(url: marketURL, apiKey: apiKey)

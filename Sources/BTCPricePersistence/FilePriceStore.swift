@@ -26,16 +26,23 @@ public struct FilePriceStore: PriceStore {
   /// The sources a cached quote may name, so it shows with its display name (`Kraken`, not
   /// `kraken`); an unknown id is shown as it is.
   public let knownSources: [PriceSource]
+  /// The currency of the run: a quote in another one is not this run's last value (a run in EUR
+  /// never shows a USD price), so it reads as nothing saved.
+  public let currency: Currency
   /// A cache file larger than this is not ours.
   static let maxFileSize = 64 * 1024
 
-  public init(fileURL: URL, knownSources: [PriceSource]) {
+  public init(fileURL: URL, knownSources: [PriceSource], currency: Currency = .usd) {
     self.fileURL = fileURL
     self.knownSources = knownSources
+    self.currency = currency
   }
 
-  /// `$XDG_CACHE_HOME/btc-price/last-price.json`, else `~/.cache/btc-price/last-price.json`.
-  public static func defaultFileURL(environment: [String: String]) -> URL {
+  /// `$XDG_CACHE_HOME/btc-price/last-price.json`, else `~/.cache/btc-price/last-price.json`;
+  /// `last-price-eur.json` and so on for the other currencies, so each keeps its own last value.
+  public static func defaultFileURL(environment: [String: String], currency: Currency = .usd)
+    -> URL
+  {
     let base: URL
     if let xdg = environment["XDG_CACHE_HOME"], xdg.hasPrefix("/") {
       base = URL(fileURLWithPath: xdg, isDirectory: true)
@@ -43,7 +50,8 @@ public struct FilePriceStore: PriceStore {
       let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
       base = URL(fileURLWithPath: home, isDirectory: true).appendingPathComponent(".cache")
     }
-    return base.appendingPathComponent("btc-price").appendingPathComponent("last-price.json")
+    let name = currency == .usd ? "last-price" : "last-price-\(currency.code.lowercased())"
+    return base.appendingPathComponent("btc-price").appendingPathComponent("\(name).json")
   }
 
   public func load() throws -> PriceQuote? {
@@ -55,7 +63,8 @@ public struct FilePriceStore: PriceStore {
       throw Error(error, path: fileURL.path)
     }
     do {
-      return try CachedQuote.decode(data).quote(knownSources: knownSources)
+      let quote = try CachedQuote.decode(data).quote(knownSources: knownSources)
+      return quote.currency == currency.code ? quote : nil
     } catch {
       throw Error.corrupt(path: fileURL.path, reason: String(describing: error))
     }
@@ -130,7 +139,9 @@ private struct CachedQuote: Codable {
     guard let value = ExactDecimal.parse(price, grammar: .plain), value > 0 else {
       throw Invalid(description: "price \"\(price.prefix(40))\" is not a positive decimal")
     }
-    guard currency == "USD" else { throw Invalid(description: "currency is not USD") }
+    guard Currency.named(currency)?.code == currency else {
+      throw Invalid(description: "currency \"\(currency.prefix(10))\" is not one this build knows")
+    }
     guard let date = try? Self.timestampStyle.parse(timestamp) else {
       throw Invalid(description: "timestamp \"\(timestamp.prefix(40))\" is not ISO 8601")
     }

@@ -1,22 +1,28 @@
 import BTCPriceCore
+import BTCPriceNetworking
 import BTCPriceTerminal
 import Foundation
 
-/// One setting: its name in the file (the long option's name), and how its text becomes a value.
-/// Shared by the file and the environment, so both accept and refuse exactly the same values.
+/// One setting: its name (the long option's name, and the settings file's key), and how its text
+/// becomes a value. Shared by the command line, the environment and the file, so all three accept
+/// and refuse exactly the same values.
 enum SettingKey: Equatable {
   case sources, currency, interval, primaryTimeout, format
   case url(sourceID: String)
-  case cryptoCompareAPIKey, cachePath
+  case apiKey(sourceID: String)
+  case cachePath
 
-  /// The file keys, in the order the documentation lists them.
-  static func all(sourceIDs: [String]) -> [SettingKey] {
+  /// Every key, in the order the documentation lists them; the source URLs and API keys are the
+  /// registry's.
+  static var all: [SettingKey] {
     [.sources, .currency, .interval, .primaryTimeout, .format]
-      + sourceIDs.map { .url(sourceID: $0) } + [.cryptoCompareAPIKey, .cachePath]
+      + PriceSourceRegistry.all.map { .url(sourceID: $0.source.id) }
+      + PriceSourceRegistry.all.filter { $0.apiKey != nil }.map { .apiKey(sourceID: $0.source.id) }
+      + [.cachePath]
   }
 
-  static func named(_ name: String, sourceIDs: [String]) -> SettingKey? {
-    all(sourceIDs: sourceIDs).first { $0.name == name }
+  static func named(_ name: String) -> SettingKey? {
+    all.first { $0.name == name }
   }
 
   var name: String {
@@ -27,21 +33,26 @@ enum SettingKey: Equatable {
     case .primaryTimeout: "primary-timeout"
     case .format: "format"
     case .url(let sourceID): "\(sourceID)-url"
-    case .cryptoCompareAPIKey: "cryptocompare-api-key"
+    case .apiKey(let sourceID): "\(sourceID)-api-key"
     case .cachePath: "cache-path"
     }
   }
 
   /// Secrets are never repeated in a message.
-  var isSecret: Bool { self == .cryptoCompareAPIKey }
+  var isSecret: Bool {
+    if case .apiKey = self { return true }
+    return false
+  }
 
   /// Sets this key's value in `settings` from its text, or says what is wrong with it.
-  func apply(
-    _ text: String, to settings: inout Settings, sourceIDs: [String], home: String?
-  ) throws(Problem) {
+  func apply(_ text: String, to settings: inout Settings, home: String?) throws(Problem) {
     switch self {
     case .sources:
-      settings.sources = try Self.sources(text, known: sourceIDs)
+      do {
+        settings.sources = try PriceSourceRegistry.chain(named: text).map(\.source.id)
+      } catch {
+        throw Problem(error.description)
+      }
     case .currency:
       do {
         settings.currency = try Currency.parse(text)
@@ -74,9 +85,9 @@ enum SettingKey: Equatable {
         scheme == "http" || scheme == "https", url.host?.isEmpty == false
       else { throw Problem("needs an http or https URL, got \(Self.quoted(text))") }
       settings.urls[sourceID] = url
-    case .cryptoCompareAPIKey:
+    case .apiKey(let sourceID):
       guard !text.isEmpty else { throw Problem("must not be empty") }
-      settings.cryptoCompareAPIKey = Secret(text)
+      settings.apiKeys[sourceID] = Secret(text)
     case .cachePath:
       guard !text.isEmpty else { throw Problem("must not be empty") }
       if text.hasPrefix("~/"), let home, !home.isEmpty {
@@ -85,20 +96,6 @@ enum SettingKey: Equatable {
         settings.cachePath = text
       }
     }
-  }
-
-  private static func sources(_ text: String, known: [String]) throws(Problem) -> [String] {
-    var ids: [String] = []
-    for name in text.split(separator: ",", omittingEmptySubsequences: false) {
-      let id = name.trimmingCharacters(in: .whitespaces).lowercased()
-      guard known.contains(id) else {
-        throw Problem(
-          "unknown source \(quoted(id)); known sources: \(known.joined(separator: ", "))")
-      }
-      guard !ids.contains(id) else { throw Problem("lists \(id) twice") }
-      ids.append(id)
-    }
-    return ids
   }
 
   /// `"fast"`: the text shortened to 40 characters, on one line.

@@ -1,17 +1,19 @@
+import BTCPriceNetworking
+
 extension Settings {
   /// The settings the environment gives: `BTC_PRICE_SOURCES`, `BTC_PRICE_CURRENCY`,
   /// `BTC_PRICE_<SOURCE>_URL` and `CRYPTOCOMPARE_API_KEY`. An empty variable is unset, as a
   /// missing one.
-  public static func fromEnvironment(
-    _ environment: [String: String], sourceIDs: [String] = SettingsFile.defaultSourceIDs
-  ) throws(SettingsError) -> Settings {
+  public static func fromEnvironment(_ environment: [String: String]) throws(SettingsError)
+    -> Settings
+  {
     var settings = Settings()
-    for key in SettingKey.all(sourceIDs: sourceIDs) {
+    for key in SettingKey.all {
       guard let variable = environmentVariable(for: key),
         let text = environment[variable], !text.isEmpty
       else { continue }
       do {
-        try key.apply(text, to: &settings, sourceIDs: sourceIDs, home: environment["HOME"])
+        try key.apply(text, to: &settings, home: environment["HOME"])
       } catch {
         throw SettingsError(
           origin: .environment(variable: variable), key: nil, problem: error.message)
@@ -25,9 +27,30 @@ extension Settings {
     switch key {
     case .sources: "BTC_PRICE_SOURCES"
     case .currency: "BTC_PRICE_CURRENCY"
-    case .url(let sourceID): "BTC_PRICE_\(sourceID.uppercased())_URL"
-    case .cryptoCompareAPIKey: "CRYPTOCOMPARE_API_KEY"
+    case .url(let sourceID): PriceSourceRegistry.definition(id: sourceID)?.urlEnvironmentVariable
+    case .apiKey(let sourceID):
+      PriceSourceRegistry.definition(id: sourceID)?.apiKey?.environmentVariable
     case .interval, .primaryTimeout, .format, .cachePath: nil
     }
+  }
+}
+
+extension Settings {
+  /// The settings the command line gives, by option name without the dashes (`interval`,
+  /// `kraken-url`): the same names and checks as the file's keys.
+  public static func fromCommandLine(_ options: [String: String], home: String?)
+    throws(SettingsError) -> Settings
+  {
+    var settings = Settings()
+    for key in SettingKey.all {
+      guard let text = options[key.name] else { continue }
+      do {
+        try key.apply(text, to: &settings, home: home)
+      } catch {
+        throw SettingsError(
+          origin: .commandLine(option: "--\(key.name)"), key: nil, problem: error.message)
+      }
+    }
+    return settings
   }
 }

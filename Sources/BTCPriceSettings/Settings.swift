@@ -6,7 +6,8 @@ import Foundation
 /// nil where that layer does not set it.
 ///
 /// The settings file's keys mirror the long options: `sources`, `currency`, `interval`,
-/// `primary-timeout`, `format`, `<source>-url`, `cryptocompare-api-key`, `cache-path`.
+/// `primary-timeout`, `format`, `<source>-url`, `<source>-api-key` (`cryptocompare-api-key`),
+/// `cache-path`.
 public struct Settings: Equatable, Sendable, CustomStringConvertible {
   /// Source ids in the order to ask them (`--sources`).
   public var sources: [String]?
@@ -19,14 +20,15 @@ public struct Settings: Equatable, Sendable, CustomStringConvertible {
   public var format: PriceTemplate?
   /// `--<source>-url` by source id.
   public var urls: [String: URL]
-  public var cryptoCompareAPIKey: Secret?
+  /// API keys by source id, for the sources that take one (`cryptocompare-api-key`).
+  public var apiKeys: [String: Secret]
   /// `--cache-path`, with a leading `~/` already expanded.
   public var cachePath: String?
 
   public init(
     sources: [String]? = nil, currency: Currency? = nil, interval: Double? = nil,
     primaryTimeout: Double? = nil, format: PriceTemplate? = nil, urls: [String: URL] = [:],
-    cryptoCompareAPIKey: Secret? = nil, cachePath: String? = nil
+    apiKeys: [String: Secret] = [:], cachePath: String? = nil
   ) {
     self.sources = sources
     self.currency = currency
@@ -34,7 +36,7 @@ public struct Settings: Equatable, Sendable, CustomStringConvertible {
     self.primaryTimeout = primaryTimeout
     self.format = format
     self.urls = urls
-    self.cryptoCompareAPIKey = cryptoCompareAPIKey
+    self.apiKeys = apiKeys
     self.cachePath = cachePath
   }
 
@@ -55,7 +57,7 @@ public struct Settings: Equatable, Sendable, CustomStringConvertible {
       primaryTimeout: primaryTimeout ?? lower.primaryTimeout,
       format: format ?? lower.format,
       urls: urls.merging(lower.urls) { mine, _ in mine },
-      cryptoCompareAPIKey: cryptoCompareAPIKey ?? lower.cryptoCompareAPIKey,
+      apiKeys: apiKeys.merging(lower.apiKeys) { mine, _ in mine },
       cachePath: cachePath ?? lower.cachePath)
   }
 
@@ -71,7 +73,9 @@ public struct Settings: Equatable, Sendable, CustomStringConvertible {
     for (id, url) in urls.sorted(by: { $0.key < $1.key }) {
       lines.append("\(id)-url: \(url.absoluteString)")
     }
-    if let cryptoCompareAPIKey { lines.append("cryptocompare-api-key: \(cryptoCompareAPIKey)") }
+    for (id, key) in apiKeys.sorted(by: { $0.key < $1.key }) {
+      lines.append("\(id)-api-key: \(key)")
+    }
     if let cachePath { lines.append("cache-path: \(cachePath)") }
     return lines.joined(separator: "\n")
   }

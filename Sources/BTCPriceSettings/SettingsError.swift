@@ -6,6 +6,7 @@ public struct SettingsError: Error, Equatable, CustomStringConvertible {
     /// `line` is nil for a problem with the file as a whole (unreadable, not UTF-8).
     case file(path: String, line: Int?)
     case environment(variable: String)
+    case commandLine(option: String)
   }
 
   public let origin: Origin
@@ -19,14 +20,20 @@ public struct SettingsError: Error, Equatable, CustomStringConvertible {
     self.problem = problem
   }
 
-  /// `/home/ana/.config/btc-price/config:3: interval: must be …`, or
-  /// `BTC_PRICE_CURRENCY: unknown currency …`.
+  /// `/home/ana/.config/btc-price/config:3: interval: must be …`,
+  /// `BTC_PRICE_CURRENCY: unknown currency …`, or `--interval must be …`.
   public var description: String {
+    if case .commandLine(let option) = origin, key == nil,
+      problem.hasPrefix("must ") || problem.hasPrefix("needs ")
+    {
+      return "\(option) \(problem)"
+    }
     var parts: [String] = []
     switch origin {
     case .file(let path, let line?): parts.append("\(path):\(line)")
     case .file(let path, nil): parts.append(path)
     case .environment(let variable): parts.append(variable)
+    case .commandLine(let option): parts.append(option)
     }
     if let key { parts.append(key) }
     parts.append(problem)

@@ -23,20 +23,13 @@ import Yams
 /// A missing file is no settings. An unknown key, a bad value or bad YAML is an error naming the
 /// file, the line and the key.
 public struct SettingsFile: Sendable {
-  /// The sources whose ids `sources` and the `<source>-url` keys may name, by default.
-  public static let defaultSourceIDs = [
-    "binance", "cryptocompare", "coinbase", "kraken", "bitstamp",
-  ]
-
   /// Larger than any hand-written settings file; a bigger one is a mistake, not settings.
   public static let maximumSize = 64 * 1024
 
   public let path: String
-  public let sourceIDs: [String]
 
-  public init(path: String, sourceIDs: [String] = SettingsFile.defaultSourceIDs) {
+  public init(path: String) {
     self.path = path
-    self.sourceIDs = sourceIDs
   }
 
   /// `$XDG_CONFIG_HOME/btc-price/config` when `XDG_CONFIG_HOME` is an absolute path (the XDG Base
@@ -76,15 +69,15 @@ public struct SettingsFile: Sendable {
       guard let name = keyNode.scalar?.string else {
         throw failure(line: line, key: nil, "a key must be a plain name")
       }
-      guard let key = SettingKey.named(name, sourceIDs: sourceIDs) else {
-        let known = SettingKey.all(sourceIDs: sourceIDs).map(\.name).joined(separator: ", ")
+      guard let key = SettingKey.named(name) else {
+        let known = SettingKey.all.map(\.name).joined(separator: ", ")
         throw failure(
           line: line, key: nil,
           "unknown key \(SettingKey.quoted(name)); known keys: \(known)")
       }
       let text = try self.text(of: valueNode, for: key)
       do {
-        try key.apply(text, to: &settings, sourceIDs: sourceIDs, home: home)
+        try key.apply(text, to: &settings, home: home)
       } catch {
         throw failure(line: valueNode.mark?.line ?? line, key: name, error.message)
       }

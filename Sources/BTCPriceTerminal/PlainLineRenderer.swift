@@ -13,7 +13,9 @@ public enum PlainLineRenderer {
     render(state, change: nil, colors: false)
   }
 
-  public static func render(_ state: PriceViewState, change: PriceChange?, colors: Bool) -> String {
+  public static func render(
+    _ state: PriceViewState, change: PriceTrendViewState.Change?, colors: Bool
+  ) -> String {
     let price = ANSIStyle.paint(
       state.priceText, for: state.isStale ? nil : change?.direction, enabled: colors)
     guard let banner = state.bannerText else {

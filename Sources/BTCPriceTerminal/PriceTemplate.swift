@@ -30,9 +30,6 @@ public struct PriceTemplate: Equatable, Sendable {
     case stale
   }
 
-  /// What `{stale}` writes while the shown value is the last known one.
-  public static let staleMarker = "stale"
-
   enum Segment: Equatable, Sendable {
     case literal(String)
     case placeholder(Placeholder)
@@ -89,14 +86,12 @@ public struct PriceTemplate: Equatable, Sendable {
   ///
   /// - Parameters:
   ///   - state: what the presenter made of the tick.
-  ///   - change: the change since the previous tick (``DisplayHistory/changeSinceLastTick``), nil
-  ///     while fewer than two values are known.
+  ///   - change: the change since the previous tick, as the presenter words it; nil while fewer
+  ///     than two values are known.
   ///   - colors: whether to colour (terminals only; see ``ColorPolicy``).
-  public func render(_ state: PriceViewState, change: PriceChange?, colors: Bool = false)
-    -> String
-  {
-    // The run's currency: the shown quote's, or the presenter's while none is known.
-    let currency = Currency.named(state.record.currency) ?? .usd
+  public func render(
+    _ state: PriceViewState, change: PriceTrendViewState.Change?, colors: Bool = false
+  ) -> String {
     let direction = state.isStale ? nil : change?.direction
     var line = ""
     for segment in segments {
@@ -104,22 +99,22 @@ public struct PriceTemplate: Equatable, Sendable {
       case .literal(let text):
         line += text
       case .placeholder(let placeholder):
-        line += value(of: placeholder, state, change, currency, direction, colors)
+        line += value(of: placeholder, state, change, direction, colors)
       }
     }
     return line
   }
 
   private func value(
-    of placeholder: Placeholder, _ state: PriceViewState, _ change: PriceChange?,
-    _ currency: Currency, _ direction: PriceChange.Direction?, _ colors: Bool
+    of placeholder: Placeholder, _ state: PriceViewState, _ change: PriceTrendViewState.Change?,
+    _ direction: PriceChange.Direction?, _ colors: Bool
   ) -> String {
     let unknown = PricePresenter.placeholder
     switch placeholder {
     case .price:
       return ANSIStyle.paint(state.priceText, for: direction, enabled: colors)
     case .amount:
-      return state.quote.map { "\($0.value)" } ?? unknown
+      return state.record.price ?? unknown
     case .currency:
       return state.record.currency
     case .time:
@@ -128,15 +123,16 @@ public struct PriceTemplate: Equatable, Sendable {
       return state.sourceName ?? unknown
     case .arrow:
       // A stale tick shows an old value: it did not move, whatever it is compared with.
+      let arrow = direction == nil ? nil : change?.arrow
       return ANSIStyle.paint(
-        direction == nil ? "•" : change?.arrow ?? "•", for: direction, enabled: colors)
+        arrow ?? PricePresenter.steadyArrow, for: direction, enabled: colors)
     case .change:
-      let text = change?.amountText(in: currency) ?? ""
-      return ANSIStyle.paint(text, for: direction, enabled: colors)
+      return ANSIStyle.paint(change?.amountText ?? "", for: direction, enabled: colors)
     case .changePercent:
       return ANSIStyle.paint(change?.percentText ?? "", for: direction, enabled: colors)
     case .stale:
-      return state.isStale ? ANSIStyle.banner.apply(Self.staleMarker, enabled: colors) : ""
+      return state.isStale
+        ? ANSIStyle.banner.apply(PricePresenter.staleMarker, enabled: colors) : ""
     }
   }
 

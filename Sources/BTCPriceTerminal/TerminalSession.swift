@@ -31,7 +31,11 @@ public enum TerminalOutputError: Error, Equatable, Sendable {
 public final class TerminalSession: Sendable {
   public enum Mode: Equatable, Sendable {
     case plain(colors: Bool)
+    /// `--format`: plain lines shaped by the user.
+    case template(PriceTemplate, colors: Bool)
     case json
+    /// `--waybar`: Waybar's custom-module JSON, its text shaped by `--format` when given.
+    case waybar(PriceTemplate?)
     case live(colors: Bool)
   }
 
@@ -68,12 +72,15 @@ public final class TerminalSession: Sendable {
   }
 
   /// The mode for the flags and what stdout is, and a note for stderr when `--live` cannot be
-  /// honoured.
+  /// honoured. (`--json`, `--live` and `--waybar` exclude each other; the command checks.)
   public static func mode(
-    json: Bool, live: Bool, isTerminal: Bool, environment: [String: String]
+    json: Bool = false, live: Bool = false, waybar: Bool = false, template: PriceTemplate? = nil,
+    isTerminal: Bool, environment: [String: String]
   ) -> (mode: Mode, note: String?) {
     let colors = ColorPolicy.useColors(isTerminal: isTerminal, environment: environment)
     if json { return (.json, nil) }
+    if waybar { return (.waybar(template), nil) }
+    if let template { return (.template(template, colors: colors), nil) }
     if live {
       if isTerminal { return (.live(colors: colors), nil) }
       return (.plain(colors: colors), "--live needs a terminal; printing plain lines instead")
@@ -104,8 +111,12 @@ public final class TerminalSession: Sendable {
         try write(JSONLineRenderer.render(viewState) + "\n")
       case .plain(let colors):
         try write(
-          PlainLineRenderer.render(
-            viewState, change: state.history.changeSinceLastTick, colors: colors) + "\n")
+          PlainLineRenderer.render(viewState, change: movement(state), colors: colors) + "\n")
+      case .template(let template, let colors):
+        try write(template.render(viewState, change: movement(state), colors: colors) + "\n")
+      case .waybar(let template):
+        try write(
+          WaybarRenderer.render(viewState, change: movement(state), template: template) + "\n")
       case .live:
         try redraw(&state, over: state.panel.count)
       }
@@ -179,6 +190,11 @@ public final class TerminalSession: Sendable {
       state.cursorHidden = false
       try? write(ANSIStyle.showCursor)
     }
+  }
+
+  /// The change since the last tick, as the presenter words it.
+  private func movement(_ state: State) -> PriceTrendViewState.Change? {
+    state.history.changeSinceLastTick.map(presenter.presentChange)
   }
 
   private func redraw(_ state: inout State, over rows: Int) throws(TerminalOutputError) {

@@ -25,7 +25,7 @@ public enum WaybarRenderer {
   }
 
   public static func render(
-    _ state: PriceViewState, change: PriceChange?, template: PriceTemplate? = nil
+    _ state: PriceViewState, change: PriceTrendViewState.Change?, template: PriceTemplate? = nil
   ) -> String {
     let cssClass = self.cssClass(state, change: change)
     let text =
@@ -43,7 +43,9 @@ public enum WaybarRenderer {
   }
 
   /// `stale` wins over the direction: a stylesheet should show an old value as old.
-  public static func cssClass(_ state: PriceViewState, change: PriceChange?) -> Class {
+  public static func cssClass(_ state: PriceViewState, change: PriceTrendViewState.Change?)
+    -> Class
+  {
     if state.isStale { return .stale }
     switch change?.direction {
     case .up: return .up

@@ -209,10 +209,12 @@ public struct FakeResponse: Sendable {
   }
 
   /// CryptoCompare's real shape: `PRICE` is a JSON number, written here exactly as given.
-  public static func cryptoCompare(price: String, delay: Duration = .zero) -> FakeResponse {
+  public static func cryptoCompare(
+    price: String, currency: String = "USD", delay: Duration = .zero
+  ) -> FakeResponse {
     FakeResponse(
       json: """
-        {"RAW":{"MARKET":"CUSTOMAGG","FROMSYMBOL":"BTC","TOSYMBOL":"USD","FLAGS":"0",\
+        {"RAW":{"MARKET":"CUSTOMAGG","FROMSYMBOL":"BTC","TOSYMBOL":"\(currency)","FLAGS":"0",\
         "PRICE":\(price),"LASTUPDATE":1763800000,"VOLUME24HOUR":9312.5},\
         "DISPLAY":{"FROMSYMBOL":"Ƀ","TOSYMBOL":"$","PRICE":"$ 68,910.1"}}
         """, delay: delay)
@@ -224,17 +226,22 @@ public struct FakeResponse: Sendable {
     json: #"{"Data":{},"Err":{"type":2,"message":"API key required for this endpoint."}}"#)
 
   /// Coinbase's spot price: `amount` is a string.
-  public static func coinbase(price: String, delay: Duration = .zero) -> FakeResponse {
+  public static func coinbase(price: String, currency: String = "USD", delay: Duration = .zero)
+    -> FakeResponse
+  {
     FakeResponse(
-      json: #"{"data":{"amount":"\#(price)","base":"BTC","currency":"USD"}}"#, delay: delay)
+      json: #"{"data":{"amount":"\#(price)","base":"BTC","currency":"\#(currency)"}}"#,
+      delay: delay)
   }
 
   /// Kraken's ticker: the last trade is `c[0]`, under a result key that differs from the pair
   /// asked for.
-  public static func kraken(price: String, delay: Duration = .zero) -> FakeResponse {
+  public static func kraken(price: String, pair: String = "XXBTZUSD", delay: Duration = .zero)
+    -> FakeResponse
+  {
     FakeResponse(
       json: """
-        {"error":[],"result":{"XXBTZUSD":{"a":["68871.00000","1","1.000"],\
+        {"error":[],"result":{"\(pair)":{"a":["68871.00000","1","1.000"],\
         "b":["68870.90000","2","2.000"],"c":["\(price)","0.00100000"],\
         "v":["1234.5","2345.6"],"p":["68800.1","68750.2"],"t":[12345,23456],\
         "l":["68000.0","67000.0"],"h":["69000.0","69500.0"],"o":"68500.0"}}}
@@ -267,8 +274,12 @@ private actor FakeExchangeState {
 
   /// Records the request and takes the next scripted response for its route.
   func respond(to request: FakeExchangeServer.RecordedRequest) -> FakeResponse {
-    let route = PriceSourceRegistry.all.first {
-      URLComponents(url: $0.defaultURL, resolvingAgainstBaseURL: false)?.path == request.path
+    let route = PriceSourceRegistry.all.first { definition in
+      definition.currencies.contains { currency in
+        (try? definition.url(for: currency)).flatMap {
+          URLComponents(url: $0, resolvingAgainstBaseURL: false)?.path
+        } == request.path
+      }
     }
     guard let route else {
       return FakeResponse(status: 404, json: #"{"error":"no such route"}"#)

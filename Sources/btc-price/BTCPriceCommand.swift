@@ -11,7 +11,7 @@ import Foundation
 struct BTCPriceCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "btc-price",
-    abstract: "Print the Bitcoin price in US dollars, once a second.",
+    abstract: "Print the Bitcoin price, in US dollars or your currency, once a second.",
     discussion: """
       SOURCES: asks each source in order until one answers with a valid price: by \
       default \(PriceSourceRegistry.all.map(\.source.id).joined(separator: ", ")) (choose with \
@@ -51,6 +51,8 @@ struct BTCPriceCommand: AsyncParsableCommand {
         CRYPTOCOMPARE_API_KEY        sent to CryptoCompare only; never printed
         XDG_CACHE_HOME               where the cache folder lives
         XDG_STATE_HOME               where the state folder lives
+        XDG_CONFIG_HOME              where the settings folder lives
+        BTC_PRICE_CURRENCY           default for --currency
         NO_COLOR                     set (non-empty) to turn colours off
 
       EXIT STATUS: 0 when the last tick succeeded, 1 when it failed, 130 after \
@@ -65,6 +67,20 @@ struct BTCPriceCommand: AsyncParsableCommand {
       COLOUR: plain lines on a terminal show rises in green, falls in red and the \
       banner highlighted; never in pipes, with NO_COLOR set, or with TERM=dumb.
 
+      CURRENCIES (--currency): the sources that serve each one; a source without \
+      the pair is left out of the chain.
+      \(PriceSourceRegistry.servingSummary.map { "  " + $0 }.joined(separator: "\n"))
+
+      STATUS BARS: --format shapes each line ({price} {amount} {currency} {time} \
+      {source} {arrow} {change} {change_pct} {stale}); --waybar prints Waybar's \
+      custom-module JSON; --once --max-age 10 prints a cached price younger than \
+      10 s without asking any source (one request per 10 s, however many panes).
+
+      SETTINGS: $XDG_CONFIG_HOME/btc-price/config (default ~/.config/btc-price/config, \
+      or --config), YAML, keys named like the long options: sources, currency, \
+      interval, primary-timeout, format, <source>-url, cryptocompare-api-key, \
+      cache-path. The command line wins, then the environment, then the file.
+
       EXAMPLES:
         btc-price                             run until Ctrl-C, one line a second
         btc-price --live                      the live panel
@@ -73,6 +89,9 @@ struct BTCPriceCommand: AsyncParsableCommand {
         btc-price --count 10 --interval 0.5   ten ticks, two a second
         btc-price --sources coinbase,kraken   only these two, in this order
         btc-price --verbose 2>btc-price.log   log every attempt to a file
+        btc-price --currency EUR --once       the price in euros
+        btc-price --once --max-age 10 --format '{arrow} {price}'   for tmux
+        btc-price --waybar --format '₿ {price}'                     for Waybar
         btc-price --binance-url https://api.binance.us/api/v3/ticker/price?symbol=BTCUSDT
       """,
     version: BTCPriceVersion.current
@@ -97,22 +116,62 @@ struct BTCPriceCommand: AsyncParsableCommand {
       discussion: "Needs a terminal; falls back to plain lines otherwise."))
   var live = false
 
+  @Flag(
+    help: ArgumentHelp(
+      "Print one Waybar custom-module JSON object per tick (text, tooltip, class, alt).",
+      discussion: "Its text follows --format when given."))
+  var waybar = false
+
+  @Option(
+    help: ArgumentHelp(
+      "Shape each line: {price} {amount} {currency} {time} {source} {arrow} {change} "
+        + "{change_pct} {stale}; {{ and }} for braces.",
+      valueName: "template"))
+  var format: String?
+
+  @Option(
+    name: .customLong("max-age"),
+    help: ArgumentHelp(
+      "With --once: print the cached price without asking any source when it is younger than "
+        + "this.",
+      discussion: "For status bars that run the command every few seconds.",
+      valueName: "seconds"))
+  var maxAge: Double?
+
   func validate() throws {
     if let count, count < 1 { throw ValidationError("--count must be at least 1.") }
     if once, let count, count != 1 {
       throw ValidationError("--once and --count \(count) disagree.")
     }
-    if json, live { throw ValidationError("--json and --live exclude each other.") }
+    let outputs = [("--json", json), ("--live", live), ("--waybar", waybar)].filter(\.1)
+    if outputs.count > 1 {
+      throw ValidationError(
+        "\(outputs.map(\.0).joined(separator: " and ")) exclude each other.")
+    }
+    if format != nil, json || live {
+      throw ValidationError("--format shapes plain lines and --waybar text, not --json or --live.")
+    }
+    if let maxAge {
+      guard maxAge.isFinite, maxAge > 0, maxAge <= 86_400 else {
+        throw ValidationError("--max-age must be between 0 and 86400 seconds.")
+      }
+      guard once || count == 1 else { throw ValidationError("--max-age needs --once.") }
+      guard !pipeline.noCache else {
+        throw ValidationError("--max-age reads the cache; it cannot go with --no-cache.")
+      }
+    }
   }
 
   func run() async throws {
     let environment = ProcessInfo.processInfo.environment
+    let resolved = try pipeline.resolved(environment: environment, format: format)
     let (mode, note) = TerminalSession.mode(
-      json: json, live: live, isTerminal: Console.stdoutIsTerminal, environment: environment)
+      json: json, live: live, waybar: waybar, template: json || live ? nil : resolved.format,
+      isTerminal: Console.stdoutIsTerminal, environment: environment)
     if let note { Console.note(note) }
     let composition = CommandLineComposition(
-      pipeline: try pipeline.resolved(environment: environment), count: once ? 1 : count,
-      mode: mode)
+      pipeline: resolved, count: once ? 1 : count, mode: mode,
+      maxAge: maxAge.map { .milliseconds(Int64($0 * 1000)) })
     switch await composition.run() {
     case .lastTickSucceeded: return
     case .lastTickFailed: throw ExitCode(1)

@@ -24,27 +24,72 @@ struct CommandLineComposition {
   let pipeline: PipelineOptions.Resolved
   let count: Int?
   let mode: TerminalSession.Mode
+  /// `--once --max-age`: a cached price younger than this is printed without asking any source.
+  let maxAge: Duration?
 
   func run() async -> Outcome {
+    let now: @Sendable () -> Date = { Date() }
+    let presenter = PricePresenter(
+      timestamps: TimestampFormatter(precision: .seconds), currency: pipeline.currency)
+    let session = TerminalSession(
+      mode: mode, presenter: presenter, write: Console.writeStdout,
+      writeDiagnostic: Console.writeStderr, width: Console.terminalWidth)
+    // Status bars run `--once --max-age` in every pane every few seconds: the runs take turns
+    // on the cache, and the first to find it stale asks the sources for all of them.
+    var cacheLock: FileLock?
+    if let maxAge, let store = pipeline.store {
+      cacheLock = FileLock(path: store.fileURL.path + ".lock", waitingAtMost: .seconds(3))
+      let cache = PriceCache(store: store, clock: ContinuousClock())
+      if let quote = cache.storedQuote(notOlderThan: maxAge, at: now()) {
+        return Self.outcome(showing: presenter.present(.fresh(quote)), in: session)
+      }
+    }
+    defer { withExtendedLifetime(cacheLock) {} }
+    return await tick(now: now, presenter: presenter, session: session)
+  }
+
+  /// The run without the network: one line from the cache.
+  private static func outcome(showing state: PriceViewState, in session: TerminalSession)
+    -> Outcome
+  {
+    do throws(TerminalOutputError) {
+      try session.show(state)
+      return .lastTickSucceeded
+    } catch {
+      switch error {
+      case .readerGone: return .readerGone
+      case .failed(let reason): return .outputFailed(reason)
+      }
+    }
+  }
+
+  private func tick(
+    now: @escaping @Sendable () -> Date, presenter: PricePresenter, session: TerminalSession
+  ) async -> Outcome {
     // One thread does everything a tick needs: its timers, its socket I/O and the tick itself
     // (see EventLoopExecutor). At one request a second there is nothing to spread over cores.
     let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
     let loop = group.next()
     let client = AsyncHTTPClientAdapter(eventLoopGroup: group)
     let clock = EventLoopClock(loop: loop)
-    let now: @Sendable () -> Date = { Date() }
-    let presenter = PricePresenter(timestamps: TimestampFormatter(precision: .seconds))
-    let session = TerminalSession(
-      mode: mode, presenter: presenter, write: Console.writeStdout,
-      writeDiagnostic: Console.writeStderr, width: Console.terminalWidth)
     let warn: @Sendable (String) -> Void = { session.diagnostic(Console.warning($0)) }
 
     let report = sourceReport(session: session, warn: warn)
+    if pipeline.verbose {
+      let code = pipeline.currency.code
+      var line = "BTC/\(code) from \(pipeline.sources.map(\.source.id).joined(separator: ", "))"
+      if !pipeline.leftOut.isEmpty {
+        let ids = pipeline.leftOut.map(\.source.id).joined(separator: ", ")
+        line += "; left out, with no BTC/\(code) market: \(ids)"
+      }
+      session.diagnostic(VerboseLine.format(.info, line))
+    }
     let limits = pipeline.limitStore.map {
       SourceLimits(store: $0, targets: pipeline.limitTargets, now: now, warn: warn)
     }
     let chain = PriceSourceChain.remote(
-      pipeline.sources, urls: pipeline.urls, apiKeys: pipeline.apiKeys, client: client,
+      pipeline.sources, urls: pipeline.urls, currency: pipeline.currency,
+      apiKeys: pipeline.apiKeys, client: client,
       primaryTimeout: pipeline.primaryTimeout, clock: clock, now: now,
       inheritedLimits: limits?.restore() ?? [:]
     ) { event in

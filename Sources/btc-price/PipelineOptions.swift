@@ -2,19 +2,29 @@ import ArgumentParser
 import BTCPriceCore
 import BTCPriceNetworking
 import BTCPricePersistence
+import BTCPriceSettings
+import BTCPriceTerminal
 import Foundation
 
-/// The options that shape the price pipeline: which sources, where, how often, and the cache.
+/// The options that shape the price pipeline: which sources, where, in which currency, how often,
+/// and the cache. Each can also come from the environment or the settings file; the command line
+/// wins, then the environment, then the file, then the defaults. All three layers go through the
+/// same checks (`BTCPriceSettings`), so a value is refused the same way wherever it came from.
 struct PipelineOptions: ParsableArguments {
-  /// What the options resolve to, with the environment's defaults applied.
+  /// What the options resolve to, every layer and default applied.
   struct Resolved {
     let interval: Duration
     let primaryTimeout: Duration
+    let currency: Currency
+    /// The chain, in order: the sources that serve the currency.
     let sources: [PriceSourceDefinition]
-    /// Endpoint overrides by source id.
+    /// Sources left out of the default chain because they have no market in the currency.
+    let leftOut: [PriceSourceDefinition]
+    /// Endpoint overrides by source id, as given (the chain sets their pair for the currency).
     let urls: [String: URL]
     /// API keys by source id, for the sources that take one; never printed or logged.
     let apiKeys: [String: String]
+    let format: PriceTemplate?
     let store: FilePriceStore?
     /// Where the limits sources set (bans, refusals) are kept across runs.
     let limitStore: FileSourceLimitStore?
@@ -23,14 +33,17 @@ struct PipelineOptions: ParsableArguments {
     let verbose: Bool
   }
 
-  @Option(help: ArgumentHelp("Seconds between ticks; fractions allowed.", valueName: "seconds"))
-  var interval: Double = 1
+  @Option(
+    help: ArgumentHelp(
+      "Seconds between ticks; fractions allowed (default 1).", valueName: "seconds"))
+  var interval: String?
 
   @Option(
     name: .customLong("primary-timeout"),
     help: ArgumentHelp(
-      "Seconds the first source may take before the next is asked.", valueName: "seconds"))
-  var primaryTimeout: Double = 0.8
+      "Seconds the first source may take before the next is asked (default 0.8).",
+      valueName: "seconds"))
+  var primaryTimeout: String?
 
   @Option(
     help: ArgumentHelp(
@@ -39,6 +52,13 @@ struct PipelineOptions: ParsableArguments {
         "Known: \(PriceSourceRegistry.all.map(\.source.id).joined(separator: ", ")) (the default order).",
       valueName: "list"))
   var sources: String?
+
+  @Option(
+    help: ArgumentHelp(
+      "The currency to show the price in (env BTC_PRICE_CURRENCY; default USD).",
+      discussion: "One of \(Currency.supported.map(\.code).joined(separator: ", ")).",
+      valueName: "code"))
+  var currency: String?
 
   @OptionGroup var sourceURLs: SourceURLOptions
 
@@ -51,6 +71,11 @@ struct PipelineOptions: ParsableArguments {
   @Flag(name: .customLong("no-cache"), help: "Neither read nor write the cache file.")
   var noCache = false
 
+  @Option(
+    help: ArgumentHelp(
+      "Settings file (default: $XDG_CONFIG_HOME/btc-price/config).", valueName: "file"))
+  var config: String?
+
   @Flag(
     name: [.customShort("v"), .long],
     help: ArgumentHelp(
@@ -58,62 +83,92 @@ struct PipelineOptions: ParsableArguments {
   var verbose = false
 
   func validate() throws {
-    guard interval.isFinite, interval >= 0.01, interval <= 86_400 else {
-      throw ValidationError("--interval must be between 0.01 and 86400 seconds.")
-    }
-    guard primaryTimeout.isFinite, primaryTimeout > 0, primaryTimeout <= 86_400 else {
-      throw ValidationError("--primary-timeout must be a positive number of seconds.")
-    }
     if noCache, cachePath != nil {
       throw ValidationError("--no-cache and --cache-path exclude each other.")
     }
   }
 
-  func resolved(environment: [String: String]) throws -> Resolved {
-    let chain: [PriceSourceDefinition]
+  /// Every layer merged: these options (and `--format`, which the command owns), the
+  /// environment, the settings file.
+  ///
+  /// - Throws: `ValidationError` naming where a bad value came from (an option, a variable, or
+  ///   the file and its line), for exit status 64.
+  func resolved(environment: [String: String], format: String?) throws -> Resolved {
+    let home = environment["HOME"]
+    let settings: Settings
     do {
-      chain = try PriceSourceRegistry.chain(named: sources ?? environment["BTC_PRICE_SOURCES"])
+      var given = sourceURLs.given.mapKeys { "\($0)-url" }
+      given["interval"] = interval
+      given["primary-timeout"] = primaryTimeout
+      given["sources"] = sources
+      given["currency"] = currency
+      given["format"] = format
+      given["cache-path"] = cachePath
+      let commandLine = try Settings.fromCommandLine(given, home: home)
+      let fromEnvironment = try Settings.fromEnvironment(environment)
+      let path = config ?? SettingsFile.defaultPath(environment: environment)
+      let file = try path.map { try SettingsFile(path: $0).load(home: home) } ?? Settings()
+      settings = Settings.layered(
+        commandLine: commandLine, environment: fromEnvironment, file: file)
     } catch {
-      throw ValidationError("--sources: \(error)")
+      throw ValidationError("\(error)")
     }
-    var urls: [String: URL] = [:]
-    for definition in PriceSourceRegistry.all {
-      let id = definition.source.id
-      let text = sourceURLs.given[id] ?? environment[definition.urlEnvironmentVariable]
-      urls[id] = try Self.url(text, option: "--\(definition.urlOptionName)")
+
+    let currency = settings.currency ?? .usd
+    let (chain, leftOut) = try Self.chain(settings.sources, currency: currency)
+    for definition in chain {
+      do {
+        _ = try definition.url(for: currency, base: settings.urls[definition.source.id])
+      } catch {
+        throw ValidationError("\(error).")
+      }
     }
+    let apiKeys = settings.apiKeys.mapValues(\.value)
     let store =
       noCache
       ? nil
       : FilePriceStore(
-        fileURL: cachePath.map { URL(fileURLWithPath: $0) }
-          ?? FilePriceStore.defaultFileURL(environment: environment),
-        knownSources: PriceSourceRegistry.sources)
-    var apiKeys: [String: String] = [:]
-    for definition in PriceSourceRegistry.all {
-      if let variable = definition.apiKey?.environmentVariable, let key = environment[variable],
-        !key.isEmpty
-      {
-        apiKeys[definition.source.id] = key
-      }
-    }
+        fileURL: settings.cachePath.map { URL(fileURLWithPath: $0) }
+          ?? FilePriceStore.defaultFileURL(environment: environment, currency: currency),
+        knownSources: PriceSourceRegistry.sources, currency: currency)
     var limitTargets: [String: SourceLimits.Target] = [:]
     for definition in chain {
       let id = definition.source.id
       limitTargets[id] = SourceLimits.Target(
-        endpoint: Self.endpoint(of: urls[id] ?? definition.defaultURL),
+        endpoint: Self.endpoint(of: settings.urls[id] ?? definition.defaultURL),
         apiKeyGiven: apiKeys[id] != nil)
     }
     return Resolved(
-      interval: .seconds(interval),
-      primaryTimeout: .seconds(primaryTimeout),
+      interval: .seconds(settings.interval ?? 1),
+      primaryTimeout: .seconds(settings.primaryTimeout ?? 0.8),
+      currency: currency,
       sources: chain,
-      urls: urls,
+      leftOut: leftOut,
+      urls: settings.urls,
       apiKeys: apiKeys,
+      format: settings.format,
       store: store,
       limitStore: FileSourceLimitStore(fileURL: Self.limitsFileURL(environment: environment)),
       limitTargets: limitTargets,
       verbose: verbose)
+  }
+
+  /// The chain for `currency`: by default every source that serves it; a list someone gave must
+  /// name only such sources, since asking one that does not would fail on every tick.
+  private static func chain(_ ids: [String]?, currency: Currency) throws
+    -> (chain: [PriceSourceDefinition], leftOut: [PriceSourceDefinition])
+  {
+    let serving = PriceSourceRegistry.serving(currency)
+    guard let ids else {
+      return (serving, PriceSourceRegistry.all.filter { $0.markets[currency] == nil })
+    }
+    let chain = ids.compactMap(PriceSourceRegistry.definition(id:))
+    if let lacking = chain.first(where: { $0.markets[currency] == nil }) {
+      throw ValidationError(
+        "--sources: \(lacking.source.id) has no BTC/\(currency.code) market; sources for "
+          + "\(currency.code): \(serving.map(\.source.id).joined(separator: ", ")).")
+    }
+    return (chain, [])
   }
 
   /// `$XDG_STATE_HOME/btc-price/limits.json` (default `~/.local/state/…`); Application Support
@@ -130,14 +185,10 @@ struct PipelineOptions: ParsableArguments {
     let port = url.port.map { ":\($0)" } ?? ""
     return "\(url.scheme?.lowercased() ?? "https")://\(url.host?.lowercased() ?? "")\(port)"
   }
+}
 
-  private static func url(_ text: String?, option: String) throws -> URL? {
-    guard let text, !text.isEmpty else { return nil }
-    guard let url = URL(string: text), let scheme = url.scheme?.lowercased(),
-      scheme == "http" || scheme == "https", url.host?.isEmpty == false
-    else {
-      throw ValidationError("\(option) needs an http or https URL, got \"\(text.prefix(200))\".")
-    }
-    return url
+extension Dictionary {
+  fileprivate func mapKeys<NewKey: Hashable>(_ transform: (Key) -> NewKey) -> [NewKey: Value] {
+    [NewKey: Value](uniqueKeysWithValues: map { (transform($0.key), $0.value) })
   }
 }

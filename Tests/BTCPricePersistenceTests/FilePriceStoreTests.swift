@@ -108,7 +108,7 @@ final class FilePriceStoreTests {
     #"{"version":2,"price":"1","currency":"USD","timestamp":"2026-11-22T14:03:05Z","source":"binance"}"#,
     #"{"version":1,"price":"-1","currency":"USD","timestamp":"2026-11-22T14:03:05Z","source":"binance"}"#,
     #"{"version":1,"price":"1e5","currency":"USD","timestamp":"2026-11-22T14:03:05Z","source":"binance"}"#,
-    #"{"version":1,"price":"12","currency":"EUR","timestamp":"2026-11-22T14:03:05Z","source":"binance"}"#,
+    #"{"version":1,"price":"12","currency":"XBT","timestamp":"2026-11-22T14:03:05Z","source":"binance"}"#,
     #"{"version":1,"price":"12","currency":"USD","timestamp":"yesterday","source":"binance"}"#,
   ])
   func load_reportsCorruptFileAsCorruptWithItsPath(content: String) throws {
@@ -164,6 +164,28 @@ final class FilePriceStoreTests {
       PriceQuote(value: 1, timestamp: Date(timeIntervalSince1970: 1_795_356_185), source: unknown))
 
     #expect(try makeSUT().load()?.source == PriceSource(id: "ftx", displayName: "ftx"))
+  }
+
+  @Test func load_ofAQuoteInAnotherCurrency_isNothingSavedForThisOne() throws {
+    let euros = PriceQuote(
+      value: 63412.7, currency: "EUR", timestamp: Date(timeIntervalSince1970: 1_795_356_185),
+      source: .kraken)
+    try FilePriceStore(fileURL: fileURL, knownSources: [], currency: .eur).save(euros)
+
+    #expect(try makeSUT().load() == nil, "a USD run never shows a EUR price")
+    #expect(
+      try FilePriceStore(fileURL: fileURL, knownSources: [], currency: .eur).load()?.value
+        == 63412.7)
+  }
+
+  @Test func defaultFileURL_keepsOneFilePerCurrency() {
+    let environment = ["XDG_CACHE_HOME": "/c"]
+    #expect(
+      FilePriceStore.defaultFileURL(environment: environment).path
+        == "/c/btc-price/last-price.json")
+    #expect(
+      FilePriceStore.defaultFileURL(environment: environment, currency: .jpy).path
+        == "/c/btc-price/last-price-jpy.json")
   }
 
   @Test func defaultFileURL_followsXDGCacheHomeThenHome() {

@@ -31,7 +31,7 @@ struct LoadSettingsFileUseCaseTests {
         settings.urls == [
           "kraken": URL(string: "http://127.0.0.1:8080/0/public/Ticker?pair=XBTUSD")!
         ])
-      #expect(settings.cryptoCompareAPIKey?.value == "s3cr3t-key")
+      #expect(settings.apiKeys["cryptocompare"]?.value == "s3cr3t-key")
       #expect(settings.cachePath == "/home/ana/.cache/btc-price/eur.json")
     }
   }
@@ -86,9 +86,9 @@ struct LoadSettingsFileUseCaseTests {
       ),
       (
         "sources: binance, ftx\n", 1,
-        #"sources: unknown source "ftx"; known sources: binance, cryptocompare, coinbase, kraken, bitstamp"#
+        #"sources: unknown source "ftx"; known sources: binance, cryptocompare, coinbase, kraken, bitstamp."#
       ),
-      ("sources: kraken,kraken\n", 1, "sources: lists kraken twice"),
+      ("sources: kraken,kraken\n", 1, "sources: kraken is listed twice."),
       (
         "kraken-url: ftp://example.com/x\n", 1,
         #"kraken-url: needs an http or https URL, got "ftp://example.com/x""#
@@ -242,7 +242,7 @@ struct LayerSettingsUseCaseTests {
       urls: ["kraken": URL(string: "http://env/k")!, "coinbase": URL(string: "http://env/c")!])
     let file = Settings(
       sources: ["coinbase"], currency: .jpy, interval: 5,
-      urls: ["bitstamp": URL(string: "http://file/b")!], cryptoCompareAPIKey: Secret("k"))
+      urls: ["bitstamp": URL(string: "http://file/b")!], apiKeys: ["cryptocompare": Secret("k")])
 
     let merged = Settings.layered(commandLine: commandLine, environment: environment, file: file)
 
@@ -253,7 +253,7 @@ struct LayerSettingsUseCaseTests {
           urls: [
             "kraken": URL(string: "http://cli/k")!, "coinbase": URL(string: "http://env/c")!,
             "bitstamp": URL(string: "http://file/b")!,
-          ], cryptoCompareAPIKey: Secret("k")))
+          ], apiKeys: ["cryptocompare": Secret("k")]))
   }
 
   @Test func fromEnvironment_readsTheVariablesAndIgnoresEmptyOnes() throws {

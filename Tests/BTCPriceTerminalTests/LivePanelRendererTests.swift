@@ -154,7 +154,7 @@ struct TerminalPiecesTests {
     let fresh = presenter.present(.fresh(quote))
     let stale = presenter.present(
       .stale(lastKnown: quote, failure: PriceFetchFailure(failures: [])))
-    let up = PriceChange(from: 1, to: 2)
+    let up = presenter.presentChange(PriceChange(from: 1, to: 2))
 
     #expect(
       PlainLineRenderer.render(fresh, change: up, colors: true)

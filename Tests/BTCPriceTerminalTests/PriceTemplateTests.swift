@@ -7,9 +7,9 @@ import Testing
 @Suite("Render a --format template")
 struct RenderFormatTemplateUseCaseTests {
   let euro = TickStates(currency: .eur, value: "68901.23")
-  let up = PriceChange(from: Decimal(string: "68888.89")!, to: Decimal(string: "68901.23")!)
-  let down = PriceChange(from: Decimal(string: "68906.23")!, to: Decimal(string: "68901.23")!)
-  let flat = PriceChange(from: Decimal(string: "68901.23")!, to: Decimal(string: "68901.23")!)
+  let up = TickStates.change("68888.89", "68901.23")
+  let down = TickStates.change("68906.23", "68901.23")
+  let flat = TickStates.change("68901.23", "68901.23")
   let line = "{arrow} {price} {change} ({change_pct}){stale}"
 
   // MARK: Each arrow
@@ -57,7 +57,7 @@ struct RenderFormatTemplateUseCaseTests {
 
   @Test func render_keepsTheExactAmountAndTheYensNoDecimals() throws {
     let yen = TickStates(currency: .jpy, value: "12081078.5")
-    let change = PriceChange(from: Decimal(string: "12080000")!, to: Decimal(string: "12081078.5")!)
+    let change = TickStates.change("12080000", "12081078.5", currency: .jpy)
 
     #expect(
       try render("{price} {amount} {change} {change_pct}", yen.fresh, change)
@@ -136,9 +136,9 @@ struct RenderFormatTemplateUseCaseTests {
       + "write {{ and }} for literal braces"
   }
 
-  private func render(_ template: String, _ state: PriceViewState, _ change: PriceChange?)
-    throws -> String
-  {
+  private func render(
+    _ template: String, _ state: PriceViewState, _ change: PriceTrendViewState.Change?
+  ) throws -> String {
     try PriceTemplate(template).render(state, change: change)
   }
 
@@ -155,6 +155,16 @@ struct RenderFormatTemplateUseCaseTests {
 
 /// The three states a tick can leave, as the presenter words them in a currency.
 struct TickStates {
+  /// The change from `old` to `new` as the presenter words it, in `currency`.
+  static func change(_ old: String, _ new: String, currency: Currency = .eur)
+    -> PriceTrendViewState.Change
+  {
+    PricePresenter(
+      timestamps: TimestampFormatter(precision: .seconds, timeZone: TimeZone(identifier: "UTC")!),
+      currency: currency
+    ).presentChange(PriceChange(from: Decimal(string: old)!, to: Decimal(string: new)!))
+  }
+
   let fresh: PriceViewState
   let stale: PriceViewState
   let nothingKnown: PriceViewState

@@ -7,9 +7,9 @@ import Testing
 @Suite("Render ticks for Waybar")
 struct RenderForWaybarUseCaseTests {
   let euro = TickStates(currency: .eur, value: "68901.23")
-  let up = PriceChange(from: Decimal(string: "68888.89")!, to: Decimal(string: "68901.23")!)
-  let down = PriceChange(from: Decimal(string: "68906.23")!, to: Decimal(string: "68901.23")!)
-  let flat = PriceChange(from: Decimal(string: "68901.23")!, to: Decimal(string: "68901.23")!)
+  let up = TickStates.change("68888.89", "68901.23")
+  let down = TickStates.change("68906.23", "68901.23")
+  let flat = TickStates.change("68901.23", "68901.23")
 
   @Test func render_writesAFreshRiseWithKeysInFixedOrder() {
     #expect(
@@ -20,11 +20,13 @@ struct RenderForWaybarUseCaseTests {
 
   @Test(
     arguments: [
-      (Optional(PriceChange(from: 2, to: 1)), "down"),
-      (Optional(PriceChange(from: 1, to: 1)), "unchanged"),
+      (Optional(TickStates.change("2", "1")), "down"),
+      (Optional(TickStates.change("1", "1")), "unchanged"),
       (nil, "unchanged"),
     ])
-  func render_namesTheDirectionInClassAndAlt(change: PriceChange?, expected: String) {
+  func render_namesTheDirectionInClassAndAlt(
+    change: PriceTrendViewState.Change?, expected: String
+  ) {
     let line = WaybarRenderer.render(euro.fresh, change: change)
 
     #expect(line.contains(#""alt":"\#(expected)""#))

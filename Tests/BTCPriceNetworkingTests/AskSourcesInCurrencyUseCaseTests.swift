@@ -11,7 +11,7 @@ struct AskSourcesInCurrencyUseCaseTests {
 
   @Test func table_saysWhichSourcesServeEachCurrency() {
     #expect(
-      CurrencyMarkets.servingSummary == [
+      PriceSourceRegistry.servingSummary == [
         "USD  binance, cryptocompare, coinbase, kraken, bitstamp",
         "EUR  binance, cryptocompare, coinbase, kraken, bitstamp",
         "GBP  coinbase, kraken, bitstamp",
@@ -23,15 +23,15 @@ struct AskSourcesInCurrencyUseCaseTests {
   }
 
   @Test func table_saysWhichCurrenciesEachSourceServes() {
-    #expect(CurrencyMarkets.currencies(servedBy: "binance") == [.usd, .eur, .jpy])
-    #expect(CurrencyMarkets.currencies(servedBy: "bitstamp") == [.usd, .eur, .gbp])
-    #expect(CurrencyMarkets.currencies(servedBy: "kraken") == Currency.supported)
-    #expect(CurrencyMarkets.currencies(servedBy: "nosuchsource") == [])
+    #expect(currencies(servedBy: "binance") == [.usd, .eur, .jpy])
+    #expect(currencies(servedBy: "bitstamp") == [.usd, .eur, .gbp])
+    #expect(currencies(servedBy: "kraken") == Currency.supported)
+    #expect(currencies(servedBy: "nosuchsource") == [])
   }
 
   @Test func table_everyCurrencyHasAtLeastTwoSources() {
     for currency in Currency.supported {
-      #expect(CurrencyMarkets.sourceIDs(serving: currency).count >= 2, "\(currency)")
+      #expect(PriceSourceRegistry.serving(currency).count >= 2, "\(currency)")
     }
   }
 
@@ -40,7 +40,7 @@ struct AskSourcesInCurrencyUseCaseTests {
   @Test(arguments: PriceSourceRegistry.all.map(\.source.id))
   func url_inUSDIsTheDefaultURLByteForByte(sourceID: String) throws {
     let defaultURL = defaultURL(sourceID)
-    let url = try MarketURL.url(sourceID: sourceID, currency: .usd, base: defaultURL)
+    let url = try definition(sourceID).url(for: .usd, base: defaultURL)
 
     #expect(url.absoluteString == defaultURL.absoluteString)
   }
@@ -68,7 +68,7 @@ struct AskSourcesInCurrencyUseCaseTests {
     let base = defaultURL(sourceID)
 
     #expect(
-      try MarketURL.url(sourceID: sourceID, currency: currency, base: base).absoluteString
+      try definition(sourceID).url(for: currency, base: base).absoluteString
         == expected)
   }
 
@@ -98,7 +98,7 @@ struct AskSourcesInCurrencyUseCaseTests {
   func url_keepsAnOverrideWholeButItsPair(sourceID: String, base: String, expected: String)
     throws
   {
-    let url = try MarketURL.url(sourceID: sourceID, currency: .eur, base: URL(string: base)!)
+    let url = try definition(sourceID).url(for: .eur, base: URL(string: base)!)
 
     #expect(url.absoluteString == expected)
   }
@@ -106,25 +106,30 @@ struct AskSourcesInCurrencyUseCaseTests {
   @Test func url_keepsAnOverrideWithoutAPairAsItIsInUSD() throws {
     let base = URL(string: "http://127.0.0.1:8080/my/price")!
 
-    #expect(try MarketURL.url(sourceID: "coinbase", currency: .usd, base: base) == base)
+    #expect(try definition("coinbase").url(for: .usd, base: base) == base)
   }
 
   @Test func url_refusesAnOverrideWithoutAPairInAnotherCurrency() {
-    #expect(throws: MarketURL.Failure.noPairPart(sourceID: "kraken", expected: "pair=")) {
-      try MarketURL.url(
-        sourceID: "kraken", currency: .eur, base: URL(string: "http://127.0.0.1:8080/ticker")!)
+    #expect(
+      throws: PriceSourceDefinition.MarketError.noPairPart(sourceID: "kraken", expected: "pair=")
+    ) {
+      try definition("kraken").url(
+        for: .eur, base: URL(string: "http://127.0.0.1:8080/ticker")!)
     }
     #expect(
-      MarketURL.Failure.noPairPart(sourceID: "kraken", expected: "pair=").description
+      PriceSourceDefinition.MarketError.noPairPart(sourceID: "kraken", expected: "pair=")
+        .description
         == "the kraken URL has no pair= to set the currency in")
   }
 
   @Test func url_refusesACurrencyTheSourceDoesNotServe() {
-    #expect(throws: MarketURL.Failure.notServed(sourceID: "binance", currency: .gbp)) {
-      try MarketURL.url(sourceID: "binance", currency: .gbp, base: defaultURL("binance"))
+    #expect(
+      throws: PriceSourceDefinition.MarketError.notServed(sourceID: "binance", currency: .gbp)
+    ) {
+      try definition("binance").url(for: .gbp, base: defaultURL("binance"))
     }
     #expect(
-      MarketURL.Failure.notServed(sourceID: "bitstamp", currency: .jpy).description
+      PriceSourceDefinition.MarketError.notServed(sourceID: "bitstamp", currency: .jpy).description
         == "bitstamp has no BTC/JPY market")
   }
 
@@ -176,7 +181,7 @@ struct AskSourcesInCurrencyUseCaseTests {
   func mapper_readsThePriceOfThePairAskedFor(
     sourceID: String, currency: Currency, body: String, expected: String
   ) throws {
-    let map = try #require(CurrencyMarkets.mapper(sourceID: sourceID, currency: currency))
+    let map = try #require(mapper(sourceID, currency))
 
     #expect("\(try map(response(body)))" == expected)
   }
@@ -201,7 +206,7 @@ struct AskSourcesInCurrencyUseCaseTests {
   func mapper_deliversInvalidDataForAnotherCurrencysAnswer(
     sourceID: String, currency: Currency, body: String
   ) throws {
-    let map = try #require(CurrencyMarkets.mapper(sourceID: sourceID, currency: currency))
+    let map = try #require(mapper(sourceID, currency))
 
     #expect {
       try map(response(body))
@@ -214,31 +219,32 @@ struct AskSourcesInCurrencyUseCaseTests {
   @Test func mapper_namesThePairItExpectedInItsError() {
     let body = #"{"symbol":"BTCUSDT","price":"68901.23"}"#
     #expect(throws: PriceSourceError.invalidData("symbol is BTCUSDT, not BTCEUR")) {
-      try CurrencyMarkets.mapper(sourceID: "binance", currency: .eur)!(response(body))
+      try mapper("binance", .eur)!(response(body))
     }
     let coinbase = #"{"data":{"amount":"1","base":"BTC","currency":"USD"}}"#
     #expect(throws: PriceSourceError.invalidData("data is not a BTC/JPY price")) {
-      try CurrencyMarkets.mapper(sourceID: "coinbase", currency: .jpy)!(response(coinbase))
+      try mapper("coinbase", .jpy)!(response(coinbase))
     }
     let kraken = #"{"error":[],"result":{"XXBTZUSD":{"c":["1","1"]}}}"#
     #expect(throws: PriceSourceError.invalidData("pair XXBTZUSD is not XBTGBP")) {
-      try CurrencyMarkets.mapper(sourceID: "kraken", currency: .gbp)!(response(kraken))
+      try mapper("kraken", .gbp)!(response(kraken))
     }
   }
 
   @Test func mapper_isNilForACurrencyTheSourceDoesNotServe() {
-    #expect(CurrencyMarkets.mapper(sourceID: "bitstamp", currency: .jpy) == nil)
-    #expect(CurrencyMarkets.mapper(sourceID: "cryptocompare", currency: .chf) == nil)
-    #expect(CurrencyMarkets.mapper(sourceID: "nosuchsource", currency: .usd) == nil)
+    #expect(mapper("bitstamp", .jpy) == nil)
+    #expect(mapper("cryptocompare", .chf) == nil)
+    #expect(mapper("nosuchsource", .usd) == nil)
   }
 
   // MARK: Loader
 
-  @Test func table_namesEverySourceOfTheRegistryInItsOrder() {
-    #expect(CurrencyMarkets.bySource.map(\.sourceID) == PriceSourceRegistry.all.map(\.source.id))
+  @Test func everySource_servesUSDFromItsDefaultURL() throws {
+    for definition in PriceSourceRegistry.all {
+      #expect(definition.markets[.usd] != nil, "\(definition.source.id)")
+      #expect(try definition.url(for: .usd) == definition.defaultURL)
+    }
   }
-
-  // MARK: Loader
 
   @Test func loader_asksForThePairAndStampsTheQuoteWithItsCurrency() async throws {
     let client = OneAnswerClient(response(#"{"symbol":"BTCJPY","price":"12081078.5"}"#))
@@ -269,7 +275,9 @@ struct AskSourcesInCurrencyUseCaseTests {
   }
 
   @Test func loader_cannotBeMadeForACurrencyTheSourceDoesNotServe() {
-    #expect(throws: MarketURL.Failure.notServed(sourceID: "bitstamp", currency: .jpy)) {
+    #expect(
+      throws: PriceSourceDefinition.MarketError.notServed(sourceID: "bitstamp", currency: .jpy)
+    ) {
       try RemotePriceLoader(
         client: OneAnswerClient(response("{}")), definition: .bitstamp, currency: .jpy,
         now: { Date() })
@@ -280,6 +288,18 @@ struct AskSourcesInCurrencyUseCaseTests {
 
   private func response(_ body: String, status: Int = 200) -> HTTPResponse {
     HTTPResponse(status: status, body: Data(body.utf8))
+  }
+
+  private func definition(_ sourceID: String) -> PriceSourceDefinition {
+    PriceSourceRegistry.definition(id: sourceID)!
+  }
+
+  private func currencies(servedBy sourceID: String) -> [Currency] {
+    PriceSourceRegistry.definition(id: sourceID)?.currencies ?? []
+  }
+
+  private func mapper(_ sourceID: String, _ currency: Currency) -> PriceSourceDefinition.Mapper? {
+    PriceSourceRegistry.definition(id: sourceID)?.mapper(for: currency)
   }
 
   private func defaultURL(_ sourceID: String) -> URL {
