@@ -170,6 +170,37 @@ extension BinaryEndToEndTests {
       }
     }
 
+    // MARK: The cache on the way out
+
+    /// The cache is written at most every 10 s while the price changes; whatever way the tool
+    /// ends, the newest price is in it.
+    @Test(arguments: ["count", "SIGINT", "SIGTERM", "pipe"])
+    func everyWayOut_leavesTheNewestPriceInTheCache(way: String) async throws {
+      try await FakeExchangeServer.withRunning { server in
+        await server.stub(
+          .binance, .binance(price: "68900.01"), .binance(price: "68900.02"),
+          .binance(price: "68900.03"), FakeResponse(status: 500, json: "{}"))
+        await server.stub(.cryptoCompare, FakeResponse(status: 500, json: "{}"))
+
+        let run: BinaryProcess
+        switch way {
+        case "count":
+          run = try BinaryProcess(arguments(server, "--interval", "0.3", "--count", "3"))
+        case "pipe":
+          run = try BinaryProcess.shell(
+            #""$BTC_PRICE" "$@" | head -n 3"#, arguments: arguments(server, "--interval", "0.3"))
+        default:
+          run = try BinaryProcess(arguments(server, "--interval", "0.3"))
+          #expect(await run.waitForLines(3))
+          run.send(way == "SIGINT" ? SIGINT : SIGTERM)
+        }
+        _ = await run.waitForExit()
+
+        let cached = try FilePriceStore(fileURL: cacheURL, knownSources: []).load()
+        #expect(cached?.value == Decimal(string: "68900.03"), "\(way)")
+      }
+    }
+
     // MARK: - Helpers
 
     private func arguments(_ server: FakeExchangeServer, _ extra: String...) -> [String] {
