@@ -165,7 +165,7 @@ struct PipelineOptions: ParsableArguments {
     let chain = ids.compactMap(PriceSourceRegistry.definition(id:))
     if let lacking = chain.first(where: { $0.markets[currency] == nil }) {
       throw ValidationError(
-        "--sources: \(lacking.source.id) has no BTC/\(currency.code) market; sources for "
+        "\(lacking.source.id) has no BTC/\(currency.code) market; sources for "
           + "\(currency.code): \(serving.map(\.source.id).joined(separator: ", ")).")
     }
     return (chain, [])
