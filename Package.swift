@@ -152,7 +152,8 @@ let package = Package(
     .testTarget(
       name: "BTCPriceAppCompositionTests",
       dependencies: [
-        "BTCPriceAppComposition", "BTCPriceFeature", "BTCPriceNetworking", "BTCPriceTestSupport",
+        "BTCPriceAppComposition", "BTCPriceFeature", "BTCPriceNetworking", "BTCPricePersistence",
+        "BTCPriceTestSupport",
       ],
       swiftSettings: strict
     ),

@@ -20,21 +20,35 @@ public enum AppComposition {
   ) -> PriceViewModel {
     makePriceViewModel(
       client: URLSessionHTTPClient(), clock: ContinuousClock(), now: { Date() },
-      cacheFileURL: try? FilePriceStore.applicationSupportFileURL(), log: log)
+      cacheFileURL: try? FilePriceStore.applicationSupportFileURL(),
+      limitsFileURL: try? FileSourceLimitStore.applicationSupportFileURL(), log: log)
   }
 
   /// The same wiring with every dependency given.
   ///
-  /// - Parameter cacheFileURL: where the last price is kept; `nil` runs without a cache.
+  /// - Parameters:
+  ///   - cacheFileURL: where the last price is kept; `nil` runs without a cache.
+  ///   - limitsFileURL: where bans and refusals are kept across launches, as the terminal keeps
+  ///     them; `nil` keeps them in memory only.
   public static func makePriceViewModel(
     client: any HTTPClient, clock: any Clock<Duration>, now: @escaping @Sendable () -> Date,
-    cacheFileURL: URL?, log: @escaping @Sendable (String) -> Void
+    cacheFileURL: URL?, limitsFileURL: URL? = nil, log: @escaping @Sendable (String) -> Void
   ) -> PriceViewModel {
     // The terminal's default chain: Binance, CryptoCompare (skipped for an hour after its 401
     // while the app has no key; a key would come from the Keychain, never from the bundle), then
     // the keyless Coinbase, Kraken and Bitstamp.
+    let limits = limitsFileURL.map { url in
+      SourceLimits(
+        store: FileSourceLimitStore(fileURL: url),
+        targets: Dictionary(
+          uniqueKeysWithValues: PriceSourceRegistry.all.map { definition in
+            (definition.source.id, SourceLimits.Target(definition.defaultURL, apiKeyGiven: false))
+          }),
+        now: now, warn: log)
+    }
     let chain = PriceSourceChain.remote(
-      client: client, primaryTimeout: .milliseconds(800), clock: clock, now: now)
+      client: client, primaryTimeout: .milliseconds(800), clock: clock, now: now,
+      inheritedLimits: limits?.restore() ?? [:], onEvent: { limits?.record($0) })
     let store = cacheFileURL.map {
       FilePriceStore(fileURL: $0, knownSources: PriceSourceRegistry.sources)
     }

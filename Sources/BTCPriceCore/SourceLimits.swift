@@ -18,6 +18,15 @@ public final class SourceLimits: Sendable {
       self.endpoint = endpoint
       self.apiKeyGiven = apiKeyGiven
     }
+
+    /// The target of a request to `url`: its `scheme://host[:port]`.
+    public init(_ url: URL, apiKeyGiven: Bool) {
+      let port = url.port.map { ":\($0)" } ?? ""
+      let host = url.host?.lowercased() ?? ""
+      self.init(
+        endpoint: "\(url.scheme?.lowercased() ?? "https")://\(host)\(port)",
+        apiKeyGiven: apiKeyGiven)
+    }
   }
 
   private let store: any SourceLimitStore

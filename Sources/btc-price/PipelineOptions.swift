@@ -135,8 +135,7 @@ struct PipelineOptions: ParsableArguments {
     for definition in chain {
       let id = definition.source.id
       limitTargets[id] = SourceLimits.Target(
-        endpoint: Self.endpoint(of: settings.urls[id] ?? definition.defaultURL),
-        apiKeyGiven: apiKeys[id] != nil)
+        settings.urls[id] ?? definition.defaultURL, apiKeyGiven: apiKeys[id] != nil)
     }
     return Resolved(
       interval: .seconds(settings.interval ?? 1),
@@ -178,12 +177,6 @@ struct PipelineOptions: ParsableArguments {
       if let url = try? FileSourceLimitStore.applicationSupportFileURL() { return url }
     #endif
     return FileSourceLimitStore.defaultFileURL(environment: environment)
-  }
-
-  /// `scheme://host[:port]`: what a limit a server set applies to.
-  private static func endpoint(of url: URL) -> String {
-    let port = url.port.map { ":\($0)" } ?? ""
-    return "\(url.scheme?.lowercased() ?? "https")://\(url.host?.lowercased() ?? "")\(port)"
   }
 }
 

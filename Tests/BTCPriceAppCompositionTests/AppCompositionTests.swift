@@ -2,6 +2,7 @@ import BTCPriceAppComposition
 import BTCPriceCore
 import BTCPriceFeature
 import BTCPriceNetworking
+import BTCPricePersistence
 import BTCPriceTestSupport
 import Foundation
 import Testing
@@ -77,6 +78,32 @@ struct AppCompositionTests {
     }
   }
 
+  @Test func compose_respectsABanAnEarlierLaunchWasGiven() async throws {
+    try await withCacheFolder { cacheFile in
+      let limitsFile = cacheFile.deletingLastPathComponent().appendingPathComponent("limits.json")
+      try FileSourceLimitStore(fileURL: limitsFile).save([
+        SourceLimit(
+          source: "binance", endpoint: "https://api.binance.com",
+          until: now.addingTimeInterval(600),
+          cause: .rateLimited(status: 418, retryAfter: nil, message: nil), apiKeyGiven: false)
+      ])
+      let client = RecordingClient(
+        body: #"{"data":{"amount":"68880.55","base":"BTC","currency":"USD"}}"#)
+      let now = self.now
+      let sut = AppComposition.makePriceViewModel(
+        client: client, clock: clock, now: { now }, cacheFileURL: cacheFile,
+        limitsFileURL: limitsFile, log: { _ in })
+
+      let running = Task { await sut.run() }
+      await waitOnMainActor(until: { sut.sourceName == "Coinbase" })
+      running.cancel()
+      await running.value
+
+      #expect(!client.hosts.value.contains("api.binance.com"))
+      #expect(client.hosts.value.contains("api.coinbase.com"))
+    }
+  }
+
   // MARK: - Helpers
 
   static let cachedJSON = """
@@ -127,6 +154,17 @@ private struct AnsweringClient: HTTPClient {
       continuation.finish()
       throw CancellationError()
     }
+    return HTTPResponse(status: 200, body: Data(body.utf8))
+  }
+}
+
+/// Answers every request with the same body, and records the hosts asked.
+private struct RecordingClient: HTTPClient {
+  let body: String
+  let hosts = Locked<[String]>([])
+
+  func get(_ request: HTTPRequest) async throws -> HTTPResponse {
+    hosts.append(request.url.host ?? "")
     return HTTPResponse(status: 200, body: Data(body.utf8))
   }
 }
