@@ -68,7 +68,8 @@ struct BTCPriceCommand: AsyncParsableCommand {
         btc-price --verbose 2>btc-price.log   log every attempt to a file
         btc-price --binance-url https://api.binance.us/api/v3/ticker/price?symbol=BTCUSDT
       """,
-    version: BTCPriceVersion.current
+    version: BTCPriceVersion.current,
+    subcommands: [ServeCommand.self]
   )
 
   @Option(help: ArgumentHelp("Seconds between ticks; fractions allowed.", valueName: "seconds"))
@@ -164,32 +165,15 @@ struct BTCPriceCommand: AsyncParsableCommand {
 
   func run() async throws {
     let environment = ProcessInfo.processInfo.environment
-    let entries = try Self.entries(sources ?? environment["BTC_PRICE_SOURCES"])
-    let options: [String: String?] = [
-      "binance": binanceURL, "cryptocompare": cryptoCompareURL, "coinbase": coinbaseURL,
-      "kraken": krakenURL, "bitstamp": bitstampURL,
-    ]
-    var urls: [String: URL] = [:]
-    for entry in PriceSourceCatalog.all {
-      let id = entry.source.id
-      let text = (options[id] ?? nil) ?? environment["BTC_PRICE_\(id.uppercased())_URL"]
-      urls[id] = try Self.url(text, option: "--\(id)-url")
-    }
-    let store: FilePriceStore? =
-      noCache
-      ? nil
-      : FilePriceStore(
-        fileURL: cachePath.map { URL(fileURLWithPath: $0) }
-          ?? FilePriceStore.defaultFileURL(environment: environment))
-
+    let pipeline = try resolvePipeline(environment: environment)
     let app = PriceApp(
       interval: .seconds(interval),
       primaryTimeout: .seconds(primaryTimeout),
       count: once ? 1 : count,
-      sources: entries,
-      urls: urls,
-      cryptoCompareAPIKey: environment["CRYPTOCOMPARE_API_KEY"].flatMap { $0.isEmpty ? nil : $0 },
-      store: store,
+      sources: pipeline.sources,
+      urls: pipeline.urls,
+      cryptoCompareAPIKey: pipeline.apiKey,
+      store: pipeline.store,
       output: TerminalOutput(
         mode: TerminalOutput.mode(json: json, live: live, environment: environment)),
       verbose: verbose)
@@ -202,7 +186,7 @@ struct BTCPriceCommand: AsyncParsableCommand {
   }
 
   /// The chain named by `--sources`, or the default one.
-  private static func entries(_ list: String?) throws -> [PriceSourceCatalog.Entry] {
+  static func entries(_ list: String?) throws -> [PriceSourceCatalog.Entry] {
     guard let list else { return PriceSourceCatalog.all }
     let known = PriceSourceCatalog.all.map(\.source.id).joined(separator: ", ")
     var entries: [PriceSourceCatalog.Entry] = []
@@ -220,7 +204,7 @@ struct BTCPriceCommand: AsyncParsableCommand {
     return entries
   }
 
-  private static func url(_ text: String?, option: String) throws -> URL? {
+  static func url(_ text: String?, option: String) throws -> URL? {
     guard let text, !text.isEmpty else { return nil }
     guard let url = URL(string: text), let scheme = url.scheme?.lowercased(),
       scheme == "http" || scheme == "https", url.host?.isEmpty == false

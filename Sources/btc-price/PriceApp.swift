@@ -27,26 +27,12 @@ struct PriceApp {
   let verbose: Bool
 
   func run() async -> Outcome {
-    // One thread does everything a tick needs: its timers, its socket I/O and the tick itself
-    // (see EventLoopExecutor). At one request a second there is nothing to spread over cores.
-    let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
-    let loop = group.next()
-    let client = AsyncHTTPClientAdapter(eventLoopGroup: group)
-    let clock = EventLoopClock(loop: loop)
-    let now: @Sendable () -> Date = { Date() }
-    let report = SourceReport(
-      log: verbose ? Self.verboseLogger() : nil, apiKeyGiven: cryptoCompareAPIKey != nil)
-    let chain = PriceSourceChain.remote(
-      sources, urls: urls, apiKey: cryptoCompareAPIKey, client: client,
-      primaryTimeout: primaryTimeout, clock: clock, now: now, onEvent: report.record)
-    let feed = PriceFeed(chain: chain, store: store) { warning in
-      switch warning {
-      case .cacheUnreadable(let reason): Console.warn(reason)
-      case .cacheNotSaved(let reason): Console.warn("\(reason) (will keep running without saving)")
-      }
-    }
-    await feed.restore()
-    store?.removeAbandonedTemporaryFiles(now: now())
+    let pipeline = await PricePipeline.start(
+      sources: sources, urls: urls, cryptoCompareAPIKey: cryptoCompareAPIKey, store: store,
+      primaryTimeout: primaryTimeout, verbose: verbose)
+    let (loop, clock, report, feed) = (
+      pipeline.loop, pipeline.clock, pipeline.report, pipeline.feed
+    )
 
     let presenter = PricePresenter(timestamps: TimestampFormatter(precision: .seconds))
     let ticker = PriceTicker(interval: interval, clock: clock)
@@ -67,8 +53,7 @@ struct PriceApp {
     }
     _ = await ticking.result
     output.end()
-    await client.shutdown()
-    try? await group.shutdownGracefully()
+    await pipeline.shutdown()
     if let signal = signals.received {
       return .interrupted(signal: signal)
     }
@@ -78,7 +63,7 @@ struct PriceApp {
 
 extension PriceApp {
   /// `--verbose`: swift-log to stderr, so stdout keeps only the price lines.
-  fileprivate static func verboseLogger() -> Logger {
+  static func verboseLogger() -> Logger {
     var logger = Logger(label: "btc-price") { StreamLogHandler.standardError(label: $0) }
     logger.logLevel = .debug
     return logger
