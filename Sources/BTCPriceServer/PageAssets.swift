@@ -186,11 +186,12 @@ enum PageAssets {
       color: var(--text);
       font-family: system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif;
     }
-    main { width: min(100%, 90rem); text-align: center; }
+    main { width: 100%; text-align: center; }
     p { margin: 0.4em 0; }
     .pair { font-size: clamp(1rem, 3vw, 3rem); letter-spacing: 0.12em; color: var(--muted); }
     .price {
-      font-size: clamp(2.6rem, 14vw, 18rem);
+      /* "$114,721.34" is about 7 em wide: 12.5vw keeps it on one line from a phone to a wall. */
+      font-size: clamp(2.4rem, min(12.5vw, 32vh), 24rem);
       font-weight: 700;
       line-height: 1.05;
       white-space: nowrap;
