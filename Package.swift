@@ -36,6 +36,7 @@ let package = Package(
     .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
     .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+    .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
     .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
   ],
   targets: [
@@ -64,7 +65,8 @@ let package = Package(
     .target(
       name: "BTCPriceServer",
       dependencies: [
-        "BTCPriceCore", "BTCPriceFeature", "BTCPriceTerminal",
+        // BTCPriceAsyncHTTPClient for its EventLoopExecutor (stream viewers run on their loop).
+        "BTCPriceCore", "BTCPriceFeature", "BTCPriceTerminal", "BTCPriceAsyncHTTPClient",
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "HummingbirdCore", package: "hummingbird"),
         .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -72,6 +74,9 @@ let package = Package(
         .product(name: "Prometheus", package: "swift-prometheus"),
         .product(name: "HTTPTypes", package: "swift-http-types"),
         .product(name: "NIOCore", package: "swift-nio"),
+        .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+        .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
+        .product(name: "NIOHTTP1", package: "swift-nio"),
       ],
       swiftSettings: strict
     ),

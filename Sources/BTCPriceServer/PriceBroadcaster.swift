@@ -14,13 +14,24 @@ public struct PriceEvent: Equatable, Sendable {
   public let json: String
   /// `id: <n>\nevent: price\ndata: <json>\n\n`.
   public let frame: ByteBuffer
+  /// ``frame`` as one HTTP/1.1 chunk, for writing below the HTTP encoder.
+  public let chunk: ByteBuffer
 
   public init(id: Int, state: PriceViewState) {
     self.id = id
     self.state = state
     self.json = JSONLineRenderer.render(state)
     self.frame = ByteBuffer(string: ServerSentEvents.priceFrame(id: id, json: json))
+    self.chunk = ServerSentEvents.chunk(frame)
   }
+}
+
+/// Takes every tick synchronously, e.g. to hand it to an event loop. It must not block: it is
+/// called on the ticker's thread, in tick order.
+public protocol PriceEventSink: AnyObject, Sendable {
+  func deliver(_ delivery: PriceBroadcaster.Delivery)
+  /// The broadcaster has finished: the server is stopping.
+  func finish()
 }
 
 /// Fans each tick out to every connected viewer without ever waiting for one.
@@ -62,6 +73,7 @@ public final class PriceBroadcaster: Sendable {
     var latest: PriceEvent
     var ring: [PriceEvent]
     var viewers: [Int: Viewer] = [:]
+    var sinks: [ObjectIdentifier: any PriceEventSink] = [:]
     var nextViewer = 0
     var finished = false
     var dropped = 0
@@ -87,22 +99,54 @@ public final class PriceBroadcaster: Sendable {
   /// Records a tick and hands it to every viewer.
   @discardableResult
   public func publish(_ viewState: PriceViewState) -> PriceEvent {
-    let (event, laggards) = state.withValue { state -> (PriceEvent, [Viewer]) in
+    let (event, laggards, sinks) = state.withValue {
+      state -> (PriceEvent, [Viewer], [any PriceEventSink]) in
       let event = PriceEvent(id: state.latest.id + 1, state: viewState)
       state.latest = event
       state.ring.append(event)
       if state.ring.count > configuration.ringCapacity {
         state.ring.removeFirst(state.ring.count - configuration.ringCapacity)
       }
-      return (event, Self.deliver(.event(event), in: &state))
+      return (event, Self.deliver(.event(event), in: &state), Array(state.sinks.values))
     }
+    for sink in sinks { sink.deliver(.event(event)) }
     drop(laggards)
     return event
   }
 
   /// Sends a heartbeat comment to every viewer.
   public func heartbeat() {
-    drop(state.withValue { Self.deliver(.heartbeat, in: &$0) })
+    let (laggards, sinks) = state.withValue { state in
+      (Self.deliver(.heartbeat, in: &state), Array(state.sinks.values))
+    }
+    for sink in sinks { sink.deliver(.heartbeat) }
+    drop(laggards)
+  }
+
+  /// Hands every later tick and heartbeat to `sink`; returns the id of the latest event, which
+  /// the sink has then not been given, or nil once the broadcaster has finished.
+  public func attach(_ sink: any PriceEventSink) -> Int? {
+    state.withValue { state in
+      guard !state.finished else { return nil }
+      state.sinks[ObjectIdentifier(sink)] = sink
+      return state.latest.id
+    }
+  }
+
+  /// What a viewer who last saw `lastEventID` needs to catch up to `latestID`: every event after
+  /// it when that is at most one buffer's worth and still in the ring, otherwise the event
+  /// `latestID` alone (nothing when it fell out of the ring).
+  public func catchUp(after lastEventID: Int?, upTo latestID: Int) -> [PriceEvent] {
+    state.withValue { state in
+      let known = state.ring.filter { $0.id <= latestID }
+      guard let newest = known.last else { return [] }
+      if let lastEventID, let oldest = known.first, lastEventID >= oldest.id - 1,
+        lastEventID <= newest.id, newest.id - lastEventID <= configuration.viewerBuffer
+      {
+        return known.filter { $0.id > lastEventID }
+      }
+      return [newest]
+    }
   }
 
   /// A stream for one viewer, or nil once the broadcaster has finished (the server is stopping).
@@ -141,12 +185,16 @@ public final class PriceBroadcaster: Sendable {
 
   /// Ends every stream and refuses new ones: the server is stopping.
   public func finish() {
-    let viewers = state.withValue { state -> [Viewer] in
+    let (viewers, sinks) = state.withValue { state -> ([Viewer], [any PriceEventSink]) in
       state.finished = true
-      defer { state.viewers = [:] }
-      return Array(state.viewers.values)
+      defer {
+        state.viewers = [:]
+        state.sinks = [:]
+      }
+      return (Array(state.viewers.values), Array(state.sinks.values))
     }
     for viewer in viewers { viewer.continuation.finish() }
+    for sink in sinks { sink.finish() }
   }
 
   private static func replay(after lastEventID: Int?, state: State, limit: Int) -> [PriceEvent] {

@@ -1,3 +1,4 @@
+import BTCPriceAsyncHTTPClient
 import BTCPriceCore
 import Foundation
 import HTTPTypes
@@ -49,18 +50,28 @@ public struct PriceServer: Sendable {
   public let metrics: ServerMetrics
   /// The chain's sources, for their display names on the page.
   public let sources: [PriceSource]
+  private let streams: StreamHub
 
   public init(broadcaster: PriceBroadcaster, metrics: ServerMetrics, sources: [PriceSource]) {
     self.broadcaster = broadcaster
     self.metrics = metrics
     self.sources = sources
+    self.streams = StreamHub(broadcaster: broadcaster)
   }
+
+  /// Stream viewers connected now.
+  public var viewerCount: Int { streams.viewerCount }
+
+  /// Stream viewers dropped so far for falling behind.
+  public var droppedViewerCount: Int { streams.droppedCount }
 
   public func makeRouter() -> Router<ServerRequestContext> {
     let router = Router(context: ServerRequestContext.self, options: .autoGenerateHeadEndpoints)
     // Before the routes: middleware applies to routes added after it, and to the 404 responder.
     router.add(middleware: GuardMiddleware())
-    let (broadcaster, metrics, sources) = (self.broadcaster, self.metrics, self.sources)
+    let (broadcaster, metrics, sources, streams) = (
+      self.broadcaster, self.metrics, self.sources, self.streams
+    )
 
     router.get("/") { _, _ in
       let body = PricePage.render(
@@ -71,11 +82,14 @@ public struct PriceServer: Sendable {
       Self.priceResponse(broadcaster.latest, request: request)
     }
     router.get("/api/stream") { request, context in
-      Self.streamResponse(broadcaster, request: request, channel: context.channel)
+      Self.streamResponse(streams, request: request, channel: context.channel)
     }
     router.get("/metrics") { _, _ in
       Self.response(
-        metrics.render(broadcaster: broadcaster), type: "text/plain; version=0.0.4; charset=utf-8",
+        metrics.render(
+          latest: broadcaster.latest, viewers: streams.viewerCount,
+          dropped: streams.droppedCount),
+        type: "text/plain; version=0.0.4; charset=utf-8",
         cache: "no-store")
     }
     router.get("/healthz") { _, _ in
@@ -152,9 +166,9 @@ public struct PriceServer: Sendable {
       status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: body)))
   }
 
-  static func streamResponse(
-    _ broadcaster: PriceBroadcaster, request: Request, channel: any Channel
-  ) -> Response {
+  static func streamResponse(_ streams: StreamHub, request: Request, channel: any Channel)
+    -> Response
+  {
     let lastEventID = ServerSentEvents.lastEventID(request.headers[.lastEventID])
     let headers: HTTPFields = [
       .contentType: "text/event-stream; charset=utf-8",
@@ -166,23 +180,24 @@ public struct PriceServer: Sendable {
     return Response(
       status: .ok, headers: headers,
       body: ResponseBody { writer in
-        // Subscribing here, not when the response is made, so a HEAD request never subscribes.
-        guard
-          let deliveries = broadcaster.subscribe(
-            lastEventID: lastEventID, onDrop: { channel.close(promise: nil) })
-        else {
+        // Joining here, not when the response is made, so a HEAD request never joins.
+        guard let fanout = streams.fanout(for: channel.eventLoop) else {
           try await writer.finish(nil)
           return
         }
         let retry = ServerSentEvents.retryFrame(milliseconds: Int.random(in: 1_000..<4_000))
-        try await writer.write(ByteBuffer(string: retry))
-        for await delivery in deliveries {
-          switch delivery {
-          case .event(let event): try await writer.write(event.frame)
-          case .heartbeat: try await writer.write(ServerSentEvents.heartbeatBuffer)
+        // On the connection's own loop, the head and this first write reach the connection
+        // before the fan-out's writes do.
+        if #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, *) {
+          try await withTaskExecutorPreference(EventLoopExecutor(loop: channel.eventLoop)) {
+            try await writer.write(ByteBuffer(string: retry))
+            await fanout.serve(channel, lastEventID: lastEventID)
           }
+        } else {
+          try await writer.write(ByteBuffer(string: retry))
+          await fanout.serve(channel, lastEventID: lastEventID)
         }
-        try await writer.finish(nil)
+        try? await writer.finish(nil)
       })
   }
 

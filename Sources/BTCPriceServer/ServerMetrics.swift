@@ -89,10 +89,12 @@ public final class ServerMetrics: Sendable {
 
   /// The Prometheus text exposition, with the gauges that are read rather than counted (viewers,
   /// age of the shown value) taken now.
-  public func render(broadcaster: PriceBroadcaster) -> String {
-    viewers.record(broadcaster.viewerCount)
-    dropped.record(broadcaster.droppedCount)
-    if let timestamp = broadcaster.latest.state.quote?.timestamp {
+  public func render(latest: PriceEvent, viewers connected: Int, dropped droppedSoFar: Int)
+    -> String
+  {
+    viewers.record(connected)
+    dropped.record(droppedSoFar)
+    if let timestamp = latest.state.quote?.timestamp {
       age.record(max(0, now().timeIntervalSince(timestamp)))
     } else {
       age.record(Double.nan)

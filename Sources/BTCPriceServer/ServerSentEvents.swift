@@ -25,6 +25,15 @@ public enum ServerSentEvents {
   }
 
   static let heartbeatBuffer = ByteBuffer(string: heartbeatFrame)
+  static let heartbeatChunk = chunk(heartbeatBuffer)
+
+  /// `<size in hex>\r\n<bytes>\r\n`: one chunk of HTTP/1.1's chunked transfer coding.
+  static func chunk(_ bytes: ByteBuffer) -> ByteBuffer {
+    var chunk = ByteBuffer(string: String(bytes.readableBytes, radix: 16) + "\r\n")
+    chunk.writeImmutableBuffer(bytes)
+    chunk.writeString("\r\n")
+    return chunk
+  }
 }
 
 extension Character {

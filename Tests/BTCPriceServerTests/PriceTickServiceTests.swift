@@ -24,7 +24,7 @@ struct PriceTickServiceTests {
     running.cancel()
     try await running.value
 
-    let text = metrics.render(broadcaster: broadcaster)
+    let text = metrics.render(latest: broadcaster.latest, viewers: 0, dropped: 0)
     #expect(text.contains("btc_price_ticks_total 2"), "\(text)")
     #expect(text.contains("btc_price_failed_ticks_total 1"), "\(text)")
   }

@@ -70,33 +70,89 @@ struct ServeLimitsTests {
   }
 
   @Test func aViewerThatStopsReading_isDisconnected() async throws {
-    let broadcaster = PriceBroadcaster(
-      initial: nothingKnown, configuration: .init(ringCapacity: 10, viewerBuffer: 4))
-    let app = makeSUT(connectionsPerAddress: 8, broadcaster: broadcaster)
+    let broadcaster = PriceBroadcaster(initial: nothingKnown)
+    let server = PriceServer(
+      broadcaster: broadcaster, metrics: ServerMetrics(sources: [.binance]), sources: [.binance])
+    let app = server.makeApplication(
+      configuration: .init(host: "127.0.0.1", port: 0, connectionsPerAddress: 8),
+      logger: Logger(label: "test"))
 
     try await app.test(.live) { client in
+      // Ends the stream, so the server can stop when the test ends.
+      defer { broadcaster.finish() }
       let port = try #require(client.port)
       let connection = try RawConnection(port: port)
       connection.send("GET /api/stream HTTP/1.1\r\nHost: x\r\n\r\n")
-      await waitUntil({ broadcaster.viewerCount == 1 })
-      // Never read again: the kernel's buffers fill, then the viewer's own, then it is dropped.
+      for _ in 0..<1_000 where server.viewerCount == 0 {
+        try await Task.sleep(for: .milliseconds(5))
+      }
+      #expect(server.viewerCount == 1)
+      // Never read again: the kernel's buffers fill, then the connection's, then it is dropped.
       let big = fresh(
         "68901.23", source: .init(id: String(repeating: "s", count: 60_000), displayName: "S"))
-      for _ in 0..<2_000 where broadcaster.droppedCount == 0 {
+      for _ in 0..<2_000 where server.droppedViewerCount == 0 {
         broadcaster.publish(big)
-        await Task.yield()
+        try await Task.sleep(for: .milliseconds(2))
       }
-      #expect(broadcaster.droppedCount == 1)
-      #expect(broadcaster.viewerCount == 0)
+      #expect(server.droppedViewerCount == 1)
+      #expect(server.viewerCount == 0)
     }
   }
 
-  private func makeSUT(
-    connectionsPerAddress: Int,
-    broadcaster: PriceBroadcaster = PriceBroadcaster(initial: nothingKnown)
-  ) -> some ApplicationProtocol {
+  /// The fan-out writes its own chunks below the HTTP encoder; on the wire they must be the
+  /// same chunked framing as the encoder's.
+  @Test func aStreamOnTheWire_isOneValidChunkedBody() async throws {
+    let broadcaster = PriceBroadcaster(initial: nothingKnown)
+    broadcaster.publish(fresh("68901.23"))
     let server = PriceServer(
       broadcaster: broadcaster, metrics: ServerMetrics(sources: [.binance]), sources: [.binance])
+    let app = server.makeApplication(
+      configuration: .init(host: "127.0.0.1", port: 0), logger: Logger(label: "test"))
+
+    try await app.test(.live) { client in
+      // Ends the stream, so the server can stop when the test ends.
+      defer { broadcaster.finish() }
+      let port = try #require(client.port)
+      let connection = try RawConnection(port: port)
+      connection.send("GET /api/stream HTTP/1.1\r\nHost: x\r\n\r\n")
+      for _ in 0..<1_000 where server.viewerCount == 0 {
+        try await Task.sleep(for: .milliseconds(5))
+      }
+      broadcaster.publish(fresh("68902.00"))
+      broadcaster.heartbeat()
+      let answer = await connection.receive(untilContains: ": heartbeat\n\n\r\n")
+      let parts = answer.components(separatedBy: "\r\n\r\n")
+      #expect(parts.first?.lowercased().contains("transfer-encoding: chunked") == true)
+      let body = try #require(Self.dechunk(parts.dropFirst().joined(separator: "\r\n\r\n")))
+      #expect(
+        body.replacing(#/^retry: \d{4}\n\n/#, with: "")
+          == broadcaster.recent.suffix(2).map { String(buffer: $0.frame) }.joined()
+          + ": heartbeat\n\n", "\(body)")
+    }
+  }
+
+  /// The data of a chunked body, or nil when its framing is wrong.
+  private static func dechunk(_ text: String) -> String? {
+    var rest = Substring(text)
+    var data = ""
+    while let end = rest.range(of: "\r\n") {
+      guard let size = Int(rest[..<end.lowerBound], radix: 16) else { return nil }
+      rest = rest[end.upperBound...]
+      guard rest.utf8.count >= size + 2 else { return nil }
+      let chunk = String(rest.utf8.prefix(size))!
+      rest = Substring(String(rest.utf8.dropFirst(size))!)
+      // "\r\n" is one Character: step over it in UTF-8.
+      guard rest.hasPrefix("\r\n") else { return nil }
+      rest = Substring(String(rest.utf8.dropFirst(2))!)
+      data += chunk
+    }
+    return rest.isEmpty ? data : nil
+  }
+
+  private func makeSUT(connectionsPerAddress: Int) -> some ApplicationProtocol {
+    let server = PriceServer(
+      broadcaster: PriceBroadcaster(initial: nothingKnown),
+      metrics: ServerMetrics(sources: [.binance]), sources: [.binance])
     return server.makeApplication(
       configuration: .init(
         host: "127.0.0.1", port: 0, connectionsPerAddress: connectionsPerAddress),

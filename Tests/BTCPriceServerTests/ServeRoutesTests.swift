@@ -7,6 +7,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import Logging
 import Testing
 
 @Suite("Serve the price over HTTP")
@@ -162,12 +163,15 @@ struct ServeRoutesTests {
     }
   }
 
+  // The stream is written to the connection itself (see LoopFanout), so its tests need a live
+  // server; the router-only test client sees only what goes through the response writer.
+
   @Test func apiStream_sendsOnePriceEventPerTickWithItsID() async throws {
-    let (app, broadcaster) = makeSUT()
+    let (app, broadcaster, server) = makeLiveSUT()
     broadcaster.publish(fresh("68901.23"))
 
-    try await app.test(.router) { client in
-      let body = try await streamBody(client, broadcaster) {
+    try await app.test(.live) { client in
+      let body = try await streamBody(client, server) {
         broadcaster.publish(fresh("68902.00"))
         broadcaster.heartbeat()
       }
@@ -181,11 +185,11 @@ struct ServeRoutesTests {
   }
 
   @Test func apiStream_resumesAfterLastEventID() async throws {
-    let (app, broadcaster) = makeSUT()
+    let (app, broadcaster, server) = makeLiveSUT()
     for price in ["1.00", "2.00", "3.00", "4.00"] { broadcaster.publish(fresh(price)) }
 
-    try await app.test(.router) { client in
-      let body = try await streamBody(client, broadcaster, headers: [.lastEventID: "2"]) {}
+    try await app.test(.live) { client in
+      let body = try await streamBody(client, server, headers: [.lastEventID: "2"]) {}
       let ids = body.matches(of: #/id: (\d+)\n/#).map { String($0.1) }
       #expect(ids == ["3", "4"])
     }
@@ -229,7 +233,8 @@ struct ServeRoutesTests {
     metrics.record(.delivered(.coinbase, quote("1.00", source: .coinbase), latency: .zero))
     metrics.record(.circuitChanged(.binance, CircuitTransition(from: .closed, to: .open)))
 
-    let text = metrics.render(broadcaster: PriceBroadcaster(initial: nothingKnown))
+    let text = metrics.render(
+      latest: PriceBroadcaster(initial: nothingKnown).latest, viewers: 0, dropped: 0)
 
     #expect(text.contains(#"btc_price_source_attempts_total{source="binance"} 1"#), "\(text)")
     #expect(text.contains(#"btc_price_source_failures_total{source="binance"} 1"#))
@@ -319,18 +324,38 @@ struct ServeRoutesTests {
     return (Application(router: server.makeRouter()), broadcaster)
   }
 
-  /// The whole body of a stream that runs `during` once it is subscribed, then ends because the
+  private func makeLiveSUT() -> (some ApplicationProtocol, PriceBroadcaster, PriceServer) {
+    let broadcaster = PriceBroadcaster(initial: nothingKnown)
+    let server = PriceServer(
+      broadcaster: broadcaster, metrics: ServerMetrics(sources: [.binance]), sources: [.binance])
+    let app = server.makeApplication(
+      configuration: .init(host: "127.0.0.1", port: 0), logger: Logger(label: "test"))
+    return (app, broadcaster, server)
+  }
+
+  /// The whole body of a stream that runs `during` once it has joined, then ends because the
   /// broadcaster finishes (the test client returns only complete bodies).
   private func streamBody(
-    _ client: some TestClientProtocol, _ broadcaster: PriceBroadcaster,
+    _ client: some TestClientProtocol, _ server: PriceServer,
     headers: HTTPFields = [:], during: @Sendable @escaping () -> Void
   ) async throws -> String {
-    let viewersBefore = broadcaster.viewerCount
     async let response = client.execute(uri: "/api/stream", method: .get, headers: headers)
-    await waitUntil({ broadcaster.viewerCount > viewersBefore })
+    try await waitFor { server.viewerCount == 1 }
     during()
-    broadcaster.finish()
+    server.broadcaster.finish()
     return String(buffer: try await response.body)
+  }
+
+  /// Polls in real time: a live server's work happens on its own threads.
+  private func waitFor(_ condition: @Sendable () -> Bool) async throws {
+    let deadline = ContinuousClock.now + .seconds(10)
+    while !condition() {
+      guard ContinuousClock.now < deadline else {
+        Issue.record("condition never became true")
+        return
+      }
+      try await Task.sleep(for: .milliseconds(5))
+    }
   }
 }
 
