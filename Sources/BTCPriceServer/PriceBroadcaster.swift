@@ -138,18 +138,14 @@ public final class PriceBroadcaster: Sendable {
   /// `latestID` alone (nothing when it fell out of the ring).
   public func catchUp(after lastEventID: Int?, upTo latestID: Int) -> [PriceEvent] {
     state.withValue { state in
-      let known = state.ring.filter { $0.id <= latestID }
-      guard let newest = known.last else { return [] }
-      if let lastEventID, let oldest = known.first, lastEventID >= oldest.id - 1,
-        lastEventID <= newest.id, newest.id - lastEventID <= configuration.viewerBuffer
-      {
-        return known.filter { $0.id > lastEventID }
-      }
-      return [newest]
+      Self.catchUp(
+        after: lastEventID, upTo: latestID, ring: state.ring, limit: configuration.viewerBuffer)
     }
   }
 
-  /// A stream for one viewer, or nil once the broadcaster has finished (the server is stopping).
+  /// A stream for one in-process viewer, or nil once the broadcaster has finished (the server is
+  /// stopping). (The HTTP stream does not use this: its viewers are served by one sink per event
+  /// loop, see `LoopFanout`.)
   ///
   /// It starts with what the viewer missed: with a `lastEventID` still in the ring, every event
   /// after it (at most one buffer's worth); otherwise (no id, an id too old, or one from before a
@@ -163,10 +159,10 @@ public final class PriceBroadcaster: Sendable {
       of: Delivery.self, bufferingPolicy: .bufferingOldest(configuration.viewerBuffer))
     let key = state.withValue { state -> Int? in
       guard !state.finished else { return nil }
-      for event in Self.replay(after: lastEventID, state: state, limit: configuration.viewerBuffer)
-      {
-        continuation.yield(.event(event))
-      }
+      let missed = Self.catchUp(
+        after: lastEventID, upTo: state.latest.id, ring: state.ring,
+        limit: configuration.viewerBuffer)
+      for event in missed { continuation.yield(.event(event)) }
       let key = state.nextViewer
       state.nextViewer += 1
       state.viewers[key] = Viewer(continuation: continuation, onDrop: onDrop)
@@ -197,11 +193,17 @@ public final class PriceBroadcaster: Sendable {
     for sink in sinks { sink.finish() }
   }
 
-  private static func replay(after lastEventID: Int?, state: State, limit: Int) -> [PriceEvent] {
-    guard let lastEventID, let oldest = state.ring.first, lastEventID >= oldest.id - 1,
-      lastEventID <= state.latest.id, state.latest.id - lastEventID <= limit
-    else { return [state.latest] }
-    return state.ring.filter { $0.id > lastEventID }
+  private static func catchUp(
+    after lastEventID: Int?, upTo latestID: Int, ring: [PriceEvent], limit: Int
+  ) -> [PriceEvent] {
+    let known = ring.filter { $0.id <= latestID }
+    guard let newest = known.last, let oldest = known.first else { return [] }
+    if let lastEventID, lastEventID >= oldest.id - 1, lastEventID <= newest.id,
+      newest.id - lastEventID <= limit
+    {
+      return known.filter { $0.id > lastEventID }
+    }
+    return [newest]
   }
 
   /// Yields to every viewer; removes and returns the ones whose buffer was full.

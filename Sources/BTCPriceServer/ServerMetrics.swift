@@ -19,7 +19,9 @@ public final class ServerMetrics: Sendable {
   private let ticks: Metrics.Counter
   private let failedTicks: Metrics.Counter
   private let viewers: Metrics.Gauge
-  private let dropped: Metrics.Gauge
+  private let dropped: Metrics.Counter
+  /// Dropped viewers already counted, to add only the difference at each scrape.
+  private let droppedCounted = Guarded(0)
   private let age: Metrics.Gauge
   private typealias Series = (
     attempts: Metrics.Counter, failures: Metrics.Counter, breaker: Metrics.Gauge
@@ -34,7 +36,7 @@ public final class ServerMetrics: Sendable {
     ticks = Metrics.Counter(label: "btc_price_ticks_total", factory: factory)
     failedTicks = Metrics.Counter(label: "btc_price_failed_ticks_total", factory: factory)
     viewers = Metrics.Gauge(label: "btc_price_viewers", factory: factory)
-    dropped = Metrics.Gauge(label: "btc_price_viewers_dropped_total", factory: factory)
+    dropped = Metrics.Counter(label: "btc_price_viewers_dropped_total", factory: factory)
     age = Metrics.Gauge(label: "btc_price_shown_value_age_seconds", factory: factory)
     var perSource: [String: Series] = [:]
     for source in sources {
@@ -56,6 +58,7 @@ public final class ServerMetrics: Sendable {
     }
     ticks.increment(by: 0)
     failedTicks.increment(by: 0)
+    dropped.increment(by: 0)
   }
 
   /// The breaker state as a number: 0 closed, 1 half-open (one probe allowed), 2 open.
@@ -93,7 +96,11 @@ public final class ServerMetrics: Sendable {
     -> String
   {
     viewers.record(connected)
-    dropped.record(droppedSoFar)
+    let newlyDropped = droppedCounted.withValue { counted in
+      defer { counted = max(counted, droppedSoFar) }
+      return max(0, droppedSoFar - counted)
+    }
+    dropped.increment(by: Int64(newlyDropped))
     if let timestamp = latest.state.quote?.timestamp {
       age.record(max(0, now().timeIntervalSince(timestamp)))
     } else {

@@ -54,7 +54,7 @@ final class StreamHub: Sendable {
 final class LoopFanout: PriceEventSink, @unchecked Sendable {
   let loop: any EventLoop
   private let broadcaster: PriceBroadcaster
-  private unowned let hub: StreamHub
+  private let hub: StreamHub
 
   // Only touched on `loop`.
   private var viewers: [ObjectIdentifier: Viewer] = [:]

@@ -79,6 +79,18 @@ struct BroadcastPriceToViewersUseCaseTests {
     #expect(await take(2, from: stream).map(\.eventID) == [10, 11])
   }
 
+  @Test func catchUp_stopsAtTheEventItIsAskedFor() {
+    // A loop's fan-out catches a new viewer up only to what that loop has delivered; the newer
+    // events reach it through the fan-out itself.
+    let sut = makeSUT()
+    for index in 1...5 { sut.publish(fresh("\(index).00")) }
+
+    #expect(sut.catchUp(after: 1, upTo: 3).map(\.id) == [2, 3])
+    #expect(sut.catchUp(after: nil, upTo: 3).map(\.id) == [3])
+    #expect(sut.catchUp(after: 3, upTo: 3).isEmpty)
+    #expect(sut.catchUp(after: 99, upTo: 3).map(\.id) == [3])
+  }
+
   @Test func ring_keepsOnlyTheNewestEvents() {
     let sut = makeSUT(configuration: .init(ringCapacity: 3, viewerBuffer: 16))
     for index in 1...5 { sut.publish(fresh("\(index).00")) }

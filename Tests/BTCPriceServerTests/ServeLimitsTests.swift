@@ -9,12 +9,14 @@ import Testing
 /// The limits that only a real socket shows.
 @Suite("Refuse abuse on a real socket", .serialized, .timeLimit(.minutes(1)))
 struct ServeLimitsTests {
-  // The test framework's own client holds one connection from 127.0.0.1 throughout.
+  // The test framework's own client holds one connection from 127.0.0.1 throughout; a request
+  // through it first makes sure that connection is open before the counting starts.
 
   @Test func connectionsOverTheLimitPerAddress_getServiceUnavailable() async throws {
     let app = makeSUT(connectionsPerAddress: 3)
 
     try await app.test(.live) { client in
+      _ = try await client.execute(uri: "/healthz", method: .get)
       let port = try #require(client.port)
       let first = try RawConnection(port: port)
       let second = try RawConnection(port: port)
@@ -35,6 +37,7 @@ struct ServeLimitsTests {
     let app = makeSUT(connectionsPerAddress: 2)
 
     try await app.test(.live) { client in
+      _ = try await client.execute(uri: "/healthz", method: .get)
       let port = try #require(client.port)
       do {
         let first = try RawConnection(port: port)

@@ -243,6 +243,18 @@ struct ServeRoutesTests {
     #expect(text.contains(#"btc_price_source_breaker_state{source="binance"} 2"#))
   }
 
+  @Test func metrics_countDroppedViewersOnce() {
+    let metrics = ServerMetrics(sources: [.binance])
+    let latest = PriceBroadcaster(initial: nothingKnown).latest
+
+    _ = metrics.render(latest: latest, viewers: 5, dropped: 2)
+    let text = metrics.render(latest: latest, viewers: 3, dropped: 3)
+
+    #expect(text.contains("# TYPE btc_price_viewers_dropped_total counter"), "\(text)")
+    #expect(text.contains("btc_price_viewers_dropped_total 3\n"), "\(text)")
+    #expect(text.contains("btc_price_viewers 3.0\n"), "\(text)")
+  }
+
   @Test func healthz_saysOK() async throws {
     let (app, _) = makeSUT()
 
