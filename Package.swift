@@ -15,6 +15,7 @@ let package = Package(
     .library(name: "BTCPriceFeature", targets: ["BTCPriceFeature"]),
     .library(name: "BTCPriceTerminal", targets: ["BTCPriceTerminal"]),
     .library(name: "BTCPriceSettings", targets: ["BTCPriceSettings"]),
+    .library(name: "BTCPriceServer", targets: ["BTCPriceServer"]),
     .library(name: "BTCPriceAsyncHTTPClient", targets: ["BTCPriceAsyncHTTPClient"]),
     .library(name: "BTCPriceURLSession", targets: ["BTCPriceURLSession"]),
     // The SwiftUI screen of the iPhone app (App/iOS); empty where SwiftUI does not exist.
@@ -31,6 +32,16 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
     .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.1.1"),
     .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+    .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+    // `btc-price serve`. Hummingbird without its swift-configuration trait, which we do not use.
+    .package(
+      url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1",
+      traits: ["FullFoundation"]),
+    .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+    .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+    .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+    .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
+    .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
   ],
   targets: [
     .target(name: "BTCPriceCore", swiftSettings: strict),
@@ -66,6 +77,25 @@ let package = Package(
       ],
       swiftSettings: strict
     ),
+    // `btc-price serve`: the web page, the JSON and SSE API and the metrics, fed by one ticker.
+    .target(
+      name: "BTCPriceServer",
+      dependencies: [
+        // BTCPriceAsyncHTTPClient for its EventLoopExecutor (stream viewers run on their loop).
+        "BTCPriceCore", "BTCPriceFeature", "BTCPriceTerminal", "BTCPriceAsyncHTTPClient",
+        .product(name: "Hummingbird", package: "hummingbird"),
+        .product(name: "HummingbirdCore", package: "hummingbird"),
+        .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+        .product(name: "Metrics", package: "swift-metrics"),
+        .product(name: "Prometheus", package: "swift-prometheus"),
+        .product(name: "HTTPTypes", package: "swift-http-types"),
+        .product(name: "NIOCore", package: "swift-nio"),
+        .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+        .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
+        .product(name: "NIOHTTP1", package: "swift-nio"),
+      ],
+      swiftSettings: strict
+    ),
     // Only views that bind to BTCPriceFeature's view model: no logic, and nothing that links NIO.
     .target(name: "BTCPriceUI", dependencies: ["BTCPriceFeature"], swiftSettings: strict),
     // What the iPhone app wires, without SwiftUI, so Linux builds and tests it. No SwiftNIO:
@@ -88,7 +118,11 @@ let package = Package(
         "BTCPriceFeature",
         "BTCPriceTerminal",
         "BTCPriceSettings",
+        "BTCPriceServer",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+        .product(name: "Logging", package: "swift-log"),
+        .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
         .product(name: "NIOPosix", package: "swift-nio"),
       ],
@@ -158,8 +192,25 @@ let package = Package(
       swiftSettings: strict
     ),
     .testTarget(
+      name: "BTCPriceServerTests",
+      dependencies: [
+        "BTCPriceServer", "BTCPriceCore", "BTCPriceFeature", "BTCPriceTerminal",
+        "BTCPriceTestSupport",
+        .product(name: "HummingbirdTesting", package: "hummingbird"),
+        .product(name: "HTTPTypes", package: "swift-http-types"),
+        .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+        .product(name: "NIOCore", package: "swift-nio"),
+        .product(name: "NIOPosix", package: "swift-nio"),
+        .product(name: "Clocks", package: "swift-clocks"),
+      ],
+      swiftSettings: strict
+    ),
+    .testTarget(
       name: "BTCPriceEndToEndTests",
-      dependencies: ["btc-price", "BTCPriceTestSupport"],
+      dependencies: [
+        "btc-price", "BTCPriceTestSupport",
+        .product(name: "AsyncHTTPClient", package: "async-http-client"),
+      ],
       swiftSettings: strict
     ),
   ]

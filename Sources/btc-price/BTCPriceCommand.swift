@@ -94,7 +94,8 @@ struct BTCPriceCommand: AsyncParsableCommand {
         btc-price --waybar --format '₿ {price}'                     for Waybar
         btc-price --binance-url https://api.binance.us/api/v3/ticker/price?symbol=BTCUSDT
       """,
-    version: BTCPriceVersion.current
+    version: BTCPriceVersion.current,
+    subcommands: [ServeCommand.self]
   )
 
   @OptionGroup var pipeline: PipelineOptions

@@ -28,9 +28,7 @@ struct CommandLineComposition {
   let maxAge: Duration?
 
   func run() async -> Outcome {
-    let now: @Sendable () -> Date = { Date() }
-    let presenter = PricePresenter(
-      timestamps: TimestampFormatter(precision: .seconds), currency: pipeline.currency)
+    let presenter = PricePipeline.presenter(pipeline)
     let session = TerminalSession(
       mode: mode, presenter: presenter, write: Console.writeStdout,
       writeDiagnostic: Console.writeStderr, width: Console.terminalWidth)
@@ -40,12 +38,12 @@ struct CommandLineComposition {
     if let maxAge, let store = pipeline.store {
       cacheLock = FileLock(path: store.fileURL.path + ".lock", waitingAtMost: .seconds(3))
       let cache = PriceCache(store: store, clock: ContinuousClock())
-      if let quote = cache.storedQuote(notOlderThan: maxAge, at: now()) {
+      if let quote = cache.storedQuote(notOlderThan: maxAge, at: Date()) {
         return Self.outcome(showing: presenter.present(.fresh(quote)), in: session)
       }
     }
     defer { withExtendedLifetime(cacheLock) {} }
-    return await tick(now: now, presenter: presenter, session: session)
+    return await tick(session: session, presenter: presenter)
   }
 
   /// The run without the network: one line from the cache.
@@ -63,53 +61,17 @@ struct CommandLineComposition {
     }
   }
 
-  private func tick(
-    now: @escaping @Sendable () -> Date, presenter: PricePresenter, session: TerminalSession
-  ) async -> Outcome {
-    // One thread does everything a tick needs: its timers, its socket I/O and the tick itself
-    // (see EventLoopExecutor). At one request a second there is nothing to spread over cores.
-    let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
-    let loop = group.next()
-    let client = AsyncHTTPClientAdapter(eventLoopGroup: group)
-    let clock = EventLoopClock(loop: loop)
-    let warn: @Sendable (String) -> Void = { session.diagnostic(Console.warning($0)) }
-
-    let report = sourceReport(session: session, warn: warn)
-    if pipeline.verbose {
-      let code = pipeline.currency.code
-      var line = "BTC/\(code) from \(pipeline.sources.map(\.source.id).joined(separator: ", "))"
-      if !pipeline.leftOut.isEmpty {
-        let ids = pipeline.leftOut.map(\.source.id).joined(separator: ", ")
-        line += "; left out, with no BTC/\(code) market: \(ids)"
-      }
-      session.diagnostic(VerboseLine.format(.info, line))
-    }
-    let limits = pipeline.limitStore.map {
-      SourceLimits(store: $0, targets: pipeline.limitTargets, now: now, warn: warn)
-    }
-    let chain = PriceSourceChain.remote(
-      pipeline.sources, urls: pipeline.urls, currency: pipeline.currency,
-      apiKeys: pipeline.apiKeys, client: client,
-      primaryTimeout: pipeline.primaryTimeout, clock: clock, now: now,
-      inheritedLimits: limits?.restore() ?? [:]
-    ) { event in
-      report.record(event)
-      limits?.record(event)
-    }
-    let feedWarn: @Sendable (PriceFeedWarning) -> Void = { warning in
-      switch warning {
-      case .cacheUnreadable(let reason): warn(reason)
-      case .cacheNotSaved(let reason): warn("\(reason) (will keep running without saving)")
-      }
-    }
-    let cache = pipeline.store.map { PriceCache(store: $0, clock: clock, warn: feedWarn) }
-    let feed = PriceFeed(chain: chain, cache: cache, warn: feedWarn)
+  private func tick(session: TerminalSession, presenter: PricePresenter) async -> Outcome {
+    let prices = PricePipeline.make(
+      pipeline, warn: { session.diagnostic(Console.warning($0)) },
+      log: { session.diagnostic($0) })
+    let (feed, report) = (prices.feed, prices.report)
 
     // The trap goes first: a signal at any later moment must find it, and give the cursor back.
     let ticking = NIOLockedValueBox<Task<Void, any Error>?>(nil)
     let signals = SignalTrap(
       beforeHardExit: {
-        cache?.flush()
+        prices.cache?.flush()
         session.restoreTerminal(waitingAtMost: 100)
       },
       jobControl: jobControl(session),
@@ -117,11 +79,10 @@ struct CommandLineComposition {
     var outcome = Outcome.lastTickFailed
     do {
       try session.begin()
-      await feed.restore()
-      pipeline.store?.removeAbandonedTemporaryFiles(now: now())
-      let ticker = PriceTicker(interval: pipeline.interval, clock: clock)
+      await prices.restore(pipeline)
+      let ticker = PriceTicker(interval: pipeline.interval, clock: prices.clock)
       let lastTickSucceeded = NIOLockedValueBox(false)
-      let task = loop.startTask {
+      let task = prices.loop.startTask {
         try await ticker.run(count: count) { slot, budget in
           report.tickStarted(slot, budget: budget)
           guard let update = try? await feed.update(within: budget) else { return }
@@ -143,9 +104,7 @@ struct CommandLineComposition {
     }
     if let signal = signals.received { outcome = .interrupted(signal: signal) }
     if outcome != .readerGone { try? session.end() }
-    cache?.flush()
-    await client.shutdown()
-    try? await group.shutdownGracefully()
+    await prices.shutdown()
     return outcome
   }
 
@@ -156,25 +115,5 @@ struct CommandLineComposition {
       suspend: { session.suspend() },
       resume: { try? session.resume() },
       resized: { try? session.terminalResized() })
-  }
-
-  /// `--verbose` lines and the warnings about sources that refuse us go to stderr, through the
-  /// session so that the live panel stays whole.
-  private func sourceReport(
-    session: TerminalSession, warn: @escaping @Sendable (String) -> Void
-  ) -> SourceReport {
-    let apiKeys = pipeline.apiKeys
-    let log: @Sendable (SourceReport.Level, String) -> Void = { level, line in
-      session.diagnostic(VerboseLine.format(level, line))
-    }
-    return SourceReport(
-      log: pipeline.verbose ? log : nil,
-      warn: warn,
-      advice: { source, cause, coolDown in
-        let definition = PriceSourceRegistry.definition(id: source.id)
-        let advice = definition?.advice(
-          for: cause, coolDown: coolDown, apiKeyGiven: apiKeys[source.id] != nil)
-        return advice.map { (key: "\($0.status)", text: $0.text) }
-      })
   }
 }

@@ -1,0 +1,111 @@
+import BTCPriceCore
+import BTCPriceFeature
+import Foundation
+import Metrics
+import Prometheus
+
+/// `GET /metrics`: what the poller and the stream are doing, as Prometheus text, through
+/// swift-metrics with a registry of our own (no global `MetricsSystem.bootstrap`, so tests and
+/// several servers in one process do not share counters).
+public final class ServerMetrics: Sendable {
+  public static let names = [
+    "btc_price_ticks_total", "btc_price_failed_ticks_total", "btc_price_source_attempts_total",
+    "btc_price_source_failures_total", "btc_price_source_breaker_state", "btc_price_viewers",
+    "btc_price_viewers_dropped_total", "btc_price_shown_value_age_seconds",
+  ]
+
+  private let registry = PrometheusCollectorRegistry()
+  private let factory: PrometheusMetricsFactory
+  private let ticks: Metrics.Counter
+  private let failedTicks: Metrics.Counter
+  private let viewers: Metrics.Gauge
+  private let dropped: Metrics.Counter
+  /// Dropped viewers already counted, to add only the difference at each scrape.
+  private let droppedCounted = Guarded(0)
+  private let age: Metrics.Gauge
+  private typealias Series = (
+    attempts: Metrics.Counter, failures: Metrics.Counter, breaker: Metrics.Gauge
+  )
+  private let perSource: [String: Series]
+  private let now: @Sendable () -> Date
+
+  /// - Parameter sources: the chain, so every source has its series from the start (a source
+  ///   that was never asked shows 0, not nothing).
+  public init(sources: [PriceSource], now: @escaping @Sendable () -> Date = { Date() }) {
+    factory = PrometheusMetricsFactory(registry: registry)
+    ticks = Metrics.Counter(label: "btc_price_ticks_total", factory: factory)
+    failedTicks = Metrics.Counter(label: "btc_price_failed_ticks_total", factory: factory)
+    viewers = Metrics.Gauge(label: "btc_price_viewers", factory: factory)
+    dropped = Metrics.Counter(label: "btc_price_viewers_dropped_total", factory: factory)
+    age = Metrics.Gauge(label: "btc_price_shown_value_age_seconds", factory: factory)
+    var perSource: [String: Series] = [:]
+    for source in sources {
+      let labels = [("source", source.id)]
+      perSource[source.id] = (
+        Metrics.Counter(
+          label: "btc_price_source_attempts_total", dimensions: labels, factory: factory),
+        Metrics.Counter(
+          label: "btc_price_source_failures_total", dimensions: labels, factory: factory),
+        Metrics.Gauge(label: "btc_price_source_breaker_state", dimensions: labels, factory: factory)
+      )
+    }
+    self.perSource = perSource
+    self.now = now
+    for (_, series) in perSource {
+      series.attempts.increment(by: 0)
+      series.failures.increment(by: 0)
+      series.breaker.record(0)
+    }
+    ticks.increment(by: 0)
+    failedTicks.increment(by: 0)
+    dropped.increment(by: 0)
+  }
+
+  /// The breaker state as a number: 0 closed, 1 half-open (one probe allowed), 2 open.
+  public static func breakerValue(_ phase: CircuitPhase) -> Int {
+    switch phase {
+    case .closed: 0
+    case .halfOpen: 1
+    case .open: 2
+    }
+  }
+
+  /// The chain's event handler.
+  @Sendable public func record(_ event: PriceSourceEvent) {
+    switch event {
+    case .delivered(let source, _, _):
+      perSource[source.id]?.attempts.increment()
+    case .failed(let source, _, _):
+      perSource[source.id]?.attempts.increment()
+      perSource[source.id]?.failures.increment()
+    case .skipped:
+      break
+    case .circuitChanged(let source, let transition):
+      perSource[source.id]?.breaker.record(Self.breakerValue(transition.to))
+    }
+  }
+
+  public func recordTick(_ state: PriceViewState) {
+    ticks.increment()
+    if state.isStale { failedTicks.increment() }
+  }
+
+  /// The Prometheus text exposition, with the gauges that are read rather than counted (viewers,
+  /// age of the shown value) taken now.
+  public func render(latest: PriceEvent, viewers connected: Int, dropped droppedSoFar: Int)
+    -> String
+  {
+    viewers.record(connected)
+    let newlyDropped = droppedCounted.withValue { counted in
+      defer { counted = max(counted, droppedSoFar) }
+      return max(0, droppedSoFar - counted)
+    }
+    dropped.increment(by: Int64(newlyDropped))
+    if let timestamp = latest.state.quote?.timestamp {
+      age.record(max(0, now().timeIntervalSince(timestamp)))
+    } else {
+      age.record(Double.nan)
+    }
+    return registry.emitToString()
+  }
+}

@@ -1,0 +1,180 @@
+import ArgumentParser
+import BTCPriceAsyncHTTPClient
+import BTCPriceCore
+import BTCPriceFeature
+import BTCPriceNetworking
+import BTCPriceServer
+import Foundation
+import Logging
+import ServiceLifecycle
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// `btc-price serve`: one ticker, any number of viewers, on a web page, a JSON endpoint and an
+/// event stream. The composition root of the web front end.
+struct ServeCommand: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "serve",
+    abstract: "Serve the price to browsers and scripts: a live page, JSON and a stream.",
+    discussion: """
+      One ticker asks the sources (the same chain, cache and banner as the command line) and \
+      shares every tick with all viewers; no viewer ever causes a request to an exchange.
+
+      ROUTES:
+        /              the page: price, time, source, banner, sparkline; live
+        /api/price     the --json object (Cache-Control: max-age=1, ETag)
+        /api/stream    Server-Sent Events, one "price" event per tick
+        /metrics       Prometheus text
+        /healthz       "ok"
+
+      It listens on 127.0.0.1 (this machine only) unless --host says otherwise, e.g. \
+      --host 0.0.0.0 for every interface of a LAN. SIGINT or SIGTERM ends every stream \
+      and exits within a second.
+
+      PIPELINE: takes the pipeline options of btc-price (see btc-price --help) before or \
+      after "serve": --currency, --sources, --<name>-url, --interval, --primary-timeout, \
+      --cache-path, --no-cache, --config, --verbose, their environment variables and the \
+      settings file.
+
+      EXAMPLES:
+        btc-price serve                          http://127.0.0.1:8080/
+        btc-price serve --host 0.0.0.0 --port 80 --sources coinbase,kraken
+        curl -s http://127.0.0.1:8080/api/price | jq -r .price
+        curl -N http://127.0.0.1:8080/api/stream
+      """)
+
+  @Option(
+    help: ArgumentHelp(
+      "Address to listen on (0.0.0.0 or :: for every interface).", valueName: "address"))
+  var host = "127.0.0.1"
+
+  @Option(help: ArgumentHelp("Port to listen on (0 picks a free one).", valueName: "port"))
+  var port = 8080
+
+  @Option(
+    name: .customLong("connections-per-address"),
+    help: ArgumentHelp(
+      "Open connections one client address may have (raise it behind a reverse proxy).",
+      valueName: "n"))
+  var connectionsPerAddress = 32
+
+  /// The pipeline options. ArgumentParser lets a parent command claim its options anywhere on
+  /// the line, so the root command parses them (and validates them) even after `serve`; this
+  /// group is the root's parsed value, shared with this subcommand.
+  @OptionGroup(visibility: .private) var root: BTCPriceCommand
+
+  func validate() throws {
+    if root.once || root.count != nil || root.json || root.live || root.waybar
+      || root.format != nil || root.maxAge != nil
+    {
+      throw ValidationError(
+        "--once, --count, --json, --live, --waybar, --format and --max-age are for the "
+          + "terminal, not serve.")
+    }
+    guard (0...65_535).contains(port) else { throw ValidationError("--port must be 0 to 65535.") }
+    guard !host.isEmpty else { throw ValidationError("--host must name an address.") }
+    guard connectionsPerAddress >= 1 else {
+      throw ValidationError("--connections-per-address must be at least 1.")
+    }
+  }
+
+  func run() async throws {
+    let resolved = try root.pipeline.resolved(
+      environment: ProcessInfo.processInfo.environment, format: nil)
+    let metrics = ServerMetrics(sources: resolved.sources.map(\.source))
+    let prices = PricePipeline.make(
+      resolved, warn: { Console.writeStderr(Console.warning($0)) },
+      log: { Console.writeStderr($0) }, onEvent: metrics.record)
+    let presenter = PricePipeline.presenter(resolved)
+    let broadcaster = PriceBroadcaster(
+      initial: presenter.presentRestored(await prices.restore(resolved)))
+    let server = PriceServer(
+      broadcaster: broadcaster, metrics: metrics, sources: PriceSourceRegistry.sources)
+
+    let ticker = PriceTicker(interval: resolved.interval, clock: prices.clock)
+    let (loop, feed, report) = (prices.loop, prices.feed, prices.report)
+    let ticking = PriceTickService(broadcaster: broadcaster, metrics: metrics, clock: prices.clock)
+    { publish in
+      // The same one-thread tick as the command line's (see EventLoopExecutor).
+      let task = loop.startTask {
+        try await ticker.run { slot, budget in
+          report.tickStarted(slot, budget: budget)
+          guard let update = try? await feed.update(within: budget) else { return }
+          publish(presenter.present(update))
+        }
+      }
+      try await withTaskCancellationHandler {
+        try await task.value
+      } onCancel: {
+        task.cancel()
+      }
+    }
+
+    let logger = Self.logger(verbose: resolved.verbose)
+    let application = server.makeApplication(
+      configuration: .init(
+        host: host, port: port, connectionsPerAddress: connectionsPerAddress,
+        maximumConnections: Self.raiseOpenFileLimit() - 64),
+      logger: logger,
+      onServerRunning: { [host] channel in
+        let port = channel.localAddress?.port ?? 0
+        let shown = host.contains(":") ? "[\(host)]" : host
+        // On stdout, where scripts and tests read the address a --port 0 run got.
+        try? Console.writeStdout(
+          "Serving the Bitcoin price on http://\(shown):\(port)/ (Ctrl-C to stop)\n")
+      })
+
+    // Shut down in reverse order: the ticker first, which ends every stream, then the server,
+    // which then has no request in progress and closes its connections at once.
+    var configuration = ServiceGroupConfiguration(
+      services: [.init(service: application), .init(service: ticking)], logger: logger)
+    configuration.maximumGracefulShutdownDuration = Duration.milliseconds(600)
+    configuration.maximumCancellationDuration = Duration.milliseconds(200)
+    let group = ServiceGroup(configuration: configuration)
+    let signals = SignalTrap(
+      grace: .milliseconds(900), beforeHardExit: { prices.cache?.flush() },
+      terminate: { _ in Task { await group.triggerGracefulShutdown() } })
+    var failure: (any Error)?
+    do {
+      try await group.run()
+    } catch {
+      failure = error
+    }
+    await prices.shutdown()
+    if let signal = signals.received { throw ExitCode(SignalTrap.status(after: signal)) }
+    if let failure {
+      Console.writeStderr(Console.warning("cannot serve on \(host):\(port): \(failure)"))
+      throw ExitCode(1)
+    }
+  }
+
+  /// Server logs on stderr: warnings and worse, or everything with `--verbose`.
+  private static func logger(verbose: Bool) -> Logger {
+    var logger = Logger(label: "btc-price") { StreamLogHandler.standardError(label: $0) }
+    logger.logLevel = verbose ? .debug : .warning
+    return logger
+  }
+
+  /// Every viewer is a file descriptor: raise the soft limit to the hard one (at most 1 << 20)
+  /// and return it.
+  private static func raiseOpenFileLimit() -> Int {
+    var limit = rlimit()
+    #if canImport(Glibc)
+      let resource = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
+    #else
+      let resource = RLIMIT_NOFILE
+    #endif
+    guard getrlimit(resource, &limit) == 0 else { return 1_024 }
+    let wanted = min(limit.rlim_max, 1 << 20)
+    if limit.rlim_cur < wanted {
+      var raised = limit
+      raised.rlim_cur = wanted
+      if setrlimit(resource, &raised) == 0 { limit = raised }
+    }
+    return Int(limit.rlim_cur)
+  }
+}

@@ -1,0 +1,81 @@
+import BTCPriceCore
+import BTCPriceFeature
+import BTCPriceServer
+import BTCPriceTestSupport
+import Logging
+import ServiceLifecycle
+import Testing
+
+@Suite("Tick once for every viewer, and stop cleanly")
+struct PriceTickServiceTests {
+  @Test func eachTickIsPublishedAndCounted() async throws {
+    let broadcaster = PriceBroadcaster(initial: nothingKnown)
+    let metrics = ServerMetrics(sources: [.binance])
+    let sut = PriceTickService(
+      broadcaster: broadcaster, metrics: metrics, clock: SteppedTestClock()
+    ) {
+      publish in
+      publish(fresh("68901.23"))
+      publish(stale(quote("68901.23")))
+      try await Task.sleep(for: .seconds(3600))
+    }
+
+    let running = Task { try await sut.run() }
+    await waitUntil({ broadcaster.latest.id == 2 })
+    running.cancel()
+    try await running.value
+
+    let text = metrics.render(latest: broadcaster.latest, viewers: 0, dropped: 0)
+    #expect(text.contains("btc_price_ticks_total 2"), "\(text)")
+    #expect(text.contains("btc_price_failed_ticks_total 1"), "\(text)")
+  }
+
+  @Test func sendsAHeartbeatEveryFifteenSecondsOfItsClock() async throws {
+    let clock = SteppedTestClock()
+    let broadcaster = PriceBroadcaster(initial: nothingKnown)
+    let sut = PriceTickService(broadcaster: broadcaster, metrics: nil, clock: clock) { _ in
+      try await Task.sleep(for: .seconds(3600))
+    }
+    let stream = try #require(broadcaster.subscribe())
+    var deliveries = stream.makeAsyncIterator()
+    #expect(await deliveries.next() == .event(broadcaster.latest))
+
+    let running = Task { try await sut.run() }
+    await clock.advance(to: .seconds(14), afterSleeps: 1)
+    await clock.advance(to: .seconds(15))
+    #expect(await deliveries.next() == .heartbeat)
+    await clock.advance(to: .seconds(30), afterSleeps: 2)
+    #expect(await deliveries.next() == .heartbeat)
+
+    running.cancel()
+    try await running.value
+  }
+
+  @Test func gracefulShutdown_stopsTickingAndEndsEveryStream() async throws {
+    let broadcaster = PriceBroadcaster(initial: nothingKnown)
+    let ticking = Locked(true)
+    let sut = PriceTickService(broadcaster: broadcaster, metrics: nil, clock: SteppedTestClock()) {
+      publish in
+      publish(fresh("68901.23"))
+      do {
+        try await Task.sleep(for: .seconds(3600))
+      } catch {
+        ticking.withValue { $0 = false }
+        throw error
+      }
+    }
+    let stream = try #require(broadcaster.subscribe())
+    let group = ServiceGroup(
+      services: [sut], gracefulShutdownSignals: [], cancellationSignals: [],
+      logger: Logger(label: "test"))
+    let running = Task { try await group.run() }
+    await waitUntil({ broadcaster.latest.id == 1 })
+
+    await group.triggerGracefulShutdown()
+    try await running.value
+
+    #expect(ticking.value == false)
+    #expect(await take(10, from: stream).count == 2)
+    #expect(broadcaster.subscribe() == nil)
+  }
+}

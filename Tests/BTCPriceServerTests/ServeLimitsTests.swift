@@ -1,0 +1,164 @@
+import BTCPriceServer
+import BTCPriceTestSupport
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import Testing
+
+/// The limits that only a real socket shows.
+@Suite("Refuse abuse on a real socket", .serialized, .timeLimit(.minutes(1)))
+struct ServeLimitsTests {
+  // The test framework's own client holds one connection from 127.0.0.1 throughout; a request
+  // through it first makes sure that connection is open before the counting starts.
+
+  @Test func connectionsOverTheLimitPerAddress_getServiceUnavailable() async throws {
+    let app = makeSUT(connectionsPerAddress: 3)
+
+    try await app.test(.live) { client in
+      _ = try await client.execute(uri: "/healthz", method: .get)
+      let port = try #require(client.port)
+      let first = try RawConnection(port: port)
+      let second = try RawConnection(port: port)
+      first.send("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+      second.send("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+      #expect(await first.receive(untilContains: "ok\n").hasPrefix("HTTP/1.1 200"))
+      #expect(await second.receive(untilContains: "ok\n").hasPrefix("HTTP/1.1 200"))
+
+      let third = try RawConnection(port: port)
+      third.send("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+      let refused = await third.receive()
+      #expect(refused.hasPrefix("HTTP/1.1 503 Service Unavailable\r\n"), "\(refused)")
+      #expect(refused.contains("Retry-After: 10\r\n"))
+    }
+  }
+
+  @Test func aConnectionThatCloses_freesItsPlace() async throws {
+    let app = makeSUT(connectionsPerAddress: 2)
+
+    try await app.test(.live) { client in
+      _ = try await client.execute(uri: "/healthz", method: .get)
+      let port = try #require(client.port)
+      do {
+        let first = try RawConnection(port: port)
+        first.send("GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        #expect(await first.receive().hasPrefix("HTTP/1.1 200"))
+      }
+      var answer = ""
+      for _ in 0..<50 {
+        let next = try RawConnection(port: port)
+        next.send("GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        answer = await next.receive()
+        if answer.hasPrefix("HTTP/1.1 200") { break }
+        try await Task.sleep(for: .milliseconds(20))
+      }
+      #expect(answer.hasPrefix("HTTP/1.1 200"), "\(answer)")
+    }
+  }
+
+  @Test func anOversizedRequestHead_isRefused() async throws {
+    let app = makeSUT(connectionsPerAddress: 8)
+
+    try await app.test(.live) { client in
+      let port = try #require(client.port)
+      let connection = try RawConnection(port: port)
+      let padding = String(repeating: "a", count: 16 * 1024)
+      connection.send("GET / HTTP/1.1\r\nHost: x\r\nX-Padding: \(padding)\r\n\r\n")
+      let answer = await connection.receive()
+      #expect(!answer.hasPrefix("HTTP/1.1 200"), "\(answer.prefix(200))")
+      if !answer.isEmpty {
+        #expect(answer.hasPrefix("HTTP/1.1 4"), "\(answer.prefix(200))")
+      }
+    }
+  }
+
+  @Test func aViewerThatStopsReading_isDisconnected() async throws {
+    let broadcaster = PriceBroadcaster(initial: nothingKnown)
+    let server = PriceServer(
+      broadcaster: broadcaster, metrics: ServerMetrics(sources: [.binance]), sources: [.binance])
+    let app = server.makeApplication(
+      configuration: .init(host: "127.0.0.1", port: 0, connectionsPerAddress: 8),
+      logger: Logger(label: "test"))
+
+    try await app.test(.live) { client in
+      // Ends the stream, so the server can stop when the test ends.
+      defer { broadcaster.finish() }
+      let port = try #require(client.port)
+      let connection = try RawConnection(port: port)
+      connection.send("GET /api/stream HTTP/1.1\r\nHost: x\r\n\r\n")
+      for _ in 0..<1_000 where server.viewerCount == 0 {
+        try await Task.sleep(for: .milliseconds(5))
+      }
+      #expect(server.viewerCount == 1)
+      // Never read again: the kernel's buffers fill, then the connection's, then it is dropped.
+      let big = fresh(
+        "68901.23", source: .init(id: String(repeating: "s", count: 60_000), displayName: "S"))
+      for _ in 0..<2_000 where server.droppedViewerCount == 0 {
+        broadcaster.publish(big)
+        try await Task.sleep(for: .milliseconds(2))
+      }
+      #expect(server.droppedViewerCount == 1)
+      #expect(server.viewerCount == 0)
+    }
+  }
+
+  /// The fan-out writes its own chunks below the HTTP encoder; on the wire they must be the
+  /// same chunked framing as the encoder's.
+  @Test func aStreamOnTheWire_isOneValidChunkedBody() async throws {
+    let broadcaster = PriceBroadcaster(initial: nothingKnown)
+    broadcaster.publish(fresh("68901.23"))
+    let server = PriceServer(
+      broadcaster: broadcaster, metrics: ServerMetrics(sources: [.binance]), sources: [.binance])
+    let app = server.makeApplication(
+      configuration: .init(host: "127.0.0.1", port: 0), logger: Logger(label: "test"))
+
+    try await app.test(.live) { client in
+      // Ends the stream, so the server can stop when the test ends.
+      defer { broadcaster.finish() }
+      let port = try #require(client.port)
+      let connection = try RawConnection(port: port)
+      connection.send("GET /api/stream HTTP/1.1\r\nHost: x\r\n\r\n")
+      for _ in 0..<1_000 where server.viewerCount == 0 {
+        try await Task.sleep(for: .milliseconds(5))
+      }
+      broadcaster.publish(fresh("68902.00"))
+      broadcaster.heartbeat()
+      let answer = await connection.receive(untilContains: ": heartbeat\n\n\r\n")
+      let parts = answer.components(separatedBy: "\r\n\r\n")
+      #expect(parts.first?.lowercased().contains("transfer-encoding: chunked") == true)
+      let body = try #require(Self.dechunk(parts.dropFirst().joined(separator: "\r\n\r\n")))
+      #expect(
+        body.replacing(#/^retry: \d{4}\n\n/#, with: "")
+          == broadcaster.recent.suffix(2).map { String(buffer: $0.frame) }.joined()
+          + ": heartbeat\n\n", "\(body)")
+    }
+  }
+
+  /// The data of a chunked body, or nil when its framing is wrong.
+  private static func dechunk(_ text: String) -> String? {
+    var rest = Substring(text)
+    var data = ""
+    while let end = rest.range(of: "\r\n") {
+      guard let size = Int(rest[..<end.lowerBound], radix: 16) else { return nil }
+      rest = rest[end.upperBound...]
+      guard rest.utf8.count >= size + 2 else { return nil }
+      let chunk = String(rest.utf8.prefix(size))!
+      rest = Substring(String(rest.utf8.dropFirst(size))!)
+      // "\r\n" is one Character: step over it in UTF-8.
+      guard rest.hasPrefix("\r\n") else { return nil }
+      rest = Substring(String(rest.utf8.dropFirst(2))!)
+      data += chunk
+    }
+    return rest.isEmpty ? data : nil
+  }
+
+  private func makeSUT(connectionsPerAddress: Int) -> some ApplicationProtocol {
+    let server = PriceServer(
+      broadcaster: PriceBroadcaster(initial: nothingKnown),
+      metrics: ServerMetrics(sources: [.binance]), sources: [.binance])
+    return server.makeApplication(
+      configuration: .init(
+        host: "127.0.0.1", port: 0, connectionsPerAddress: connectionsPerAddress),
+      logger: Logger(label: "test"))
+  }
+}

@@ -1,0 +1,376 @@
+import BTCPriceCore
+import BTCPriceFeature
+import BTCPriceServer
+import BTCPriceTerminal
+import BTCPriceTestSupport
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import Testing
+
+@Suite("Serve the price over HTTP")
+struct ServeRoutesTests {
+  // MARK: The page
+
+  @Test func page_hasTheCurrentPriceTimeAndSourceInTheHTML() async throws {
+    let (app, broadcaster) = makeSUT()
+    broadcaster.publish(fresh("68901.23"))
+
+    try await app.test(.router) { client in
+      try await client.execute(uri: "/", method: .get) { response in
+        let html = String(buffer: response.body)
+        #expect(response.status == .ok)
+        #expect(response.headers[.contentType] == "text/html; charset=utf-8")
+        #expect(html.contains(#"<p id="price" class="price">$68,901.23</p>"#))
+        #expect(
+          html.contains(
+            #"Last updated <time id="time" datetime="2026-11-22T14:03:05Z">Nov 22, 14:03:05 UTC</time>"#
+          ))
+        #expect(html.contains(#"<span id="source">Binance</span>"#))
+        #expect(html.contains(#"<p id="banner" class="banner" hidden>"#))
+        #expect(html.contains(#"data-state="fresh""#))
+      }
+    }
+  }
+
+  @Test func page_whenStale_showsTheBannerWithTheExactWordingAndTheLastValue() async throws {
+    let (app, broadcaster) = makeSUT()
+    broadcaster.publish(fresh("68901.23"))
+    broadcaster.publish(stale(quote("68901.23")))
+
+    try await app.test(.router) { client in
+      try await client.execute(uri: "/", method: .get) { response in
+        let html = String(buffer: response.body)
+        #expect(html.contains(#"<p id="price" class="price">$68,901.23</p>"#))
+        #expect(
+          html.contains(
+            #"<p id="banner" class="banner">Failed to update value. Displaying last updated value from <time id="banner-time" datetime="2026-11-22T14:03:05Z">Nov 22, 14:03:05 UTC</time></p>"#
+          ), "\(html)")
+        #expect(html.contains(#"data-state="stale""#))
+      }
+    }
+  }
+
+  @Test func page_withNothingKnown_showsDashes() async throws {
+    let (app, _) = makeSUT()
+
+    try await app.test(.router) { client in
+      let html = String(buffer: try await client.execute(uri: "/", method: .get).body)
+      #expect(html.contains(#"<p id="price" class="price">-</p>"#))
+      #expect(html.contains(#"Last updated <time id="time">-</time>"#))
+      #expect(html.contains(#"data-state="empty""#))
+    }
+  }
+
+  @Test func page_escapesEverythingThatComesFromOutside() async throws {
+    let (app, broadcaster) = makeSUT()
+    broadcaster.publish(
+      stale(
+        quote("1.00", source: PriceSource(id: "x\"><script>", displayName: "<b>evil</b>")),
+        reason: .invalidData("</script><script>alert(1)</script>")))
+
+    try await app.test(.router) { client in
+      let html = String(buffer: try await client.execute(uri: "/", method: .get).body)
+      #expect(!html.contains("<b>evil"))
+      #expect(!html.contains("<script>alert"))
+      #expect(!html.contains("x\"><script>"))
+      #expect(html.contains("&lt;b&gt;evil&lt;/b&gt;"))
+      // The only script is the page's own file.
+      #expect(html.components(separatedBy: "<script").count == 2)
+      #expect(html.contains(#"<script src="/app.js" defer></script>"#))
+    }
+  }
+
+  @Test func page_drawsTheSparklineOfRecentFreshValues() async throws {
+    let (app, broadcaster) = makeSUT()
+    broadcaster.publish(fresh("100.00"))
+    broadcaster.publish(stale(quote("100.00")))
+    broadcaster.publish(fresh("200.00"))
+
+    try await app.test(.router) { client in
+      let html = String(buffer: try await client.execute(uri: "/", method: .get).body)
+      #expect(html.contains(#"points="0.0,95.0 600.0,5.0""#), "\(html)")
+      #expect(html.contains(#"data-sparkline="100 200""#))
+      #expect(html.contains(#"data-direction="up""#))
+      #expect(html.contains("▲ +$100.00"))
+    }
+  }
+
+  @Test func pageFiles_areServedWithTheirTypes() async throws {
+    let (app, _) = makeSUT()
+    let files = [
+      ("/app.js", "text/javascript; charset=utf-8"),
+      ("/app.css", "text/css; charset=utf-8"),
+      ("/icon.svg", "image/svg+xml"),
+      ("/manifest.webmanifest", "application/manifest+json"),
+    ]
+
+    try await app.test(.router) { client in
+      for (path, type) in files {
+        let response = try await client.execute(uri: path, method: .get)
+        #expect(response.status == .ok, "\(path)")
+        #expect(response.headers[.contentType] == type, "\(path)")
+        #expect(response.body.readableBytes > 100, "\(path)")
+      }
+      let manifest = try await client.execute(uri: "/manifest.webmanifest", method: .get).body
+      let object =
+        try JSONSerialization.jsonObject(with: Data(String(buffer: manifest).utf8))
+        as? [String: Any]
+      #expect(object?["start_url"] as? String == "/")
+    }
+  }
+
+  // MARK: The API
+
+  @Test(arguments: [false, true])
+  func apiPrice_isExactlyTheJSONLine(stale isStale: Bool) async throws {
+    let (app, broadcaster) = makeSUT()
+    let state = isStale ? stale(quote("68901.23")) : fresh("68901.23")
+    broadcaster.publish(state)
+
+    try await app.test(.router) { client in
+      try await client.execute(uri: "/api/price", method: .get) { response in
+        #expect(response.status == .ok)
+        #expect(String(buffer: response.body) == JSONLineRenderer.render(state) + "\n")
+        #expect(response.headers[.contentType] == "application/json")
+        #expect(response.headers[.cacheControl] == "public, max-age=1")
+        #expect(response.headers[.eTag]?.hasPrefix("\"") == true)
+      }
+    }
+  }
+
+  @Test func apiPrice_answersNotModifiedToItsOwnETag_andOKOnceTheValueChanges() async throws {
+    let (app, broadcaster) = makeSUT()
+    broadcaster.publish(fresh("68901.23"))
+
+    try await app.test(.router) { client in
+      let first = try await client.execute(uri: "/api/price", method: .get)
+      let tag = try #require(first.headers[.eTag])
+
+      let again = try await client.execute(
+        uri: "/api/price", method: .get, headers: [.ifNoneMatch: tag])
+      #expect(again.status == .notModified)
+      #expect(again.body.readableBytes == 0)
+      #expect(again.headers[.eTag] == tag)
+
+      broadcaster.publish(fresh("68902.00"))
+      let changed = try await client.execute(
+        uri: "/api/price", method: .get, headers: [.ifNoneMatch: tag])
+      #expect(changed.status == .ok)
+      #expect(changed.headers[.eTag] != tag)
+    }
+  }
+
+  // The stream is written to the connection itself (see LoopFanout), so its tests need a live
+  // server; the router-only test client sees only what goes through the response writer.
+
+  @Test func apiStream_sendsOnePriceEventPerTickWithItsID() async throws {
+    let (app, broadcaster, server) = makeLiveSUT()
+    broadcaster.publish(fresh("68901.23"))
+
+    try await app.test(.live) { client in
+      let body = try await streamBody(client, server) {
+        broadcaster.publish(fresh("68902.00"))
+        broadcaster.heartbeat()
+      }
+      let expected =
+        "id: 1\nevent: price\ndata: \(JSONLineRenderer.render(fresh("68901.23")))\n\n"
+        + "id: 2\nevent: price\ndata: \(JSONLineRenderer.render(fresh("68902.00")))\n\n"
+        + ": heartbeat\n\n"
+      #expect(body.contains(#/^retry: \d{4}\n\n/#))
+      #expect(body.replacing(#/^retry: \d{4}\n\n/#, with: "") == expected)
+    }
+  }
+
+  @Test func apiStream_resumesAfterLastEventID() async throws {
+    let (app, broadcaster, server) = makeLiveSUT()
+    for price in ["1.00", "2.00", "3.00", "4.00"] { broadcaster.publish(fresh(price)) }
+
+    try await app.test(.live) { client in
+      let body = try await streamBody(client, server, headers: [.lastEventID: "2"]) {}
+      let ids = body.matches(of: #/id: (\d+)\n/#).map { String($0.1) }
+      #expect(ids == ["3", "4"])
+    }
+  }
+
+  @Test func apiStream_hasTheEventStreamHeaders() async throws {
+    let (app, broadcaster) = makeSUT()
+
+    try await app.test(.router) { client in
+      try await client.execute(uri: "/api/stream", method: .head) { response in
+        #expect(response.status == .ok)
+        #expect(response.headers[.contentType] == "text/event-stream; charset=utf-8")
+        #expect(response.headers[.cacheControl] == "no-cache, no-transform")
+        #expect(response.headers[.init("X-Accel-Buffering")!] == "no")
+        #expect(response.body.readableBytes == 0)
+      }
+    }
+    // HEAD never subscribes.
+    #expect(broadcaster.viewerCount == 0)
+  }
+
+  @Test func metrics_namesEverySeries() async throws {
+    let (app, broadcaster) = makeSUT()
+    broadcaster.publish(fresh("68901.23"))
+
+    try await app.test(.router) { client in
+      let response = try await client.execute(uri: "/metrics", method: .get)
+      let text = String(buffer: response.body)
+      #expect(response.headers[.contentType] == "text/plain; version=0.0.4; charset=utf-8")
+      for name in ServerMetrics.names {
+        #expect(text.contains("# TYPE \(name) "), "\(name) missing from\n\(text)")
+      }
+      #expect(text.contains(#"btc_price_source_attempts_total{source="binance"} 0"#), "\(text)")
+      #expect(text.contains(#"btc_price_source_breaker_state{source="coinbase"} 0"#), "\(text)")
+    }
+  }
+
+  @Test func metrics_countSourceAttemptsFailuresAndBreakers() {
+    let metrics = ServerMetrics(sources: [.binance, .coinbase])
+    metrics.record(.failed(.binance, .timedOut(after: .milliseconds(800)), latency: .zero))
+    metrics.record(.delivered(.coinbase, quote("1.00", source: .coinbase), latency: .zero))
+    metrics.record(.circuitChanged(.binance, CircuitTransition(from: .closed, to: .open)))
+
+    let text = metrics.render(
+      latest: PriceBroadcaster(initial: nothingKnown).latest, viewers: 0, dropped: 0)
+
+    #expect(text.contains(#"btc_price_source_attempts_total{source="binance"} 1"#), "\(text)")
+    #expect(text.contains(#"btc_price_source_failures_total{source="binance"} 1"#))
+    #expect(text.contains(#"btc_price_source_attempts_total{source="coinbase"} 1"#))
+    #expect(text.contains(#"btc_price_source_failures_total{source="coinbase"} 0"#))
+    #expect(text.contains(#"btc_price_source_breaker_state{source="binance"} 2"#))
+  }
+
+  @Test func metrics_countDroppedViewersOnce() {
+    let metrics = ServerMetrics(sources: [.binance])
+    let latest = PriceBroadcaster(initial: nothingKnown).latest
+
+    _ = metrics.render(latest: latest, viewers: 5, dropped: 2)
+    let text = metrics.render(latest: latest, viewers: 3, dropped: 3)
+
+    #expect(text.contains("# TYPE btc_price_viewers_dropped_total counter"), "\(text)")
+    #expect(text.contains("btc_price_viewers_dropped_total 3\n"), "\(text)")
+    #expect(text.contains("btc_price_viewers 3.0\n"), "\(text)")
+  }
+
+  @Test func healthz_saysOK() async throws {
+    let (app, _) = makeSUT()
+
+    try await app.test(.router) { client in
+      let response = try await client.execute(uri: "/healthz", method: .get)
+      #expect(response.status == .ok)
+      #expect(String(buffer: response.body) == "ok\n")
+    }
+  }
+
+  // MARK: Abuse
+
+  @Test func unknownPath_isNotFound() async throws {
+    let (app, _) = makeSUT()
+
+    try await app.test(.router) { client in
+      let response = try await client.execute(uri: "/wp-admin.php", method: .get)
+      #expect(response.status == .notFound)
+      #expect(String(buffer: response.body) == "404 Not Found\n")
+    }
+  }
+
+  @Test(arguments: [HTTPRequest.Method.post, .put, .delete, .patch, .options])
+  func otherMethods_areNotAllowed(method: HTTPRequest.Method) async throws {
+    let (app, _) = makeSUT()
+
+    try await app.test(.router) { client in
+      for path in ["/", "/api/price", "/nowhere"] {
+        let response = try await client.execute(uri: path, method: method)
+        #expect(response.status == .methodNotAllowed, "\(method) \(path)")
+        #expect(response.headers[.allow] == "GET, HEAD")
+      }
+    }
+  }
+
+  @Test func head_hasTheHeadersOfGETWithoutABody() async throws {
+    let (app, broadcaster) = makeSUT()
+    broadcaster.publish(fresh("68901.23"))
+
+    try await app.test(.router) { client in
+      let response = try await client.execute(uri: "/api/price", method: .head)
+      #expect(response.status == .ok)
+      #expect(response.headers[.eTag] != nil)
+      #expect(response.body.readableBytes == 0)
+    }
+  }
+
+  @Test func everyResponse_carriesTheSecurityHeaders() async throws {
+    let (app, _) = makeSUT()
+
+    try await app.test(.router) { client in
+      let requests: [(String, HTTPRequest.Method)] = [
+        ("/", .get), ("/api/price", .get), ("/app.js", .get), ("/metrics", .get),
+        ("/missing", .get), ("/", .post),
+      ]
+      for (path, method) in requests {
+        let headers = try await client.execute(uri: path, method: method).headers
+        #expect(
+          headers[.contentSecurityPolicy]
+            == "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; "
+            + "connect-src 'self'; manifest-src 'self'; base-uri 'none'; form-action 'none'; "
+            + "frame-ancestors 'none'", "\(method) \(path)")
+        #expect(headers[.init("X-Content-Type-Options")!] == "nosniff")
+        #expect(headers[.init("Referrer-Policy")!] == "no-referrer")
+        #expect(headers[.init("X-Frame-Options")!] == "DENY")
+        #expect(headers[.init("Permissions-Policy")!]?.contains("camera=()") == true)
+      }
+    }
+  }
+
+  // MARK: -
+
+  private func makeSUT() -> (some ApplicationProtocol, PriceBroadcaster) {
+    let broadcaster = PriceBroadcaster(initial: nothingKnown)
+    let server = PriceServer(
+      broadcaster: broadcaster,
+      metrics: ServerMetrics(sources: [.binance, .coinbase]),
+      sources: [.binance, .coinbase])
+    return (Application(router: server.makeRouter()), broadcaster)
+  }
+
+  private func makeLiveSUT() -> (some ApplicationProtocol, PriceBroadcaster, PriceServer) {
+    let broadcaster = PriceBroadcaster(initial: nothingKnown)
+    let server = PriceServer(
+      broadcaster: broadcaster, metrics: ServerMetrics(sources: [.binance]), sources: [.binance])
+    let app = server.makeApplication(
+      configuration: .init(host: "127.0.0.1", port: 0), logger: Logger(label: "test"))
+    return (app, broadcaster, server)
+  }
+
+  /// The whole body of a stream that runs `during` once it has joined, then ends because the
+  /// broadcaster finishes (the test client returns only complete bodies).
+  private func streamBody(
+    _ client: some TestClientProtocol, _ server: PriceServer,
+    headers: HTTPFields = [:], during: @Sendable @escaping () -> Void
+  ) async throws -> String {
+    async let response = client.execute(uri: "/api/stream", method: .get, headers: headers)
+    try await waitFor { server.viewerCount == 1 }
+    during()
+    server.broadcaster.finish()
+    return String(buffer: try await response.body)
+  }
+
+  /// Polls in real time: a live server's work happens on its own threads.
+  private func waitFor(_ condition: @Sendable () -> Bool) async throws {
+    let deadline = ContinuousClock.now + .seconds(10)
+    while !condition() {
+      guard ContinuousClock.now < deadline else {
+        Issue.record("condition never became true")
+        return
+      }
+      try await Task.sleep(for: .milliseconds(5))
+    }
+  }
+}
+
+extension HTTPField.Name {
+  static let lastEventID = Self("Last-Event-ID")!
+}
