@@ -1,9 +1,15 @@
 import AsyncHTTPClient
 import BTCPriceNetworking
-import Foundation
+import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
 import NIOSSL
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 private typealias TransportError = BTCPriceNetworking.HTTPClientError
 
@@ -12,9 +18,18 @@ private typealias TransportError = BTCPriceNetworking.HTTPClientError
 /// One `AsyncHTTPClient.HTTPClient` serves every request, so connections are pooled and reused
 /// between ticks. Deadlines are enforced by Core cancelling the task; `transportTimeout` is only a
 /// backstop for a caller that never cancels.
+///
+/// Requests go through AsyncHTTPClient's `EventLoopFuture` API with a body-accumulating delegate,
+/// not its `async` one: the `async` API starts an unstructured `Task` per request (its cancel
+/// handler is an actor), which wakes a thread of Swift's global pool on every tick. On the
+/// command-line tool's one loop thread (``EventLoopExecutor``) the future's callbacks and the
+/// awaiting task then never leave that thread (docs/PERFORMANCE.md, "What limits each figure").
 public final class AsyncHTTPClientAdapter: BTCPriceNetworking.HTTPClient {
   private let client: AsyncHTTPClient.HTTPClient
   private let transportTimeout: TimeAmount
+  /// AsyncHTTPClient's request for each of our requests, parsed once: a request's URL and headers
+  /// never change between ticks, and taking the URL apart again cost more than the HTTP codec.
+  private let prepared = NIOLockedValueBox<[PreparedKey: AsyncHTTPClient.HTTPClient.Request]>([:])
 
   /// - Parameter eventLoopGroup: where the connections live; by default SwiftNIO's shared
   ///   singleton group. The command-line tool passes its one-thread group, so that its ticks,
@@ -47,28 +62,45 @@ public final class AsyncHTTPClientAdapter: BTCPriceNetworking.HTTPClient {
   }
 
   public func get(_ request: HTTPRequest) async throws -> HTTPResponse {
-    var outgoing = HTTPClientRequest(url: request.url.absoluteString)
-    outgoing.method = .GET
-    for header in request.headers {
-      outgoing.headers.add(name: header.name, value: header.value)
-    }
     do {
-      let response = try await client.execute(outgoing, timeout: transportTimeout)
-      if let length = response.headers.first(name: "content-length").flatMap(Int.init),
-        length > request.maxBodySize
-      {
-        throw TransportError.bodyTooLarge(limit: request.maxBodySize)
+      let outgoing = try prepare(request)
+      // `.indifferent` is the loop the caller runs on when it runs on one of the client's loops.
+      let task = client.execute(
+        request: outgoing,
+        delegate: ResponseAccumulator(request: outgoing, maxBodySize: request.maxBodySize),
+        eventLoop: .indifferent, deadline: .now() + transportTimeout)
+      let response = try await withTaskCancellationHandler {
+        try await task.futureResult.get()
+      } onCancel: {
+        task.cancel()
       }
-      let body = try await response.body.collect(upTo: request.maxBodySize)
       var headers: [String: String] = [:]
-      for (name, value) in response.headers where headers[name.lowercased()] == nil {
-        headers[name.lowercased()] = value
+      for (name, value) in response.headers {
+        let name = name.lowercased()
+        if headers[name] == nil { headers[name] = value }
       }
       return HTTPResponse(
-        status: Int(response.status.code), headers: headers, body: Data(body.readableBytesView))
+        status: Int(response.status.code), headers: headers,
+        body: response.body.map { Data($0.readableBytesView) } ?? Data())
     } catch {
       throw Self.map(error, limit: request.maxBodySize)
     }
+  }
+
+  private func prepare(_ request: HTTPRequest) throws -> AsyncHTTPClient.HTTPClient.Request {
+    let key = PreparedKey(request)
+    if let known = prepared.withLockedValue({ $0[key] }) { return known }
+    var outgoing = try AsyncHTTPClient.HTTPClient.Request(url: request.url, method: .GET)
+    for header in request.headers {
+      outgoing.headers.add(name: header.name, value: header.value)
+    }
+    prepared.withLockedValue {
+      // A handful of sources, each with one URL: the bound only guards against a caller that
+      // makes up a new URL every time.
+      if $0.count >= 64 { $0.removeAll() }
+      $0[key] = outgoing
+    }
+    return outgoing
   }
 
   static func map(_ error: any Error, limit: Int) -> any Error {
@@ -76,7 +108,7 @@ public final class AsyncHTTPClientAdapter: BTCPriceNetworking.HTTPClient {
     switch error {
     case let error as TransportError:
       return error
-    case is NIOTooManyBytesError:
+    case is ResponseAccumulator.ResponseTooBigError, is NIOTooManyBytesError:
       return TransportError.bodyTooLarge(limit: limit)
     case let error as AsyncHTTPClient.HTTPClientError:
       switch error {
@@ -107,5 +139,16 @@ public final class AsyncHTTPClientAdapter: BTCPriceNetworking.HTTPClient {
     default:
       return TransportError.other(String(describing: error))
     }
+  }
+}
+
+/// What makes two of our requests the same request for AsyncHTTPClient.
+private struct PreparedKey: Hashable {
+  let url: String
+  let headers: [String]
+
+  init(_ request: HTTPRequest) {
+    url = request.url.absoluteString
+    headers = request.headers.flatMap { [$0.name, $0.value] }
   }
 }
