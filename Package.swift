@@ -2,6 +2,12 @@
 import PackageDescription
 
 // Our own targets treat every warning as an error; dependencies keep their own settings.
+//
+// The targets the command-line tool links import FoundationEssentials where it exists (Linux), and
+// all of Foundation only where it does not (Apple platforms, where it is the system's):
+//   #if canImport(FoundationEssentials) import FoundationEssentials #else import Foundation #endif
+// One plain `import Foundation` would link ICU's 34 MB of data into the shipped binary for
+// nothing (docs/PERFORMANCE.md, "Size"); scripts/check-cli-imports fails CI on one.
 let strict: [SwiftSetting] = [.treatAllWarnings(as: .error)]
 
 let package = Package(

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// Something the feed could not do that the user should hear about once.
 public enum PriceFeedWarning: Equatable, Sendable {

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// Formats a USD amount as `$68,901.23`, the same in every locale.
 ///
@@ -7,23 +11,22 @@ import Foundation
 /// always two decimals.
 public enum PriceFormatter {
   public static func format(_ value: Decimal) -> String {
-    var input = value
-    var rounded = Decimal()
-    NSDecimalRound(&rounded, &input, 2, .plain)
-    let negative = rounded < 0
-    let digits = "\(negative ? -rounded : rounded)"
+    let text = value.roundedHalfUp(scale: 2).plainText
+    let negative = text.hasPrefix("-")
+    let digits = negative ? text.dropFirst() : text[...]
     let parts = digits.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
     let integer = String(parts[0])
     let fraction = parts.count > 1 ? String(parts[1]) : ""
-    let cents = fraction.padding(toLength: 2, withPad: "0", startingAt: 0)
+    let cents = fraction + String(repeating: "0", count: max(0, 2 - fraction.utf8.count))
     return (negative ? "-$" : "$") + grouped(integer) + "." + cents
   }
 
   private static func grouped(_ integer: String) -> String {
+    let digits = integer.utf8
     var result = ""
-    for (offset, digit) in integer.enumerated() {
-      if offset > 0, (integer.count - offset) % 3 == 0 { result.append(",") }
-      result.append(digit)
+    for (offset, digit) in digits.enumerated() {
+      if offset > 0, (digits.count - offset) % 3 == 0 { result.append(",") }
+      result.unicodeScalars.append(Unicode.Scalar(digit))
     }
     return result
   }

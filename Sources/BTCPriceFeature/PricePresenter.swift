@@ -1,5 +1,10 @@
 import BTCPriceCore
-import Foundation
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// Turns a tick's ``PriceUpdate`` into the ``PriceViewState`` every UI renders, and a
 /// ``PriceHistory`` into the ``PriceTrendViewState`` of the live panel. Every word and number
@@ -60,7 +65,7 @@ public struct PricePresenter: Sendable {
       isStale: stale,
       record: PriceRecord(
         timestamp: quote.map { $0.timestamp.formatted(Self.recordTimestampStyle) },
-        price: quote.map { "\($0.value)" },
+        price: quote.map { $0.value.plainText },
         currency: quote?.currency ?? "USD",
         source: quote?.source.id,
         stale: stale,

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// Words for a USD amount that screen readers say the same way in every locale:
 /// `68,901 dollars 23 cents`.

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// Turns the literal text of a number in a payload into a `Decimal`, exactly, or refuses.
 ///

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// The transport the remote loaders need: one GET, a bounded body, nothing else.
 ///
@@ -33,7 +37,8 @@ public struct HTTPRequest: Equatable, Sendable {
 
   /// The value of the first header with this name, compared case-insensitively.
   public func header(_ name: String) -> String? {
-    headers.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
+    let name = name.lowercased()
+    return headers.first { $0.name.lowercased() == name }?.value
   }
 }
 

@@ -1,5 +1,10 @@
 import BTCPriceCore
-import Foundation
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 #if canImport(Glibc)
   import Glibc
@@ -51,7 +56,9 @@ public struct FilePriceStore: PriceStore {
     if let xdg = environment["XDG_CACHE_HOME"], xdg.hasPrefix("/") {
       base = URL(fileURLWithPath: xdg, isDirectory: true)
     } else {
-      let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+      let home =
+        environment["HOME"].flatMap { $0.isEmpty ? nil : $0 }
+        ?? FileManager.default.homeDirectoryForCurrentUser.path
       base = URL(fileURLWithPath: home, isDirectory: true).appendingPathComponent(".cache")
     }
     return base.appendingPathComponent("btc-price").appendingPathComponent("last-price.json")
@@ -153,7 +160,7 @@ public struct FilePriceStore: PriceStore {
     if let cocoa = error as? CocoaError, let underlying = cocoa.underlying as? POSIXError {
       return String(cString: strerror(underlying.code.rawValue))
     }
-    return (error as NSError).localizedDescription
+    return String(describing: error)
   }
 }
 

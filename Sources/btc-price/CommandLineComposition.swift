@@ -3,10 +3,23 @@ import BTCPriceCore
 import BTCPriceFeature
 import BTCPriceNetworking
 import BTCPriceTerminal
-import Foundation
 import Logging
 import NIOConcurrencyHelpers
 import NIOPosix
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// The command-line tool's composition root: the only place that knows the concrete types (the
 /// iPhone app's is `AppComposition`).

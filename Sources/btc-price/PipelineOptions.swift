@@ -2,7 +2,12 @@ import ArgumentParser
 import BTCPriceCore
 import BTCPriceNetworking
 import BTCPricePersistence
-import Foundation
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// The options that shape the price pipeline: which sources, where, how often, and the cache.
 struct PipelineOptions: ParsableArguments {

@@ -1,6 +1,19 @@
 import Dispatch
-import Foundation
 import NIOConcurrencyHelpers
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// Turns SIGINT/SIGTERM into a call, so the tool can cancel the tick in flight and exit cleanly
 /// instead of dying mid-write.
