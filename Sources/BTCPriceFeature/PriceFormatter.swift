@@ -11,6 +11,14 @@
 /// always two decimals.
 public enum PriceFormatter {
   public static func format(_ value: Decimal) -> String {
+    if let amount = Cents(value) {
+      return (amount.negative ? "-$" : "$") + amount.groupedDollars + "." + amount.twoDigitCents
+    }
+    return formatFromDigits(value)
+  }
+
+  /// The same format for amounts over 64 bits of cents, from the digits of the rounded value.
+  static func formatFromDigits(_ value: Decimal) -> String {
     let text = value.roundedHalfUp(scale: 2).plainText
     let negative = text.hasPrefix("-")
     let digits = negative ? text.dropFirst() : text[...]
