@@ -20,7 +20,7 @@ let package = Package(
     .library(name: "BTCPricePersistence", targets: ["BTCPricePersistence"]),
     .library(name: "BTCPriceFeature", targets: ["BTCPriceFeature"]),
     .library(name: "BTCPriceTerminal", targets: ["BTCPriceTerminal"]),
-    .library(name: "BTCPriceAsyncHTTPClient", targets: ["BTCPriceAsyncHTTPClient"]),
+    .library(name: "BTCPriceNIO", targets: ["BTCPriceNIO"]),
     .library(name: "BTCPriceURLSession", targets: ["BTCPriceURLSession"]),
     // The SwiftUI screen of the iPhone app (App/iOS); empty where SwiftUI does not exist.
     .library(name: "BTCPriceUI", targets: ["BTCPriceUI"]),
@@ -31,7 +31,6 @@ let package = Package(
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
-    .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
     .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.1.1"),
@@ -40,13 +39,15 @@ let package = Package(
   targets: [
     .target(name: "BTCPriceCore", swiftSettings: strict),
     .target(name: "BTCPriceNetworking", dependencies: ["BTCPriceCore"], swiftSettings: strict),
+    // The command-line tool's HTTPClient on SwiftNIO's HTTP/1.1 codec, and the one-thread runtime
+    // its ticks run on. Not AsyncHTTPClient: docs/PERFORMANCE.md, "What limits each figure".
     .target(
-      name: "BTCPriceAsyncHTTPClient",
+      name: "BTCPriceNIO",
       dependencies: [
         "BTCPriceNetworking",
-        .product(name: "AsyncHTTPClient", package: "async-http-client"),
         .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
         .product(name: "NIOCore", package: "swift-nio"),
+        .product(name: "NIOHTTP1", package: "swift-nio"),
         .product(name: "NIOPosix", package: "swift-nio"),
         .product(name: "NIOSSL", package: "swift-nio-ssl"),
       ],
@@ -79,7 +80,7 @@ let package = Package(
       dependencies: [
         "BTCPriceCore",
         "BTCPriceNetworking",
-        "BTCPriceAsyncHTTPClient",
+        "BTCPriceNIO",
         "BTCPricePersistence",
         "BTCPriceFeature",
         "BTCPriceTerminal",
@@ -133,7 +134,7 @@ let package = Package(
     .testTarget(
       name: "BTCPriceIntegrationTests",
       dependencies: [
-        "BTCPriceCore", "BTCPriceNetworking", "BTCPriceAsyncHTTPClient", "BTCPriceURLSession",
+        "BTCPriceCore", "BTCPriceNetworking", "BTCPriceNIO", "BTCPriceURLSession",
         "BTCPricePersistence", "BTCPriceFeature", "BTCPriceTestSupport",
         .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "NIOPosix", package: "swift-nio"),

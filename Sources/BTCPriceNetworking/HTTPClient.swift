@@ -6,7 +6,7 @@
 
 /// The transport the remote loaders need: one GET, a bounded body, nothing else.
 ///
-/// Adapters (AsyncHTTPClient for the CLI, URLSession for Apple apps) must:
+/// Adapters (SwiftNIO for the CLI, URLSession for Apple apps) must:
 /// - deliver any status with its body; a status is not an error at this level;
 /// - stop reading and throw ``HTTPClientError/bodyTooLarge(limit:)`` past `maxBodySize`;
 /// - map transport failures to ``HTTPClientError``;

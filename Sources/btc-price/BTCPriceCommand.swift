@@ -1,5 +1,4 @@
 import ArgumentParser
-import BTCPriceAsyncHTTPClient
 import BTCPriceCore
 import BTCPriceFeature
 import BTCPriceNetworking

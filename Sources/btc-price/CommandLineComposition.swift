@@ -1,6 +1,6 @@
-import BTCPriceAsyncHTTPClient
 import BTCPriceCore
 import BTCPriceFeature
+import BTCPriceNIO
 import BTCPriceNetworking
 import BTCPriceTerminal
 import Logging
@@ -39,7 +39,7 @@ struct CommandLineComposition {
     // (see EventLoopExecutor). At one request a second there is nothing to spread over cores.
     let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
     let loop = group.next()
-    let client = AsyncHTTPClientAdapter(eventLoopGroup: group)
+    let client = NIOHTTPClient(eventLoopGroup: group)
     let clock = EventLoopClock(loop: loop)
     let now: @Sendable () -> Date = { Date() }
     let report = sourceReport()
