@@ -13,7 +13,6 @@ public struct PricePresenter: Sendable {
   public static let placeholder = "-"
   public static let bannerPrefix = "Failed to update value. Displaying last updated value from"
 
-  private static let recordTimestampStyle = Date.ISO8601FormatStyle()
   private let timestamps: TimestampFormatter
 
   public init(timestamps: TimestampFormatter) {
@@ -64,7 +63,7 @@ public struct PricePresenter: Sendable {
       } ?? "Bitcoin price unavailable",
       isStale: stale,
       record: PriceRecord(
-        timestamp: quote.map { $0.timestamp.formatted(Self.recordTimestampStyle) },
+        timestamp: quote.map { ISO8601Timestamp.format($0.timestamp) },
         price: quote.map { $0.value.plainText },
         currency: quote?.currency ?? "USD",
         source: quote?.source.id,
