@@ -2,6 +2,12 @@
 import PackageDescription
 
 // Our own targets treat every warning as an error; dependencies keep their own settings.
+//
+// The targets the command-line tool links import FoundationEssentials where it exists (Linux), and
+// all of Foundation only where it does not (Apple platforms, where it is the system's):
+//   #if canImport(FoundationEssentials) import FoundationEssentials #else import Foundation #endif
+// One plain `import Foundation` would link ICU's 34 MB of data into the shipped binary for
+// nothing (docs/PERFORMANCE.md, "Size"); scripts/check-cli-imports fails CI on one.
 let strict: [SwiftSetting] = [.treatAllWarnings(as: .error)]
 
 let package = Package(
@@ -16,7 +22,7 @@ let package = Package(
     .library(name: "BTCPriceTerminal", targets: ["BTCPriceTerminal"]),
     .library(name: "BTCPriceSettings", targets: ["BTCPriceSettings"]),
     .library(name: "BTCPriceServer", targets: ["BTCPriceServer"]),
-    .library(name: "BTCPriceAsyncHTTPClient", targets: ["BTCPriceAsyncHTTPClient"]),
+    .library(name: "BTCPriceNIO", targets: ["BTCPriceNIO"]),
     .library(name: "BTCPriceURLSession", targets: ["BTCPriceURLSession"]),
     // The SwiftUI screen of the iPhone app (App/iOS); empty where SwiftUI does not exist.
     .library(name: "BTCPriceUI", targets: ["BTCPriceUI"]),
@@ -27,8 +33,10 @@ let package = Package(
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
-    .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+    // Only the end-to-end tests use AsyncHTTPClient (to read serve's event stream); the tool has
+    // its own client on SwiftNIO (BTCPriceNIO).
+    .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
     .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.1.1"),
     .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
@@ -46,13 +54,15 @@ let package = Package(
   targets: [
     .target(name: "BTCPriceCore", swiftSettings: strict),
     .target(name: "BTCPriceNetworking", dependencies: ["BTCPriceCore"], swiftSettings: strict),
+    // The command-line tool's HTTPClient on SwiftNIO's HTTP/1.1 codec, and the one-thread runtime
+    // its ticks run on. Not AsyncHTTPClient: docs/PERFORMANCE.md, "What limits each figure".
     .target(
-      name: "BTCPriceAsyncHTTPClient",
+      name: "BTCPriceNIO",
       dependencies: [
         "BTCPriceNetworking",
-        .product(name: "AsyncHTTPClient", package: "async-http-client"),
         .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
         .product(name: "NIOCore", package: "swift-nio"),
+        .product(name: "NIOHTTP1", package: "swift-nio"),
         .product(name: "NIOPosix", package: "swift-nio"),
         .product(name: "NIOSSL", package: "swift-nio-ssl"),
       ],
@@ -81,8 +91,8 @@ let package = Package(
     .target(
       name: "BTCPriceServer",
       dependencies: [
-        // BTCPriceAsyncHTTPClient for its EventLoopExecutor (stream viewers run on their loop).
-        "BTCPriceCore", "BTCPriceFeature", "BTCPriceTerminal", "BTCPriceAsyncHTTPClient",
+        // BTCPriceNIO for its EventLoopExecutor (stream viewers run on their loop).
+        "BTCPriceCore", "BTCPriceFeature", "BTCPriceTerminal", "BTCPriceNIO",
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "HummingbirdCore", package: "hummingbird"),
         .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -113,7 +123,7 @@ let package = Package(
       dependencies: [
         "BTCPriceCore",
         "BTCPriceNetworking",
-        "BTCPriceAsyncHTTPClient",
+        "BTCPriceNIO",
         "BTCPricePersistence",
         "BTCPriceFeature",
         "BTCPriceTerminal",
@@ -176,7 +186,7 @@ let package = Package(
     .testTarget(
       name: "BTCPriceIntegrationTests",
       dependencies: [
-        "BTCPriceCore", "BTCPriceNetworking", "BTCPriceAsyncHTTPClient", "BTCPriceURLSession",
+        "BTCPriceCore", "BTCPriceNetworking", "BTCPriceNIO", "BTCPriceURLSession",
         "BTCPricePersistence", "BTCPriceFeature", "BTCPriceTestSupport",
         .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "NIOPosix", package: "swift-nio"),

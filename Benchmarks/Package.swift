@@ -27,7 +27,7 @@ let package = Package(
         .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
         .product(name: "BTCPriceCore", package: rootIdentity),
         .product(name: "BTCPriceNetworking", package: rootIdentity),
-        .product(name: "BTCPriceAsyncHTTPClient", package: rootIdentity),
+        .product(name: "BTCPriceNIO", package: rootIdentity),
         .product(name: "BTCPricePersistence", package: rootIdentity),
         .product(name: "BTCPriceFeature", package: rootIdentity),
         .product(name: "BTCPriceTerminal", package: rootIdentity),

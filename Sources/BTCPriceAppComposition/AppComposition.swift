@@ -6,7 +6,7 @@ import BTCPriceURLSession
 import Foundation
 
 /// The composition root of the iPhone app: the only place that knows the concrete types. It wires
-/// the same chain as the terminal's, over URLSession instead of AsyncHTTPClient.
+/// the same chain as the terminal's, over URLSession instead of SwiftNIO.
 ///
 /// A library without SwiftUI, so that Linux builds and tests what the app wires; the app target
 /// (`App/iOS`) adds only `@main`, the scene and the system log.

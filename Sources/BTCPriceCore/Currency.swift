@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// A fiat currency the price can be shown in: its ISO 4217 code, the symbol written before an
 /// amount, and its ISO 4217 minor units (2 decimals for most, none for the yen).
@@ -42,7 +46,7 @@ public struct Currency: Hashable, Sendable, CustomStringConvertible {
 
   /// Reads a `--currency` value: `eur`, `EUR` and ` Eur ` all give ``eur``.
   public static func parse(_ text: String) throws(UnknownCurrency) -> Currency {
-    let trimmed = text.trimmingCharacters(in: .whitespaces)
+    let trimmed = text.trimmingWhitespace
     guard let currency = named(trimmed) else { throw UnknownCurrency(text: trimmed) }
     return currency
   }

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// Turns the literal text of a number into a `Decimal`, exactly, or refuses: the one parser every
 /// price goes through, from a source's payload or from the cache.

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// The price use case every UI shares: one tick through the source chain, the last known value,
 /// and the cache.

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// One BTC price observation: the exact value, when we received it and who delivered it.
 public struct PriceQuote: Equatable, Hashable, Sendable {

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// A limit a source set that must outlive the run: a ban (418), a rate limit (429), or a
 /// refusal (401, 403, 451, or a key error in the answer) with the hour we leave it alone.

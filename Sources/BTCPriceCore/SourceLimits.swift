@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// Limits that outlive the run. Binance escalates its bans (minutes, then up to 3 days) for a
 /// client that keeps asking after a 418, and a restart must not ask again at once: the deadlines

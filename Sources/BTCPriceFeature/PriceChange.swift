@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// A price move: its amount, its percentage of the old value, and its direction.
 public struct PriceChange: Equatable, Sendable {
@@ -12,10 +16,8 @@ public struct PriceChange: Equatable, Sendable {
 
   public init(from old: Decimal, to new: Decimal) {
     amount = new - old
-    var ratio = old == 0 ? Decimal(0) : amount / old * 100
-    var rounded = Decimal()
-    NSDecimalRound(&rounded, &ratio, 2, .plain)
-    percent = rounded
+    let ratio = old == 0 ? Decimal(0) : amount / old * 100
+    percent = ratio.roundedHalfUp(scale: 2)
   }
 
   public var direction: Direction {

@@ -1,5 +1,10 @@
 import BTCPriceCore
-import Foundation
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// Formats an amount of money as `$68,901.23`, `€68,901.23` or `¥10,512,345`, the same in every
 /// locale.
@@ -45,25 +50,30 @@ public enum PriceFormatter {
   /// The magnitude rounded half-up (away from zero) to `decimals`, grouped, and whether it is
   /// below zero after rounding (so `-0.001` is `0.00`, not `-0.00`).
   private static func rounded(_ value: Decimal, decimals: Int) -> (negative: Bool, digits: String) {
-    var input = value
-    var rounded = Decimal()
-    NSDecimalRound(&rounded, &input, decimals, .plain)
+    if let amount = MinorUnitAmount(value, decimals: decimals) {
+      return (amount.negative, amount.text)
+    }
+    // Over 64 bits of minor units: from the digits of the rounded value.
+    let rounded = value.roundedHalfUp(scale: decimals)
     let negative = rounded < 0
-    let text = "\(negative ? -rounded : rounded)"
+    let text = (negative ? -rounded : rounded).plainText
     let parts = text.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
     let integer = grouped(String(parts[0]))
     guard decimals > 0 else { return (negative, integer) }
     let fraction = parts.count > 1 ? String(parts[1]) : ""
     return (
-      negative, integer + "." + fraction.padding(toLength: decimals, withPad: "0", startingAt: 0)
+      negative,
+      integer + "." + fraction
+        + String(repeating: "0", count: max(0, decimals - fraction.utf8.count))
     )
   }
 
   private static func grouped(_ integer: String) -> String {
+    let digits = integer.utf8
     var result = ""
-    for (offset, digit) in integer.enumerated() {
-      if offset > 0, (integer.count - offset) % 3 == 0 { result.append(",") }
-      result.append(digit)
+    for (offset, digit) in digits.enumerated() {
+      if offset > 0, (digits.count - offset) % 3 == 0 { result.append(",") }
+      result.unicodeScalars.append(Unicode.Scalar(digit))
     }
     return result
   }

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// What the views that show movement remember between ticks: the value at the previous tick, the
 /// first fresh value of this run, and the last fresh values for a sparkline.

@@ -1,5 +1,10 @@
 import BTCPriceCore
-import Foundation
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// Turns a tick's ``PriceUpdate`` into the ``PriceViewState`` every UI renders, and a
 /// ``PriceHistory`` into the ``PriceTrendViewState`` of the live panel. Every word and number
@@ -12,7 +17,6 @@ public struct PricePresenter: Sendable {
   public static let staleMarker = "stale"
   public static let bannerPrefix = "Failed to update value. Displaying last updated value from"
 
-  private static let recordTimestampStyle = Date.ISO8601FormatStyle()
   private let timestamps: TimestampFormatter
   private let currency: Currency
 
@@ -70,8 +74,8 @@ public struct PricePresenter: Sendable {
       } ?? "Bitcoin price unavailable",
       isStale: stale,
       record: PriceRecord(
-        timestamp: quote.map { $0.timestamp.formatted(Self.recordTimestampStyle) },
-        price: quote.map { "\($0.value)" },
+        timestamp: quote.map { ISO8601Timestamp.format($0.timestamp) },
+        price: quote.map { $0.value.plainText },
         currency: quote?.currency ?? currency.code,
         source: quote?.source.id,
         stale: stale,

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// How the price moved, already worded: what the live panel shows under the price.
 public struct PriceTrendViewState: Equatable, Sendable {

@@ -1,6 +1,11 @@
 import BTCPriceCore
-import Foundation
 import Observation
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// What the app's price screen shows, and when it ticks.
 ///

@@ -1,9 +1,20 @@
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
 
 /// Formats when a price was received: `Nov 22, 14:03` in the apps, `Nov 22, 14:03:05` in the CLI.
 ///
-/// English month abbreviations and a 24-hour clock whatever the locale, in the given time zone:
-/// a fixed one, or one asked for at each call (the apps follow the user's zone as they travel).
+/// English month abbreviations and a 24-hour clock whatever the locale, in the system's local
+/// time, or in the given time zone: a fixed one, or one asked for at each call (the apps follow
+/// the user's zone as they travel).
 ///
 /// The fields are computed here from the zone's offset at that instant, not by a locale-aware date
 /// formatter: the output is fixed by design, and the command-line tool formats a timestamp every
@@ -22,22 +33,51 @@ public struct TimestampFormatter: Sendable {
   ]
 
   private let precision: Precision
-  private let timeZone: @Sendable () -> TimeZone
+  private let secondsFromGMT: @Sendable (Date) -> Int
 
-  public init(precision: Precision, timeZone: TimeZone = .current) {
-    self.init(precision: precision, timeZone: { timeZone })
+  /// In the system's local time: `TZ`, else the system's zone (`/etc/localtime`).
+  ///
+  /// On Linux the C library says what that is. A program that links FoundationEssentials
+  /// without FoundationInternationalization (the command-line tool, which leaves out ICU and its
+  /// data: docs/PERFORMANCE.md, "Size") has no time zones but GMT, so `TimeZone.current` would
+  /// be GMT there.
+  public init(precision: Precision) {
+    #if canImport(Glibc) || canImport(Musl)
+      self.init(precision: precision, secondsFromGMT: Self.localOffsetFromTheCLibrary)
+    #else
+      self.init(precision: precision, timeZone: .current)
+    #endif
+  }
+
+  public init(precision: Precision, timeZone: TimeZone) {
+    self.init(precision: precision, secondsFromGMT: { timeZone.secondsFromGMT(for: $0) })
   }
 
   /// - Parameter timeZone: asked at every call, e.g. `{ .autoupdatingCurrent }`.
   public init(precision: Precision, timeZone: @escaping @Sendable () -> TimeZone) {
-    self.precision = precision
-    self.timeZone = timeZone
+    self.init(precision: precision, secondsFromGMT: { timeZone().secondsFromGMT(for: $0) })
   }
+
+  private init(precision: Precision, secondsFromGMT: @escaping @Sendable (Date) -> Int) {
+    self.precision = precision
+    self.secondsFromGMT = secondsFromGMT
+  }
+
+  #if canImport(Glibc) || canImport(Musl)
+    /// The local zone's offset at that instant, daylight saving time included, as `localtime_r`
+    /// computes it from the zone's rules.
+    private static func localOffsetFromTheCLibrary(at date: Date) -> Int {
+      var seconds = time_t(date.timeIntervalSince1970.rounded(.down))
+      var fields = tm()
+      guard localtime_r(&seconds, &fields) != nil else { return 0 }
+      return Int(fields.tm_gmtoff)
+    }
+  #endif
 
   public func format(_ date: Date) -> String {
     // Whole seconds, rounded down like a clock (14:03:05.999 is still 14:03:05).
     let utcSeconds = Int64((date.timeIntervalSince1970).rounded(.down))
-    let local = utcSeconds + Int64(timeZone().secondsFromGMT(for: date))
+    let local = utcSeconds + Int64(secondsFromGMT(date))
     let (days, secondOfDay) = local.floorDividedBy(86_400)
     let (month, day) = Self.monthAndDay(daysSince1970: days)
     var text = Self.months[month - 1] + " " + String(day) + ", "

@@ -1,5 +1,10 @@
 import BTCPriceCore
-import Foundation
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 extension PriceSourceDefinition {
   /// Binance's spot ticker, the primary source: `GET /api/v3/ticker/price?symbol=BTCUSDT`.

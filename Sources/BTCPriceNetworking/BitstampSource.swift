@@ -1,5 +1,10 @@
 import BTCPriceCore
-import Foundation
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 extension PriceSourceDefinition {
   /// Bitstamp's ticker: `GET /api/v2/ticker/btcusd/`. Keyless.

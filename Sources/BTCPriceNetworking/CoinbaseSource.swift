@@ -1,5 +1,10 @@
 import BTCPriceCore
-import Foundation
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 extension PriceSourceDefinition {
   /// Coinbase's spot price: `GET /v2/prices/BTC-USD/spot`. Keyless.

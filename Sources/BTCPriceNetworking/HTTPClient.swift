@@ -1,8 +1,12 @@
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// The transport the remote loaders need: one GET, a bounded body, nothing else.
 ///
-/// Adapters (AsyncHTTPClient for the CLI, URLSession for Apple apps) must:
+/// Adapters (SwiftNIO for the CLI, URLSession for Apple apps) must:
 /// - deliver any status with its body; a status is not an error at this level;
 /// - stop reading and throw ``HTTPClientError/bodyTooLarge(limit:)`` past `maxBodySize`;
 /// - map transport failures to ``HTTPClientError``;
@@ -33,7 +37,8 @@ public struct HTTPRequest: Equatable, Sendable {
 
   /// The value of the first header with this name, compared case-insensitively.
   public func header(_ name: String) -> String? {
-    headers.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
+    let name = name.lowercased()
+    return headers.first { $0.name.lowercased() == name }?.value
   }
 }
 

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// A parsed JSON document that keeps every number as its literal text.
 ///
@@ -79,7 +83,12 @@ private struct Parser {
   }
 
   private mutating func skipWhitespace() {
-    while index < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[index]) { index += 1 }
+    while index < bytes.count {
+      switch bytes[index] {
+      case 0x20, 0x09, 0x0A, 0x0D: index += 1
+      default: return
+      }
+    }
   }
 
   private mutating func parseValue() throws(JSONValue.SyntaxError) -> JSONValue {
@@ -206,6 +215,22 @@ private struct Parser {
 
   private mutating func parseString() throws(JSONValue.SyntaxError) -> String {
     index += 1
+    // Most strings (every key, every price) have no escape: one validation, one copy.
+    let start = index
+    while index < bytes.count, bytes[index] != UInt8(ascii: "\""),
+      bytes[index] != UInt8(ascii: "\\"),
+      bytes[index] >= 0x20
+    {
+      index += 1
+    }
+    if index < bytes.count, bytes[index] == UInt8(ascii: "\"") {
+      guard let text = String(validating: bytes[start..<index], as: UTF8.self) else {
+        throw error("invalid UTF-8 in string")
+      }
+      index += 1
+      return text
+    }
+    index = start
     var scalars = String.UnicodeScalarView()
     var run = index
     func flush(_ parser: Parser, upTo end: Int) -> Bool {

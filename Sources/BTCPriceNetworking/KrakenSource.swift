@@ -1,5 +1,10 @@
 import BTCPriceCore
-import Foundation
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 extension PriceSourceDefinition {
   /// Kraken's public ticker: `GET /0/public/Ticker?pair=XBTUSD`. Keyless; wants a User-Agent.

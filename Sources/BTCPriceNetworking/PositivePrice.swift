@@ -1,5 +1,10 @@
 import BTCPriceCore
-import Foundation
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// The validation every mapper applies to a price's literal text.
 enum PositivePrice {

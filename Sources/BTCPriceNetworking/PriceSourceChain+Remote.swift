@@ -1,5 +1,10 @@
 import BTCPriceCore
-import Foundation
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 extension PriceSourceChain {
   /// A chain of remote sources over one HTTP client, asked in the given order for BTC in

@@ -1,5 +1,10 @@
 import BTCPriceCore
-import Foundation
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// Everything the product knows about one price source, in one value: its name, its real
 /// endpoint, how a request to it is built, how its answer is read, and what to tell the user when

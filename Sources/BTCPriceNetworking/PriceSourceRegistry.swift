@@ -1,5 +1,10 @@
 import BTCPriceCore
-import Foundation
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// The one list of the sources this build can ask. Adding a source means writing its
 /// ``PriceSourceDefinition`` (endpoint, mapper, advice) and adding it here; docs/ARCHITECTURE.md
@@ -51,7 +56,7 @@ extension PriceSourceRegistry {
     let known = all.map(\.source.id).joined(separator: ", ")
     var chain: [PriceSourceDefinition] = []
     for name in list.split(separator: ",", omittingEmptySubsequences: false) {
-      let id = name.trimmingCharacters(in: .whitespaces)
+      let id = String(name).trimmingWhitespace
       guard let definition = definition(id: id) else {
         throw InvalidList(
           description: "unknown source \"\(id.prefix(40))\"; known sources: \(known).")

@@ -1,5 +1,10 @@
 import BTCPriceCore
-import Foundation
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// Loads a quote from one source over HTTP: its request, the transport, its mapper.
 public struct RemotePriceLoader: PriceLoader {

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 #if canImport(Glibc)
   import Glibc
@@ -119,6 +123,6 @@ struct AtomicFile {
     if let cocoa = error as? CocoaError, let underlying = cocoa.underlying as? POSIXError {
       return String(cString: strerror(underlying.code.rawValue))
     }
-    return (error as NSError).localizedDescription
+    return String(describing: error)
   }
 }

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 #if canImport(Glibc)
   import Glibc
@@ -19,8 +23,8 @@ public final class FileLock: Sendable {
   /// when it could not be taken (the caller goes on without it: a second request is better than
   /// a status bar that hangs).
   public init?(path: String, waitingAtMost timeout: Duration) {
-    let folder = (path as NSString).deletingLastPathComponent
-    try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
+    try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
     guard descriptor >= 0 else { return nil }
     let deadline = ContinuousClock.now + timeout

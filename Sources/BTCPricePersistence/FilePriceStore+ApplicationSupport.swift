@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 extension FilePriceStore {
   /// `<Application Support>/btc-price/last-price.json`, where the Apple apps keep the last price.

@@ -1,5 +1,10 @@
 import BTCPriceCore
-import Foundation
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// Keeps the last quote in one small JSON file, replaced atomically (``AtomicFile``): a reader, a
 /// second instance or the next run after `kill -9` sees the old or the new quote, never a torn one.
@@ -47,7 +52,9 @@ public struct FilePriceStore: PriceStore {
     if let xdg = environment["XDG_CACHE_HOME"], xdg.hasPrefix("/") {
       base = URL(fileURLWithPath: xdg, isDirectory: true)
     } else {
-      let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+      let home =
+        environment["HOME"].flatMap { $0.isEmpty ? nil : $0 }
+        ?? FileManager.default.homeDirectoryForCurrentUser.path
       base = URL(fileURLWithPath: home, isDirectory: true).appendingPathComponent(".cache")
     }
     let name = currency == .usd ? "last-price" : "last-price-\(currency.code.lowercased())"

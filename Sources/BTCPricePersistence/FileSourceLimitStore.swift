@@ -1,5 +1,10 @@
 import BTCPriceCore
-import Foundation
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// Keeps the limits sources set (bans, rate limits, refusals) across runs, in one small JSON
 /// file replaced atomically, so that a restart does not ask a source that banned us:
@@ -27,7 +32,9 @@ public struct FileSourceLimitStore: SourceLimitStore {
     if let xdg = environment["XDG_STATE_HOME"], xdg.hasPrefix("/") {
       base = URL(fileURLWithPath: xdg, isDirectory: true)
     } else {
-      let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+      let home =
+        environment["HOME"].flatMap { $0.isEmpty ? nil : $0 }
+        ?? FileManager.default.homeDirectoryForCurrentUser.path
       base = URL(fileURLWithPath: home, isDirectory: true)
         .appendingPathComponent(".local").appendingPathComponent("state")
     }

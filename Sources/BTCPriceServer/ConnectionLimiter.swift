@@ -1,7 +1,13 @@
-import Foundation
+import BTCPriceCore
 import HummingbirdCore
 import Logging
 import NIOCore
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// Counts open connections per client address and refuses those over the limit, so one client
 /// (or one misbehaving script) cannot take every connection the server has.
@@ -9,7 +15,7 @@ import NIOCore
 /// A reverse proxy is one address for all its users: raise the limit behind one.
 public final class ConnectionLimiter: Sendable {
   public let limitPerAddress: Int
-  private let counts = Guarded<[String: Int]>([:])
+  private let counts = Locked<[String: Int]>([:])
 
   public init(limitPerAddress: Int) {
     precondition(limitPerAddress > 0)

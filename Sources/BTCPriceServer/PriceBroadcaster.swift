@@ -1,7 +1,13 @@
+import BTCPriceCore
 import BTCPriceFeature
 import BTCPriceTerminal
-import Foundation
 import NIOCore
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// One tick as the web sees it: its sequence number, the state, and that state as the `--json`
 /// object and as a ready-made Server-Sent Events frame (built once, shared by every viewer).
@@ -62,7 +68,7 @@ public final class PriceBroadcaster: Sendable {
   }
 
   public let configuration: Configuration
-  private let state: Guarded<State>
+  private let state: Locked<State>
 
   private struct Viewer {
     let continuation: AsyncStream<Delivery>.Continuation
@@ -83,7 +89,7 @@ public final class PriceBroadcaster: Sendable {
   public init(initial: PriceViewState, configuration: Configuration = .init()) {
     self.configuration = configuration
     let event = PriceEvent(id: 0, state: initial)
-    state = Guarded(State(latest: event, ring: [event]))
+    state = Locked(State(latest: event, ring: [event]))
   }
 
   public var latest: PriceEvent { state.withValue { $0.latest } }
@@ -230,21 +236,5 @@ public final class PriceBroadcaster: Sendable {
       viewer.continuation.finish()
       viewer.onDrop()
     }
-  }
-}
-
-/// A value behind a lock.
-final class Guarded<Value>: @unchecked Sendable {
-  private let lock = NSLock()
-  private var value: Value
-
-  init(_ value: Value) {
-    self.value = value
-  }
-
-  func withValue<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
-    lock.lock()
-    defer { lock.unlock() }
-    return try body(&value)
   }
 }

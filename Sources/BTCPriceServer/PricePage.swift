@@ -1,7 +1,12 @@
 import BTCPriceCore
 import BTCPriceFeature
 import BTCPriceTerminal
-import Foundation
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// `GET /`: the page, with the current state already in the HTML, so a price shows before any
 /// script runs (and without scripts at all). `/app.js` then keeps it live from the stream.
@@ -125,7 +130,8 @@ extension Sparkline {
   /// The page's sparkline: an inline SVG polyline (inline SVG needs no `img-src`), scaled between
   /// the values' low and high; a flat series is drawn at mid height.
   static func svg(_ values: [Decimal]) -> String {
-    let points = polyline(values.map { NSDecimalNumber(decimal: $0).doubleValue })
+    // Coordinates for drawing, not money: a Double is exact enough.
+    let points = polyline(values.map { Double($0.plainText) ?? 0 })
     return """
       <svg id="sparkline" class="sparkline" viewBox="0 0 600 100" preserveAspectRatio="none" \
       role="img" aria-label="Price over the last \(values.count) ticks">\

@@ -1,11 +1,16 @@
-import BTCPriceAsyncHTTPClient
 import BTCPriceCore
-import Foundation
+import BTCPriceNIO
 import HTTPTypes
 import Hummingbird
 import HummingbirdCore
 import Logging
 import NIOCore
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// The routes of `btc-price serve`. Every response comes from the broadcaster's memory: no request
 /// ever reaches an exchange.
@@ -214,7 +219,7 @@ public struct PriceServer: Sendable {
   /// `If-None-Match`: `*` or a list of tags, compared weakly (RFC 9110, 13.1.2).
   static func matches(_ condition: String, tag: String) -> Bool {
     let candidates = condition.split(separator: ",").map {
-      $0.trimmingCharacters(in: .whitespaces)
+      $0.trimmingWhitespace
     }
     return candidates.contains { candidate in
       candidate == "*" || candidate == tag || candidate == "W/" + tag

@@ -1,8 +1,13 @@
 import BTCPriceCore
 import BTCPriceFeature
-import Foundation
 import Metrics
 import Prometheus
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// `GET /metrics`: what the poller and the stream are doing, as Prometheus text, through
 /// swift-metrics with a registry of our own (no global `MetricsSystem.bootstrap`, so tests and
@@ -21,7 +26,7 @@ public final class ServerMetrics: Sendable {
   private let viewers: Metrics.Gauge
   private let dropped: Metrics.Counter
   /// Dropped viewers already counted, to add only the difference at each scrape.
-  private let droppedCounted = Guarded(0)
+  private let droppedCounted = Locked(0)
   private let age: Metrics.Gauge
   private typealias Series = (
     attempts: Metrics.Counter, failures: Metrics.Counter, breaker: Metrics.Gauge

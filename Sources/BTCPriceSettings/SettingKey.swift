@@ -1,7 +1,12 @@
 import BTCPriceCore
 import BTCPriceNetworking
 import BTCPriceTerminal
-import Foundation
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// One setting: its name (the long option's name, and the settings file's key), and how its text
 /// becomes a value. Shared by the command line, the environment and the file, so all three accept
@@ -60,14 +65,14 @@ enum SettingKey: Equatable {
         throw Problem(error.description)
       }
     case .interval:
-      guard let seconds = Double(text.trimmingCharacters(in: .whitespaces)), seconds.isFinite,
+      guard let seconds = Double(text.trimmingWhitespace), seconds.isFinite,
         (0.01...86_400).contains(seconds)
       else {
         throw Problem("must be a number of seconds from 0.01 to 86400, got \(Self.quoted(text))")
       }
       settings.interval = seconds
     case .primaryTimeout:
-      guard let seconds = Double(text.trimmingCharacters(in: .whitespaces)), seconds.isFinite,
+      guard let seconds = Double(text.trimmingWhitespace), seconds.isFinite,
         seconds > 0, seconds <= 86_400
       else {
         throw Problem(

@@ -1,6 +1,11 @@
 import BTCPriceCore
 import BTCPriceTerminal
-import Foundation
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// The choices a run can take from the command line, the environment or the settings file, each
 /// nil where that layer does not set it.

@@ -1,5 +1,10 @@
 import BTCPriceFeature
-import Foundation
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// `--json`: one JSON object per tick, keys always in this order:
 ///
@@ -36,7 +41,8 @@ public enum JSONLineRenderer {
       case _
       where scalar.value < 0x20 || scalar.value == 0x7F || scalar == "\u{2028}"
         || scalar == "\u{2029}":
-        result += String(format: "\\u%04x", scalar.value)
+        let hex = String(scalar.value, radix: 16)
+        result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
       default: result.unicodeScalars.append(scalar)
       }
     }

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// `▁▂▃▄▅▆▇█` for a series of values, scaled between their low and high.
 public enum Sparkline {
@@ -8,14 +12,16 @@ public enum Sparkline {
   public static func render(_ values: [Decimal]) -> String {
     guard let low = values.min(), let high = values.max() else { return "" }
     let span = high - low
+    guard span > 0 else { return String(repeating: bars[3], count: values.count) }
+    // The bar is (value - low) / span × 7 rounded half up, so a value reaches bar k from
+    // (k - 0.5) / 7 of the span: compared as 14 × (value - low) ≥ (2k - 1) × span, exactly, with
+    // no division and no rounding of a 38-digit quotient.
+    let steps = bars.count - 1
+    let thresholds = (1...steps).map { Decimal(2 * $0 - 1) * span }
     return String(
       values.map { value in
-        guard span > 0 else { return bars[3] }
-        var scaled = (value - low) * Decimal(bars.count - 1) / span
-        var rounded = Decimal()
-        NSDecimalRound(&rounded, &scaled, 0, .plain)
-        let index = NSDecimalNumber(decimal: rounded).intValue
-        return bars[min(max(index, 0), bars.count - 1)]
+        let twice = (value - low) * Decimal(2 * steps)
+        return bars[thresholds.prefix { twice >= $0 }.count]
       })
   }
 }

@@ -1,11 +1,23 @@
 import ArgumentParser
-import BTCPriceAsyncHTTPClient
 import BTCPriceCore
 import BTCPriceFeature
 import BTCPriceNetworking
 import BTCPricePersistence
 import BTCPriceTerminal
-import Foundation
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 @main
 struct BTCPriceCommand: AsyncParsableCommand {

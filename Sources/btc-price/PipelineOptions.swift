@@ -4,7 +4,12 @@ import BTCPriceNetworking
 import BTCPricePersistence
 import BTCPriceSettings
 import BTCPriceTerminal
-import Foundation
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// The options that shape the price pipeline: which sources, where, in which currency, how often,
 /// and the cache. Each can also come from the environment or the settings file; the command line

@@ -1,12 +1,17 @@
-import BTCPriceAsyncHTTPClient
 import BTCPriceCore
 import BTCPriceFeature
+import BTCPriceNIO
 import BTCPriceNetworking
 import BTCPricePersistence
 import BTCPriceTerminal
-import Foundation
 import NIOCore
 import NIOPosix
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// What every front end of the tool ticks through (the terminal in ``CommandLineComposition``,
 /// the web in ``ServeCommand``): one event-loop thread, the HTTP client, the source chain with its
@@ -14,7 +19,7 @@ import NIOPosix
 struct PricePipeline {
   let group: MultiThreadedEventLoopGroup
   let loop: any EventLoop
-  let client: AsyncHTTPClientAdapter
+  let client: NIOHTTPClient
   let clock: EventLoopClock
   let now: @Sendable () -> Date
   let report: SourceReport
@@ -39,7 +44,7 @@ struct PricePipeline {
     // (see EventLoopExecutor). At one request a second there is nothing to spread over cores.
     let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
     let loop = group.next()
-    let client = AsyncHTTPClientAdapter(eventLoopGroup: group)
+    let client = NIOHTTPClient(eventLoopGroup: group)
     let clock = EventLoopClock(loop: loop)
     let now: @Sendable () -> Date = { Date() }
     let report = sourceReport(resolved, warn: warn, log: log)

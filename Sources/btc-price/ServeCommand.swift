@@ -1,12 +1,17 @@
 import ArgumentParser
-import BTCPriceAsyncHTTPClient
 import BTCPriceCore
 import BTCPriceFeature
+import BTCPriceNIO
 import BTCPriceNetworking
 import BTCPriceServer
-import Foundation
 import Logging
 import ServiceLifecycle
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 #if canImport(Glibc)
   import Glibc

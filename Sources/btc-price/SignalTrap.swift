@@ -1,6 +1,12 @@
 import Dispatch
 import NIOConcurrencyHelpers
 
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)

@@ -37,6 +37,33 @@ extension BinaryEndToEndTests {
       }
     }
 
+    /// The binary links no time-zone database of its own (no ICU): local time comes from the C
+    /// library, which reads `TZ`, half-hour and daylight-saving offsets included.
+    @Test(arguments: ["Asia/Kolkata", "America/New_York", "Australia/Adelaide", "UTC"])
+    func once_showsTheTimeInTheZoneTZNames(zone: String) async throws {
+      try await FakeExchangeServer.withRunning { server in
+        await server.stub(.binance, .binance(price: "68901.23"))
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: zone)
+        formatter.dateFormat = "MMM d, HH:mm:ss"
+
+        let before = Date()
+        let run = try BinaryProcess(arguments(server, "--once"), environment: ["TZ": zone])
+        let status = await run.waitForExit()
+        let after = Date()
+
+        #expect(status == 0)
+        let shown = try #require(run.stdoutText.first?.split(separator: " - ").first)
+        // Whole seconds from just before the start to just after the end: one of them is shown.
+        let seconds = stride(
+          from: before.timeIntervalSince1970.rounded(.down),
+          through: after.timeIntervalSince1970.rounded(.down), by: 1)
+        let candidates = seconds.map { formatter.string(from: Date(timeIntervalSince1970: $0)) }
+        #expect(candidates.contains(String(shown)), "\(shown) not in \(candidates)")
+      }
+    }
+
     @Test func printsOneLinePerSecondOnAFixedScheduleWithASlowPrimary() async throws {
       try await FakeExchangeServer.withRunning { server in
         await server.stub(.binance, .binance(price: "68901.23", delay: .milliseconds(300)))

@@ -1,5 +1,5 @@
-import BTCPriceAsyncHTTPClient
 import BTCPriceCore
+import BTCPriceNIO
 import BTCPriceNetworking
 import BTCPriceTestSupport
 import Foundation
@@ -77,12 +77,12 @@ struct EventLoopRuntimeTests {
     }
   }
 
-  /// The whole tick as the CLI runs it: the real chain over AsyncHTTPClient on the loop, with the
+  /// The whole tick as the CLI runs it: the real chain over the SwiftNIO client on the loop, with the
   /// primary's deadline on the loop's clock.
   @Test func chainOnTheLoop_fallsBackWhenThePrimaryHangs() async throws {
     try await FakeExchangeServer.withRunning { server in
       try await withLoop { loop, clock in
-        let client = AsyncHTTPClientAdapter(eventLoopGroup: loop)
+        let client = NIOHTTPClient(eventLoopGroup: loop)
         await server.stub(.binance, .hang)
         await server.stub(.cryptoCompare, .cryptoCompare(price: "68910.12"))
         let chain = PriceSourceChain.remote(

@@ -1,6 +1,6 @@
-import BTCPriceAsyncHTTPClient
 import BTCPriceCore
 import BTCPriceFeature
+import BTCPriceNIO
 import BTCPriceNetworking
 import BTCPricePersistence
 import BTCPriceTestSupport
@@ -8,7 +8,7 @@ import Foundation
 import Testing
 
 /// Fault injection: the fake exchange misbehaves on purpose, and the whole pipeline runs in real
-/// time (AsyncHTTPClient, chain with breakers, ticker, file cache, presenter). For each fault:
+/// time (the SwiftNIO client, chain with breakers, ticker, file cache, presenter). For each fault:
 /// which value is shown, whether the banner shows, that every tick ends within its second, and
 /// that the cache file stays valid.
 extension RealTimePipelineTests {

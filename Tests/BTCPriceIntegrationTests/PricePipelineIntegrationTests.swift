@@ -1,13 +1,13 @@
-import BTCPriceAsyncHTTPClient
 import BTCPriceCore
 import BTCPriceFeature
+import BTCPriceNIO
 import BTCPriceNetworking
 import BTCPricePersistence
 import BTCPriceTestSupport
 import Foundation
 import Testing
 
-/// The whole pipeline over real HTTP on 127.0.0.1: AsyncHTTPClient → fake exchange → mappers →
+/// The whole pipeline over real HTTP on 127.0.0.1: the SwiftNIO client → fake exchange → mappers →
 /// source chain with real-time deadlines → presenter, with the cache in a real file.
 extension RealTimePipelineTests {
   @Suite("Price pipeline over real HTTP", .timeLimit(.minutes(1)))

@@ -1,13 +1,13 @@
-import BTCPriceAsyncHTTPClient
+import BTCPriceNIO
 import BTCPriceTestSupport
 
-/// Runs `body` with a fresh fake exchange and AsyncHTTPClient adapter, and shuts both down
+/// Runs `body` with a fresh fake exchange and the CLI's SwiftNIO client, and shuts both down
 /// afterwards, also when `body` throws.
 func withClientAndServer<Result>(
-  _ body: (AsyncHTTPClientAdapter, FakeExchangeServer) async throws -> Result
+  _ body: (NIOHTTPClient, FakeExchangeServer) async throws -> Result
 ) async throws -> Result {
   try await FakeExchangeServer.withRunning { server in
-    let client = AsyncHTTPClientAdapter()
+    let client = NIOHTTPClient()
     do {
       let result = try await body(client, server)
       await client.shutdown()

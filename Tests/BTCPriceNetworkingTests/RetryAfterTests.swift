@@ -29,7 +29,37 @@ struct RetryAfterTests {
     #expect(RetryAfter.parse("Fri, 01 Jan 2100 00:00:00 GMT", now: now) == RetryAfter.longest)
   }
 
-  @Test(arguments: ["", "-5", "1.5", "soon", "Sun, 06 Nov 1994", "120s"])
+  @Test(arguments: [
+    "Sun Nov 6 08:51:37 1994",  // asctime with a one-digit day and one space
+    "sun, 06 nov 1994 08:51:37 GMT",  // names in another case
+    "\tSun, 06 Nov 1994 08:51:37 GMT ",  // optional whitespace around the value
+  ])
+  func parse_toleratesHarmlessVariations(text: String) {
+    #expect(RetryAfter.parse(text, now: now) == .seconds(120))
+  }
+
+  /// RFC 9110 §5.6.7: a two-digit year that would be more than 50 years in the future is in the
+  /// past century.
+  @Test func parse_readsTwoDigitYearsWithinFiftyYearsOfNow() {
+    let in2026 = Date(timeIntervalSince1970: 1_795_356_185)  // 2026-11-22 14:03:05 UTC
+    #expect(RetryAfter.parse("Monday, 23-Nov-26 14:03:05 GMT", now: in2026) == .seconds(86_400))
+    #expect(RetryAfter.parse("Sunday, 06-Nov-94 08:49:37 GMT", now: in2026) == .zero)
+    // 2076 is exactly 50 years on, so still this century: beyond a week, capped.
+    #expect(RetryAfter.parse("Sunday, 22-Nov-76 14:03:05 GMT", now: in2026) == RetryAfter.longest)
+  }
+
+  @Test(arguments: [
+    "", "-5", "1.5", "soon", "Sun, 06 Nov 1994", "120s",
+    "Sun, 31 Nov 1994 08:49:37 GMT",  // no 31 November
+    "Sun, 29 Feb 1995 08:49:37 GMT",  // not a leap year
+    "Sun, 06 Nov 1994 24:00:00 GMT",  // no hour 24
+    "Sun, 06 Nov 1994 08:49:37 UTC",  // HTTP dates are in GMT
+    "Xyz, 06 Nov 1994 08:49:37 GMT",  // no such day
+    "Sun, 06 Nov 94 08:49:37 GMT",  // IMF-fixdate has four-digit years
+    "Sun, 6 Nov 1994 08:49:37 GMT",  // and two-digit days
+    "Sunday, 06-Nov-1994 08:49:37 GMT",  // RFC 850 has two-digit years
+    "Sun Nov  6 08:49 1994",  // seconds missing
+  ])
   func parse_rejectsAnythingElse(text: String) {
     #expect(RetryAfter.parse(text, now: now) == nil)
   }

@@ -1,6 +1,6 @@
-import BTCPriceAsyncHTTPClient
 import BTCPriceCore
 import BTCPriceFeature
+import BTCPriceNIO
 import BTCPriceNetworking
 import BTCPricePersistence
 import BTCPriceTerminal
@@ -51,7 +51,7 @@ let benchmarks: @Sendable () -> Void = {
   }
 
   Benchmark(
-    "Whole tick: AsyncHTTPClient → fake exchange → mapper → presenter → cache write",
+    "Whole tick: SwiftNIO client → fake exchange → mapper → presenter → cache write",
     configuration: .init(maxDuration: .seconds(5), maxIterations: 2_000)
   ) { (benchmark: Benchmark, tick: WholeTick) async in
     for _ in benchmark.scaledIterations {
@@ -72,12 +72,12 @@ final class WholeTick: Sendable {
   static let running = NIOLockedValueBox<WholeTick?>(nil)
 
   let server: FakeExchangeServer
-  let client: AsyncHTTPClientAdapter
+  let client: NIOHTTPClient
   let feed: PriceFeed
   let presenter = PricePresenter(timestamps: TimestampFormatter(precision: .seconds))
   let folder: URL
 
-  private init(server: FakeExchangeServer, client: AsyncHTTPClientAdapter, folder: URL) {
+  private init(server: FakeExchangeServer, client: NIOHTTPClient, folder: URL) {
     self.server = server
     self.client = client
     self.folder = folder
@@ -104,7 +104,7 @@ final class WholeTick: Sendable {
     await server.stub(.binance, .binance(price: "68901.23"))
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
       "btc-price-bench-\(UUID().uuidString)")
-    return WholeTick(server: server, client: AsyncHTTPClientAdapter(), folder: folder)
+    return WholeTick(server: server, client: NIOHTTPClient(), folder: folder)
   }
 
   func run() async -> String {

@@ -1,0 +1,107 @@
+import BTCPriceFeature
+import Foundation
+import Testing
+
+/// `roundedHalfUp(scale:)` and `plainText` stand in for `NSDecimalRound(…, .plain)` and
+/// `description`, which the command-line tool cannot use or finds too slow; Foundation, linked
+/// into the tests, is the oracle.
+@Suite("Round decimals and write their digits")
+struct DecimalRoundingTests {
+  @Test func plainText_isDescription_forValuesOfEveryShape() {
+    var random = SplitMix(seed: 1)
+    for value in Self.values(&random, count: 5_000) {
+      #expect(value.plainText == value.description, "\(value)")
+    }
+  }
+
+  @Test(arguments: 0...4)
+  func roundedHalfUp_isNSDecimalRoundPlain(scale: Int) {
+    var random = SplitMix(seed: UInt64(10 + scale))
+    for value in Self.values(&random, count: 2_000) {
+      var input = value
+      var expected = Decimal()
+      NSDecimalRound(&expected, &input, scale, .plain)
+      #expect(value.roundedHalfUp(scale: scale) == expected, "\(value) to \(scale) places")
+    }
+  }
+
+  @Test(arguments: [
+    ("0.005", 2, "0.01"), ("-0.005", 2, "-0.01"), ("0.004", 2, "0"), ("999.995", 2, "1000"),
+    ("68901.23", 2, "68901.23"), ("2.5", 0, "3"), ("-2.5", 0, "-3"), ("12", 2, "12"),
+    // Beyond 64 bits: the path through `description`.
+    ("1234567890123456789012345.675", 2, "1234567890123456789012345.68"),
+    ("-9999999999999999999999.995", 2, "-10000000000000000000000"),
+  ])
+  func roundedHalfUp_roundsTiesAwayFromZero(value: String, scale: Int, expected: String) {
+    #expect(Decimal(string: value)!.roundedHalfUp(scale: scale) == Decimal(string: expected)!)
+  }
+
+  @Test func quotients_withThirtyEightDigits_roundLikeFoundation() {
+    var ratio = Decimal(12) / Decimal(7) * 100
+    var expected = Decimal()
+    NSDecimalRound(&expected, &ratio, 2, .plain)
+    #expect(ratio.roundedHalfUp(scale: 2) == expected)
+    #expect(ratio.plainText == ratio.description)
+  }
+
+  @Test func priceFormatter_andSpokenPrice_writeTheDigitsOfFoundationsRounding() {
+    var random = SplitMix(seed: 99)
+    for value in Self.values(&random, count: 5_000) {
+      var input = value
+      var rounded = Decimal()
+      NSDecimalRound(&rounded, &input, 2, .plain)
+      let negative = rounded < 0
+      let parts = "\(negative ? -rounded : rounded)".split(separator: ".")
+      let fraction = parts.count > 1 ? String(parts[1]) : ""
+      var dollars = ""
+      for (offset, digit) in parts[0].enumerated() {
+        if offset > 0, (parts[0].count - offset) % 3 == 0 { dollars.append(",") }
+        dollars.append(digit)
+      }
+      let cents = fraction.padding(toLength: 2, withPad: "0", startingAt: 0)
+
+      #expect(PriceFormatter.format(value) == (negative ? "-$" : "$") + dollars + "." + cents)
+      let centsWords = Int(cents)! == 0 ? "" : " \(Int(cents)!) cent\(Int(cents)! == 1 ? "" : "s")"
+      let words = "\(dollars) dollar\(dollars == "1" ? "" : "s")" + centsWords
+      #expect(SpokenPrice.text(value) == (negative ? "minus " : "") + words, "\(value)")
+    }
+  }
+
+  /// Prices as they arrive (up to 8 decimals), whole numbers, tiny and huge exponents, and
+  /// products and quotients whose digits fill the whole 38-digit mantissa.
+  private static func values(_ random: inout SplitMix, count: Int) -> [Decimal] {
+    (0..<count).map { index in
+      let sign: FloatingPointSign = random.next() % 2 == 0 ? .plus : .minus
+      switch index % 4 {
+      case 0:
+        let cents = random.next() % 100_000_000_000
+        return Decimal(sign: sign, exponent: -Int(random.next() % 9), significand: Decimal(cents))
+      case 1:
+        let exponent = Int(random.next() % 40) - 25
+        return Decimal(sign: sign, exponent: exponent, significand: Decimal(random.next()))
+      case 2:
+        return Decimal(sign: sign, exponent: 0, significand: Decimal(random.next() % 1_000))
+      default:
+        let numerator = Decimal(random.next() % 1_000_000_000) + 1
+        let denominator = Decimal(random.next() % 997) + 1
+        let quotient = numerator / denominator
+        return sign == .minus ? -quotient : quotient
+      }
+    }
+  }
+}
+
+/// A small seeded generator, so a failure names a value that fails again.
+struct SplitMix {
+  var state: UInt64
+
+  init(seed: UInt64) { state = seed }
+
+  mutating func next() -> UInt64 {
+    state &+= 0x9E37_79B9_7F4A_7C15
+    var mixed = state
+    mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
+    return mixed ^ (mixed >> 31)
+  }
+}
