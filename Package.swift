@@ -39,12 +39,13 @@ let package = Package(
     .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
     .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.1.1"),
-    .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
     .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
-    // `btc-price serve`. Hummingbird without its swift-configuration trait, which we do not use.
+    // `btc-price serve`. Hummingbird without its traits: ConfigurationSupport we do not use, and
+    // FullFoundation would link all of Foundation and ICU's data into the command-line tool
+    // (docs/PERFORMANCE.md, "Size").
     .package(
       url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1",
-      traits: ["FullFoundation"]),
+      traits: []),
     .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
     .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
@@ -83,7 +84,6 @@ let package = Package(
       name: "BTCPriceSettings",
       dependencies: [
         "BTCPriceCore", "BTCPriceNetworking", "BTCPriceTerminal",
-        .product(name: "Yams", package: "Yams"),
       ],
       swiftSettings: strict
     ),

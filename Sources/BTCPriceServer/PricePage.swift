@@ -148,7 +148,14 @@ extension Sparkline {
     let step = values.count > 1 ? 600 / Double(values.count - 1) : 0
     return values.enumerated().map { index, value in
       let y = span > 0 ? 95 - (value - low) / span * 90 : 50
-      return String(format: "%.1f,%.1f", Double(index) * step, y)
+      return oneDecimal(Double(index) * step) + "," + oneDecimal(y)
     }.joined(separator: " ")
+  }
+
+  /// `12.3`: a coordinate rounded to tenths (the box is 600 × 100; tenths are finer than pixels).
+  private static func oneDecimal(_ value: Double) -> String {
+    let tenths = Int((value * 10).rounded())
+    let sign = tenths < 0 ? "-" : ""
+    return "\(sign)\(abs(tenths) / 10).\(abs(tenths) % 10)"
   }
 }

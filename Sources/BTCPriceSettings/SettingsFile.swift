@@ -1,5 +1,3 @@
-import Yams
-
 #if canImport(FoundationEssentials)
   import FoundationEssentials
 #else
@@ -13,7 +11,8 @@ import Yams
 #endif
 
 /// The settings file: `$XDG_CONFIG_HOME/btc-price/config`, by default
-/// `~/.config/btc-price/config`. YAML, one `key: value` per line, keys named like the long options:
+/// `~/.config/btc-price/config`. YAML's `key: value` lines (``SettingsText``), keys named like the
+/// long options:
 ///
 /// ```yaml
 /// currency: EUR
@@ -25,8 +24,8 @@ import Yams
 /// cache-path: ~/.cache/btc-price/last-price.json
 /// ```
 ///
-/// A missing file is no settings. An unknown key, a bad value or bad YAML is an error naming the
-/// file, the line and the key.
+/// A missing file is no settings. An unknown key, a bad value or text that is not such lines is an
+/// error naming the file, the line and the key.
 public struct SettingsFile: Sendable {
   /// Larger than any hand-written settings file; a bigger one is a mistake, not settings.
   public static let maximumSize = 64 * 1024
@@ -57,77 +56,46 @@ public struct SettingsFile: Sendable {
 
   /// The settings in `text`, as if read from this file.
   public func parse(_ text: String, home: String?) throws(SettingsError) -> Settings {
-    let root: Node?
+    let entries: [SettingsText.Entry]
     do {
-      root = try Yams.compose(yaml: text, .basic, .default, .utf8)
+      entries = try SettingsText.parse(text)
     } catch {
-      throw yamlError(error)
-    }
-    // No document, or an empty one (`---` alone): no settings.
-    guard let root, root.scalar?.string.isEmpty != true else { return Settings() }
-    guard let mapping = root.mapping else {
-      throw failure(line: root.mark?.line, key: nil, "must hold `key: value` lines")
+      throw failure(line: error.line, key: nil, error.problem)
     }
     var settings = Settings()
-    for (keyNode, valueNode) in mapping {
-      let line = keyNode.mark?.line
-      guard let name = keyNode.scalar?.string else {
-        throw failure(line: line, key: nil, "a key must be a plain name")
-      }
-      guard let key = SettingKey.named(name) else {
+    for entry in entries {
+      guard let key = SettingKey.named(entry.key) else {
         let known = SettingKey.all.map(\.name).joined(separator: ", ")
         throw failure(
-          line: line, key: nil,
-          "unknown key \(SettingKey.quoted(name)); known keys: \(known)")
+          line: entry.line, key: nil,
+          "unknown key \(SettingKey.quoted(entry.key)); known keys: \(known)")
       }
-      let text = try self.text(of: valueNode, for: key)
+      let text = try self.text(of: entry, for: key)
       do {
         try key.apply(text, to: &settings, home: home)
       } catch {
-        throw failure(line: valueNode.mark?.line ?? line, key: name, error.message)
+        throw failure(line: entry.line, key: entry.key, error.message)
       }
     }
     return settings
   }
 
-  /// A scalar's text; `sources` may also be a YAML list.
-  private func text(of node: Node, for key: SettingKey) throws(SettingsError) -> String {
-    if let scalar = node.scalar { return scalar.string }
-    let line = node.mark?.line
-    if key == .sources, let items = node.sequence {
-      var names: [String] = []
-      for item in items {
-        guard let name = item.scalar?.string else {
-          throw failure(line: item.mark?.line ?? line, key: key.name, "must list source names")
-        }
-        names.append(name)
-      }
-      return names.joined(separator: ",")
-    }
-    if key == .format, node.mapping != nil {
+  /// A value's text; `sources` may also be a list.
+  private func text(of entry: SettingsText.Entry, for key: SettingKey) throws(SettingsError)
+    -> String
+  {
+    switch entry.value {
+    case .scalar(let text):
+      return text
+    case .list(let items) where key == .sources:
+      return items.joined(separator: ",")
+    case .mapping where key == .format:
       throw failure(
-        line: line, key: key.name,
+        line: entry.line, key: key.name,
         "must be text; put it in quotes, as in format: \"{price}\" (a bare { starts a YAML mapping)"
       )
-    }
-    throw failure(line: line, key: key.name, "must be a single value")
-  }
-
-  /// Yams' own descriptions quote the offending line, which may hold the API key; only the line
-  /// number and libyaml's problem are kept.
-  private func yamlError(_ error: any Error) -> SettingsError {
-    switch error as? YamlError {
-    case .scanner(_, let problem, let mark, _), .parser(_, let problem, let mark, _),
-      .composer(_, let problem, let mark, _):
-      return failure(line: mark.line, key: nil, "not valid YAML: \(problem)")
-    case .duplicatedKeysInMapping(let duplicates, let context):
-      // Yams points at the first of the keys; the message names them all.
-      return failure(
-        line: context.mark.line, key: duplicates.joined(separator: ", "), "is set twice")
-    case .reader(let problem, _, _, _):
-      return failure(line: nil, key: nil, "not valid YAML text: \(problem)")
-    default:
-      return failure(line: nil, key: nil, "not valid YAML")
+    case .list, .mapping:
+      throw failure(line: entry.line, key: key.name, "must be a single value")
     }
   }
 

@@ -101,9 +101,16 @@ struct LoadSettingsFileUseCaseTests {
         "format: {price}\n", 1,
         #"format: must be text; put it in quotes, as in format: "{price}" (a bare { starts a YAML mapping)"#
       ),
-      ("interval:\n  - 1\n  - 2\n", 2, "interval: must be a single value"),
+      ("interval:\n  - 1\n  - 2\n", 1, "interval: must be a single value"),
       ("cache-path: \"\"\n", 1, "cache-path: must not be empty"),
-      ("currency: EUR\ninterval: 5\ninterval: 6\n", 2, "interval: is set twice"),
+      ("currency: EUR\ninterval: 5\ninterval: 6\n", 3, "interval: is set twice (first on line 2)"),
+      ("interval:\n  seconds: 5\n", 1, "interval: must be a single value"),
+      (
+        "format: &anchor \"{price}\"\n", 1,
+        "a value that starts with & is more YAML than a setting takes; quote it"
+      ),
+      ("format: \"{price}\n", 1, "a quoted value must end with its quote on its line"),
+      ("\tinterval: 5\n", 1, "a tab before the text (indent with spaces)"),
     ])
   func load_refusesABadValueNamingFileLineAndKey(text: String, line: Int, message: String) throws {
     try withFile(text) { file in
@@ -111,15 +118,32 @@ struct LoadSettingsFileUseCaseTests {
     }
   }
 
-  @Test func load_refusesBadYAMLWithItsLine() throws {
+  @Test func load_refusesTextThatIsNotSettingsWithItsLine() throws {
     try withFile("currency: EUR\ninterval: [5\n") { file in
-      #expect {
-        try file.load(home: nil)
-      } throws: { error in
-        guard let error = error as? SettingsError else { return false }
-        return error.description.hasPrefix("\(file.path):3: not valid YAML: ")
-          || error.description.hasPrefix("\(file.path):2: not valid YAML: ")
-      }
+      expectError(file, "\(file.path):2: a list in brackets must close on its line")
+    }
+  }
+
+  @Test func load_readsQuotesCommentsAndListsAsYAMLDoes() throws {
+    try withFile(
+      """
+      ---
+      # everything a hand-written file uses
+      format: '{price} isn''t {stale}'   # single quotes
+      currency: "E\\u0055R"              # double quotes, with an escape
+      sources: [kraken, "coinbase"]     # a list in brackets
+      kraken-url: http://127.0.0.1:8080/0/public/Ticker?pair=XBTUSD#not-a-comment
+      ...
+      """
+    ) { file in
+      let settings = try file.load(home: nil)
+
+      #expect(settings.format == (try PriceTemplate("{price} isn't {stale}")))
+      #expect(settings.currency == .eur)
+      #expect(settings.sources == ["kraken", "coinbase"])
+      #expect(
+        settings.urls["kraken"]?.absoluteString
+          == "http://127.0.0.1:8080/0/public/Ticker?pair=XBTUSD#not-a-comment")
     }
   }
 
