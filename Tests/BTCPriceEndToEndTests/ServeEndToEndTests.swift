@@ -28,12 +28,12 @@ extension BinaryEndToEndTests {
         let (run, base) = try await serve(server, "--interval", "0.5")
         defer { run.send(SIGKILL) }
 
-        let first = try await waitForPrice(base)
+        let first = try await waitForPrice(base, from: run)
         let requestsBefore = await server.requests(to: .binance).count
         let started = ContinuousClock.now
         for _ in 0..<20 {
-          _ = try await get(base + "/api/price")
-          _ = try await get(base + "/")
+          _ = try await get(base + "/api/price", from: run)
+          _ = try await get(base + "/", from: run)
         }
         let ticks = Int((ContinuousClock.now - started) / .milliseconds(500)) + 2
         #expect(await server.requests(to: .binance).count - requestsBefore <= ticks)
@@ -53,7 +53,7 @@ extension BinaryEndToEndTests {
         await server.stub(.binance, .binance(price: "68901.23"))
         let (run, base) = try await serve(server, "--cache-path", cachePath, cache: true)
         defer { run.send(SIGKILL) }
-        _ = try await waitForPrice(base)
+        _ = try await waitForPrice(base, from: run)
 
         let request = HTTPClientRequest(url: base + "/api/stream")
         let response = try await HTTPClient.shared.execute(request, timeout: .seconds(10))
@@ -83,7 +83,7 @@ extension BinaryEndToEndTests {
       try await FakeExchangeServer.withRunning { server in
         await server.stub(.binance, .binance(price: "68901.23"))
         let (run, base) = try await serve(server)
-        _ = try await waitForPrice(base)
+        _ = try await waitForPrice(base, from: run)
 
         let signalled = ContinuousClock.now
         run.send(SIGINT)
@@ -134,22 +134,41 @@ extension BinaryEndToEndTests {
       let body: String
     }
 
-    private func get(_ url: String) async throws -> Answer {
-      let response = try await HTTPClient.shared.execute(
-        HTTPClientRequest(url: url), timeout: .seconds(10))
-      let body = try await response.body.collect(upTo: 1 << 20)
-      return Answer(
-        status: Int(response.status.code),
-        headers: Dictionary(
-          response.headers.map { ($0.name.lowercased(), $0.value) }, uniquingKeysWith: { $1 }),
-        body: String(buffer: body))
+    /// A request that failed, with what the server process said and whether it still runs: a
+    /// failed request alone does not say whether `serve` closed the connection or died.
+    private struct RequestFailed: Error, CustomStringConvertible {
+      let url: String
+      let error: any Error
+      let serverRunning: Bool
+      let serverStderr: String
+
+      var description: String {
+        "GET \(url) failed: \(error); serve still running: \(serverRunning); "
+          + "its stderr: \(serverStderr.isEmpty ? "(empty)" : serverStderr)"
+      }
+    }
+
+    private func get(_ url: String, from run: BinaryProcess) async throws -> Answer {
+      do {
+        let response = try await HTTPClient.shared.execute(
+          HTTPClientRequest(url: url), timeout: .seconds(10))
+        let body = try await response.body.collect(upTo: 1 << 20)
+        return Answer(
+          status: Int(response.status.code),
+          headers: Dictionary(
+            response.headers.map { ($0.name.lowercased(), $0.value) }, uniquingKeysWith: { $1 }),
+          body: String(buffer: body))
+      } catch {
+        throw RequestFailed(
+          url: url, error: error, serverRunning: run.isRunning, serverStderr: run.stderrText)
+      }
     }
 
     /// `/api/price` once the first tick has delivered a price.
-    private func waitForPrice(_ base: String) async throws -> Answer {
+    private func waitForPrice(_ base: String, from run: BinaryProcess) async throws -> Answer {
       let deadline = ContinuousClock.now + .seconds(10)
       while true {
-        let answer = try await get(base + "/api/price")
+        let answer = try await get(base + "/api/price", from: run)
         let fresh =
           answer.body.contains(#""stale":false"#) && !answer.body.contains(#""price":null"#)
         if fresh || ContinuousClock.now > deadline {
