@@ -49,6 +49,12 @@ public struct TimestampFormatter: Sendable {
     #endif
   }
 
+  /// In UTC, with no time zone data at all: `TimeZone(identifier: "UTC")` is nil in a program
+  /// that links FoundationEssentials alone (the command-line tool), so it must not be asked.
+  public static func utc(precision: Precision) -> TimestampFormatter {
+    TimestampFormatter(precision: precision, secondsFromGMT: { _ in 0 })
+  }
+
   public init(precision: Precision, timeZone: TimeZone) {
     self.init(precision: precision, secondsFromGMT: { timeZone.secondsFromGMT(for: $0) })
   }

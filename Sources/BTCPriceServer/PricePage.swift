@@ -86,8 +86,7 @@ public enum PricePage {
       + HTML.escape(utcTimestamps.format(date) + " UTC") + "</time>"
   }
 
-  private static let utcTimestamps = TimestampFormatter(
-    precision: .seconds, timeZone: TimeZone(identifier: "UTC")!)
+  private static let utcTimestamps = TimestampFormatter.utc(precision: .seconds)
 
   /// The change between the last two ticks that showed a value, in the page's short form
   /// (`▲ +€12.34`: the arrow and amount the presenter words).

@@ -146,6 +146,23 @@ struct FormattingTests {
       TimestampFormatter(precision: .minutes, timeZone: utc).format(lastSecond) == "Dec 31, 23:59")
   }
 
+  /// `serve`'s page writes UTC times; the command-line tool has no time zone data to ask for
+  /// "UTC" (a crash there once), so this formatter needs none.
+  @Test func utcTimestampFormatter_needsNoTimeZoneAndMatchesFoundationsUTC() {
+    let utc = TimeZone(identifier: "UTC")!
+    let instants = [1_767_604_023.0, 1_798_761_599, -86_400.5, 951_782_400]  // 2000-02-29
+
+    for seconds in instants {
+      let date = Date(timeIntervalSince1970: seconds)
+      #expect(
+        TimestampFormatter.utc(precision: .seconds).format(date)
+          == TimestampFormatter(precision: .seconds, timeZone: utc).format(date), "\(seconds)")
+    }
+    #expect(
+      TimestampFormatter.utc(precision: .seconds).format(Date(timeIntervalSince1970: 1_767_604_023))
+        == "Jan 5, 09:07:03")
+  }
+
   /// The formatter does its own calendar arithmetic; Foundation's formatter is the oracle, over
   /// two centuries of instants (leap days, pre-1970, fractions of a second) and zones with DST,
   /// half-hour and 45-minute offsets.
