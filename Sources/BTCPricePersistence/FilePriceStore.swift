@@ -73,7 +73,7 @@ public struct FilePriceStore: PriceStore {
       let quote = try CachedQuote.decode(data).quote(knownSources: knownSources)
       return quote.currency == currency.code ? quote : nil
     } catch {
-      throw Error.corrupt(path: fileURL.path, reason: String(describing: error))
+      throw Error.corrupt(path: fileURL.path, reason: DecodingProblem.describe(error))
     }
   }
 

@@ -62,7 +62,8 @@ public struct FileSourceLimitStore: SourceLimitStore {
       return try JSONDecoder().decode(StoredLimits.self, from: data).decoded()
     } catch {
       throw Error(
-        description: "ignoring corrupt state file \(fileURL.path): \(String(describing: error))")
+        description:
+          "ignoring corrupt state file \(fileURL.path): \(DecodingProblem.describe(error))")
     }
   }
 

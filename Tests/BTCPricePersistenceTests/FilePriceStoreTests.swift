@@ -124,6 +124,34 @@ final class FilePriceStoreTests {
     }
   }
 
+  /// The warning says what is wrong in a few words, not Swift's description of a DecodingError.
+  @Test(arguments: [
+    (
+      #"{"price":"1","currency":"USD","timestamp":"2026-11-22T14:03:05Z","source":"binance"}"#,
+      #"missing "version""#
+    ),
+    (
+      #"{"version":1,"price":12,"currency":"USD","timestamp":"2026-11-22T14:03:05Z","source":"x"}"#,
+      #""price" has the wrong type"#
+    ),
+    (
+      #"{"version":1,"price":null,"currency":"USD","timestamp":"2026-11-22T14:03:05Z","source":"x"}"#,
+      #""price" is null"#
+    ),
+    (#"{"version":1,"pri"#, "not JSON"),
+  ])
+  func load_saysBrieflyWhatIsWrong(content: String, reason: String) throws {
+    try FileManager.default.createDirectory(
+      at: fileURL.deletingLastPathComponent(), withIntermediateDirectories: true)
+    try Data(content.utf8).write(to: fileURL)
+
+    #expect {
+      try self.makeSUT().load()
+    } throws: { error in
+      "\(error)" == "ignoring corrupt cache \(self.fileURL.path): \(reason)"
+    }
+  }
+
   @Test func load_rejectsFilesLargerThan64KiB() throws {
     try FileManager.default.createDirectory(
       at: fileURL.deletingLastPathComponent(), withIntermediateDirectories: true)
