@@ -36,9 +36,7 @@ final class FilePriceStoreTests {
 
   @Test func load_throwsOnCorruptFile() throws {
     try PriceStoreSpecs.loadThrowsOnCorruptData(makeSUT()) {
-      try FileManager.default.createDirectory(
-        at: fileURL.deletingLastPathComponent(), withIntermediateDirectories: true)
-      try Data(#"{"version":1,"price":"68901.2"#.utf8).write(to: fileURL)
+      try writeFile(Data(#"{"version":1,"price":"68901.2"#.utf8))
     }
   }
 
@@ -112,9 +110,7 @@ final class FilePriceStoreTests {
     #"{"version":1,"price":"12","currency":"USD","timestamp":"yesterday","source":"binance"}"#,
   ])
   func load_reportsCorruptFileAsCorruptWithItsPath(content: String) throws {
-    try FileManager.default.createDirectory(
-      at: fileURL.deletingLastPathComponent(), withIntermediateDirectories: true)
-    try Data(content.utf8).write(to: fileURL)
+    try writeFile(Data(content.utf8))
 
     #expect {
       try self.makeSUT().load()
@@ -141,9 +137,7 @@ final class FilePriceStoreTests {
     (#"{"version":1,"pri"#, "not JSON"),
   ])
   func load_saysBrieflyWhatIsWrong(content: String, reason: String) throws {
-    try FileManager.default.createDirectory(
-      at: fileURL.deletingLastPathComponent(), withIntermediateDirectories: true)
-    try Data(content.utf8).write(to: fileURL)
+    try writeFile(Data(content.utf8))
 
     #expect {
       try self.makeSUT().load()
@@ -153,9 +147,7 @@ final class FilePriceStoreTests {
   }
 
   @Test func load_rejectsFilesLargerThan64KiB() throws {
-    try FileManager.default.createDirectory(
-      at: fileURL.deletingLastPathComponent(), withIntermediateDirectories: true)
-    try Data(repeating: 0x20, count: 70_000).write(to: fileURL)
+    try writeFile(Data(repeating: 0x20, count: 70_000))
 
     #expect(throws: FilePriceStore.Error.self) { try self.makeSUT().load() }
   }
@@ -233,5 +225,12 @@ final class FilePriceStoreTests {
 
   private func makeSUT() -> FilePriceStore {
     FilePriceStore(fileURL: fileURL, knownSources: PriceSourceRegistry.sources)
+  }
+
+  /// Puts `data` where the store reads, as a hand edit or another program would.
+  private func writeFile(_ data: Data) throws {
+    try FileManager.default.createDirectory(
+      at: fileURL.deletingLastPathComponent(), withIntermediateDirectories: true)
+    try data.write(to: fileURL)
   }
 }

@@ -74,21 +74,7 @@ struct ServeLimitsTests {
 
   @Test func aViewerThatStopsReading_isDisconnected() async throws {
     let broadcaster = PriceBroadcaster(initial: nothingKnown)
-    let server = PriceServer(
-      broadcaster: broadcaster, metrics: ServerMetrics(sources: [.binance]), sources: [.binance])
-    let app = server.makeApplication(
-      configuration: .init(host: "127.0.0.1", port: 0, connectionsPerAddress: 8),
-      logger: Logger(label: "test"))
-
-    try await app.test(.live) { client in
-      // Ends the stream, so the server can stop when the test ends.
-      defer { broadcaster.finish() }
-      let port = try #require(client.port)
-      let connection = try RawConnection(port: port)
-      connection.send("GET /api/stream HTTP/1.1\r\nHost: x\r\n\r\n")
-      for _ in 0..<1_000 where server.viewerCount == 0 {
-        try await Task.sleep(for: .milliseconds(5))
-      }
+    try await withOneStreamViewer(broadcaster) { server, _ in
       #expect(server.viewerCount == 1)
       // Never read again: the kernel's buffers fill, then the connection's, then it is dropped.
       let big = fresh(
@@ -107,20 +93,7 @@ struct ServeLimitsTests {
   @Test func aStreamOnTheWire_isOneValidChunkedBody() async throws {
     let broadcaster = PriceBroadcaster(initial: nothingKnown)
     broadcaster.publish(fresh("68901.23"))
-    let server = PriceServer(
-      broadcaster: broadcaster, metrics: ServerMetrics(sources: [.binance]), sources: [.binance])
-    let app = server.makeApplication(
-      configuration: .init(host: "127.0.0.1", port: 0), logger: Logger(label: "test"))
-
-    try await app.test(.live) { client in
-      // Ends the stream, so the server can stop when the test ends.
-      defer { broadcaster.finish() }
-      let port = try #require(client.port)
-      let connection = try RawConnection(port: port)
-      connection.send("GET /api/stream HTTP/1.1\r\nHost: x\r\n\r\n")
-      for _ in 0..<1_000 where server.viewerCount == 0 {
-        try await Task.sleep(for: .milliseconds(5))
-      }
+    try await withOneStreamViewer(broadcaster) { _, connection in
       broadcaster.publish(fresh("68902.00"))
       broadcaster.heartbeat()
       let answer = await connection.receive(untilContains: ": heartbeat\n\n\r\n")
@@ -150,6 +123,30 @@ struct ServeLimitsTests {
       data += chunk
     }
     return rest.isEmpty ? data : nil
+  }
+
+  /// A live server for `broadcaster` with one raw connection that asked for the stream and is
+  /// counted as a viewer.
+  private func withOneStreamViewer(
+    _ broadcaster: PriceBroadcaster,
+    _ body: @Sendable (PriceServer, RawConnection) async throws -> Void
+  ) async throws {
+    let server = PriceServer(
+      broadcaster: broadcaster, metrics: ServerMetrics(sources: [.binance]), sources: [.binance])
+    let app = server.makeApplication(
+      configuration: .init(host: "127.0.0.1", port: 0), logger: Logger(label: "test"))
+
+    try await app.test(.live) { client in
+      // Ends the stream, so the server can stop when the test ends.
+      defer { broadcaster.finish() }
+      let port = try #require(client.port)
+      let connection = try RawConnection(port: port)
+      connection.send("GET /api/stream HTTP/1.1\r\nHost: x\r\n\r\n")
+      for _ in 0..<1_000 where server.viewerCount == 0 {
+        try await Task.sleep(for: .milliseconds(5))
+      }
+      try await body(server, connection)
+    }
   }
 
   private func makeSUT(connectionsPerAddress: Int) -> some ApplicationProtocol {
