@@ -47,7 +47,7 @@ struct SettingsText {
     }
     for (index, rawLine) in lines.enumerated() {
       let number = index + 1
-      let line = try withoutComment(rawLine, line: number)
+      let line = withoutComment(rawLine)
       if line.allSatisfy({ $0 == " " }) { continue }
       if line.first == "\t" || line.prefix(while: { $0 == " " || $0 == "\t" }).contains("\t") {
         throw SyntaxError(line: number, problem: "a tab before the text (indent with spaces)")
@@ -116,7 +116,7 @@ struct SettingsText {
       let inside = text.dropFirst().dropLast()
       if inside.allSatisfy({ $0 == " " }) { return .list([]) }
       var items: [String] = []
-      for item in try splitList(inside, line: line) {
+      for item in splitList(inside) {
         items.append(try scalar(String(item), line: line))
       }
       return .list(items)
@@ -126,26 +126,15 @@ struct SettingsText {
   }
 
   /// A list's items, split at the commas outside quotes.
-  private static func splitList(_ text: Substring, line: Int) throws(SyntaxError) -> [Substring] {
+  private static func splitList(_ text: Substring) -> [Substring] {
     var items: [Substring] = []
     var start = text.startIndex
-    var quote: Character?
-    var index = text.startIndex
-    while index < text.endIndex {
-      let character = text[index]
-      if let open = quote {
-        if character == "\\", open == "\"" {
-          index = text.index(after: index)
-        } else if character == open {
-          quote = nil
-        }
-      } else if character == "\"" || character == "'" {
-        quote = character
-      } else if character == "," {
+    forEachUnquoted(in: text) { index, character, _ in
+      if character == "," {
         items.append(text[start..<index])
         start = text.index(after: index)
       }
-      if index < text.endIndex { index = text.index(after: index) }
+      return true
     }
     items.append(text[start...])
     return items
@@ -223,33 +212,42 @@ struct SettingsText {
   }
 
   /// The line without its comment: from a `#` at its start or after a space, outside quotes.
-  private static func withoutComment(_ line: String, line number: Int) throws(SyntaxError)
-    -> String
-  {
+  private static func withoutComment(_ line: String) -> String {
+    var end = line.endIndex
+    forEachUnquoted(in: line) { index, character, previous in
+      guard character == "#", previous == " " || previous == "\t" else { return true }
+      end = index
+      return false
+    }
+    return String(line[..<end]).trimmingTrailingSpaces
+  }
+
+  /// Calls `visit` with each character of `text` outside quotes, its index and the character
+  /// before it, until `visit` returns false. As in YAML, a quote opens only where a value starts
+  /// (at the start, or after a space, `:`, `[` or `,`): the `'` of `it's` is a letter. Inside
+  /// double quotes a backslash escapes the next character.
+  private static func forEachUnquoted<Text: StringProtocol>(
+    in text: Text, _ visit: (Text.Index, Character, _ previous: Character) -> Bool
+  ) {
     var quote: Character?
     var previous: Character = " "
-    var index = line.startIndex
-    while index < line.endIndex {
-      let character = line[index]
+    var index = text.startIndex
+    while index < text.endIndex {
+      let character = text[index]
       if let open = quote {
-        if character == "\\", open == "\"" {
-          index = line.index(after: index)
-          if index < line.endIndex { previous = line[index] }
+        if character == "\\", open == "\"", text.index(after: index) < text.endIndex {
+          index = text.index(after: index)
         } else if character == open {
           quote = nil
         }
-      } else if character == "\"" || character == "'",
-        previous == " " || previous == ":"
-          || previous == "[" || previous == ","
-      {
+      } else if character == "\"" || character == "'", " :[,".contains(previous) {
         quote = character
-      } else if character == "#", previous == " " || previous == "\t" {
-        return String(line[..<index]).trimmingTrailingSpaces
+      } else if !visit(index, character, previous) {
+        return
       }
-      previous = index < line.endIndex ? line[index] : previous
-      if index < line.endIndex { index = line.index(after: index) }
+      previous = text[index]
+      index = text.index(after: index)
     }
-    return line.trimmingTrailingSpaces
   }
 }
 
