@@ -39,7 +39,7 @@ public enum BinanceMapper {
   public static func map(_ response: HTTPResponse, pair: MarketPair) throws(PriceSourceError)
     -> Decimal
   {
-    let json = try SourceAnswer.json(response, source: "Binance", errorMessage: errorMessage)
+    let json = try SourceAnswer.json(response, from: .binance, errorMessage: errorMessage)
     guard let symbol = json["symbol"]?.stringValue else { throw .invalidData("no symbol") }
     guard pair.answers.contains(symbol) else {
       throw .invalidData("symbol is \(UntrustedText.excerpt(symbol)), not \(pair.request)")

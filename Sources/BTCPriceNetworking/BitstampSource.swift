@@ -26,7 +26,7 @@ extension PriceSourceDefinition {
 /// trade's price.
 public enum BitstampMapper {
   public static func map(_ response: HTTPResponse) throws(PriceSourceError) -> Decimal {
-    let json = try SourceAnswer.json(response, source: "Bitstamp", errorMessage: errorMessage)
+    let json = try SourceAnswer.json(response, from: .bitstamp, errorMessage: errorMessage)
     guard let text = json["last"]?.stringValue else { throw .invalidData("last is not a string") }
     return try PositivePrice.parse(text)
   }

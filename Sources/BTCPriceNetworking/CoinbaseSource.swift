@@ -32,7 +32,7 @@ public enum CoinbaseMapper {
   public static func map(_ response: HTTPResponse, pair: MarketPair) throws(PriceSourceError)
     -> Decimal
   {
-    let json = try SourceAnswer.json(response, source: "Coinbase", errorMessage: errorMessage)
+    let json = try SourceAnswer.json(response, from: .coinbase, errorMessage: errorMessage)
     guard let data = json["data"]?.objectValue else { throw .invalidData("no data object") }
     guard data["base"]?.stringValue == "BTC",
       let currency = data["currency"]?.stringValue, pair.answers.contains(currency)

@@ -44,7 +44,7 @@ public enum CryptoCompareMapper {
     -> Decimal
   {
     let json = try SourceAnswer.json(
-      response, source: "CryptoCompare", errorMessage: errorMessage, bodyError: bodyError)
+      response, from: .cryptoCompare, errorMessage: errorMessage, bodyError: bodyError)
     guard let raw = json["RAW"]?.objectValue else { throw .invalidData("no RAW object") }
     guard raw["FROMSYMBOL"]?.stringValue == "BTC",
       let currency = raw["TOSYMBOL"]?.stringValue, pair.answers.contains(currency)
@@ -68,7 +68,8 @@ public enum CryptoCompareMapper {
     if lowered.contains("rate limit") {
       return .rateLimited(status: nil, retryAfter: nil, message: message)
     }
-    return .invalidData("CryptoCompare error: \(message)")
+    return .invalidData(
+      "\(PriceSourceDefinition.cryptoCompare.source.displayName) error: \(message)")
   }
 
   /// The two error shapes: `{"Response":"Error","Message":"..."}` (often with HTTP 200) and

@@ -44,7 +44,7 @@ public enum KrakenMapper {
     -> Decimal
   {
     let json = try SourceAnswer.json(
-      response, source: "Kraken", errorMessage: errorMessage, bodyError: bodyError)
+      response, from: .kraken, errorMessage: errorMessage, bodyError: bodyError)
     guard let result = json["result"]?.objectValue else { throw .invalidData("no result object") }
     guard result.count == 1, let (key, ticker) = result.first else {
       throw .invalidData("result has \(result.count) pairs, expected one")

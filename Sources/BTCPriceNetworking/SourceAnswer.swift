@@ -7,10 +7,11 @@ enum SourceAnswer {
   /// The answer's JSON document, once the status and the body say it is not an error.
   ///
   /// - Parameters:
+  ///   - definition: whose answer it is (its display name words an error in a 200 body).
   ///   - errorMessage: the API's error text in a document, if it holds one.
   ///   - bodyError: what an error sent with HTTP 200 means; by default invalid data.
   static func json(
-    _ response: HTTPResponse, source: String,
+    _ response: HTTPResponse, from definition: PriceSourceDefinition,
     errorMessage: (JSONValue) -> String?,
     bodyError: ((String) -> PriceSourceError)? = nil
   ) throws(PriceSourceError) -> JSONValue {
@@ -31,7 +32,8 @@ enum SourceAnswer {
       throw .invalidData(error.description)
     }
     if let message = errorMessage(json).map(UntrustedText.excerpt) {
-      throw bodyError?(message) ?? .invalidData("\(source) error: \(message)")
+      throw bodyError?(message)
+        ?? .invalidData("\(definition.source.displayName) error: \(message)")
     }
     return json
   }

@@ -60,7 +60,7 @@ struct BTCPriceCommand: AsyncParsableCommand {
       ENVIRONMENT:
         BTC_PRICE_SOURCES            default for --sources
         BTC_PRICE_<NAME>_URL         default for --<name>-url
-        CRYPTOCOMPARE_API_KEY        sent to CryptoCompare only; never printed
+      \(apiKeyVariables)
         XDG_CACHE_HOME               where the cache folder lives
         XDG_STATE_HOME               where the state folder lives
         XDG_CONFIG_HOME              where the settings folder lives
@@ -90,8 +90,8 @@ struct BTCPriceCommand: AsyncParsableCommand {
 
       SETTINGS: $XDG_CONFIG_HOME/btc-price/config (default ~/.config/btc-price/config, \
       or --config), YAML, keys named like the long options: sources, currency, \
-      interval, primary-timeout, format, <source>-url, cryptocompare-api-key, \
-      cache-path. The command line wins, then the environment, then the file.
+      interval, primary-timeout, format, <source>-url, \(apiKeySettings)cache-path. The \
+      command line wins, then the environment, then the file.
 
       EXAMPLES:
         btc-price                             run until Ctrl-C, one line a second
@@ -207,3 +207,18 @@ struct BTCPriceCommand: AsyncParsableCommand {
     _exit(128 + SIGPIPE)
   }
 }
+
+/// `  CRYPTOCOMPARE_API_KEY        sent to CryptoCompare only; never printed`, for every source
+/// whose definition takes a key.
+private let apiKeyVariables = PriceSourceRegistry.all.compactMap { definition in
+  definition.apiKey.map { key in
+    let name = key.environmentVariable
+    let padding = String(repeating: " ", count: max(1, 29 - name.count))
+    return "  \(name)\(padding)sent to \(definition.source.displayName) only; never printed"
+  }
+}.joined(separator: "\n")
+
+/// `cryptocompare-api-key, `: the settings keys of the sources that take a key.
+private let apiKeySettings = PriceSourceRegistry.all.compactMap { definition in
+  definition.apiKey.map { _ in "\(definition.source.id)-api-key, " }
+}.joined()

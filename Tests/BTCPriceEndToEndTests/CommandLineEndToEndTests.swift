@@ -1,3 +1,4 @@
+import BTCPriceNetworking
 import BTCPriceTestSupport
 import Foundation
 import Testing
@@ -309,15 +310,17 @@ extension BinaryEndToEndTests {
       #expect(await run.waitForExit() == 0)
       let help = run.stdoutText.joined(separator: "\n")
 
+      let perSource = PriceSourceRegistry.all.flatMap { definition in
+        ["--\(definition.urlOptionName)", definition.source.id]
+          + (definition.apiKey.map { [$0.environmentVariable] } ?? [])
+      }
       for word in [
-        "--interval", "--primary-timeout", "--count", "--once", "--json", "--binance-url",
-        "--cryptocompare-url",
-        "--cache-path", "--no-cache", "--sources", "--coinbase-url", "--kraken-url",
-        "--bitstamp-url",
+        "--interval", "--primary-timeout", "--count", "--once", "--json",
+        "--cache-path", "--no-cache", "--sources",
         "--verbose", "BTC_PRICE_SOURCES", "BTC_PRICE_<NAME>_URL",
-        "CRYPTOCOMPARE_API_KEY", "XDG_CACHE_HOME", "NO_COLOR", "--live", "Failed to update value",
+        "XDG_CACHE_HOME", "NO_COLOR", "--live", "Failed to update value",
         "EXIT STATUS", "EXAMPLES",
-      ] {
+      ] + perSource {
         #expect(help.contains(word), "--help lacks \(word)")
       }
     }

@@ -39,6 +39,31 @@ struct SourceRegistryAgreementTests {
     }
   }
 
+  @Test func theREADMEsSourcesTable_listsTheRegistryInOrder() throws {
+    let readme = try String(
+      contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("../../README.md").standardizedFileURL,
+      encoding: .utf8)
+    let lines = readme.split(separator: "\n", omittingEmptySubsequences: false)
+    let header = try #require(
+      lines.firstIndex { $0.hasPrefix("| source | endpoint | currencies | key |") },
+      "README.md has no sources table")
+    let rows = lines[(header + 2)...].prefix { $0.hasPrefix("|") }.map { line in
+      line.split(separator: "|", omittingEmptySubsequences: false).dropFirst().map {
+        $0.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: "`", with: "")
+      }
+    }
+
+    #expect(rows.map { $0[0] } == PriceSourceRegistry.all.map(\.source.id))
+    for (row, definition) in zip(rows, PriceSourceRegistry.all) {
+      #expect(row[1] == definition.defaultURL.absoluteString, "\(definition.source.id)")
+      #expect(
+        row[2] == definition.currencies.map(\.code).joined(separator: ", "),
+        "\(definition.source.id)")
+      #expect(row[3] == (definition.apiKey?.environmentVariable ?? "no"), "\(definition.source.id)")
+    }
+  }
+
   @Test func theFakeExchange_servesEverySourceAtItsRealPath() async throws {
     try await FakeExchangeServer.withRunning { server in
       let ids = stride(from: 0, to: server.urlArguments.count, by: 2).map {

@@ -1,3 +1,4 @@
+import BTCPriceNetworking
 import BTCPriceTestSupport
 import Foundation
 import Testing
@@ -271,7 +272,7 @@ extension BinaryEndToEndTests {
 
     // MARK: - Helpers
 
-    private let allSources = "binance,cryptocompare,coinbase,kraken,bitstamp"
+    private let allSources = PriceSourceRegistry.all.map(\.source.id).joined(separator: ",")
 
     private var settingsPath: String {
       folder.appendingPathComponent("config/btc-price/config").path

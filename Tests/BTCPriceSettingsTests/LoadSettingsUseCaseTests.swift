@@ -1,4 +1,5 @@
 import BTCPriceCore
+import BTCPriceNetworking
 import BTCPriceSettings
 import BTCPriceTerminal
 import Foundation
@@ -64,8 +65,7 @@ struct LoadSettingsFileUseCaseTests {
       expectError(
         file,
         "\(file.path):3: unknown key \"intervall\"; known keys: sources, currency, interval, "
-          + "primary-timeout, format, binance-url, cryptocompare-url, coinbase-url, kraken-url, "
-          + "bitstamp-url, cryptocompare-api-key, cache-path")
+          + "primary-timeout, format, \(urlKeys), \(apiKeyKeys), cache-path")
     }
   }
 
@@ -86,7 +86,7 @@ struct LoadSettingsFileUseCaseTests {
       ),
       (
         "sources: binance, ftx\n", 1,
-        #"sources: unknown source "ftx"; known sources: binance, cryptocompare, coinbase, kraken, bitstamp."#
+        #"sources: unknown source "ftx"; known sources: \#(knownSources)."#
       ),
       ("sources: kraken,kraken\n", 1, "sources: kraken is listed twice."),
       (
@@ -325,3 +325,9 @@ struct LayerSettingsUseCaseTests {
         commandLine: nil, environment: nil, file: merged.primaryTimeout, default: 0.8) == 0.8)
   }
 }
+
+/// The registry's sources, as the settings' error messages list them.
+private let knownSources = PriceSourceRegistry.all.map(\.source.id).joined(separator: ", ")
+private let urlKeys = PriceSourceRegistry.all.map(\.urlOptionName).joined(separator: ", ")
+private let apiKeyKeys = PriceSourceRegistry.all.filter { $0.apiKey != nil }
+  .map { "\($0.source.id)-api-key" }.joined(separator: ", ")
