@@ -77,7 +77,7 @@ extension BinaryEndToEndTests {
         }
         await server.stub(.bitstamp, .bitstamp(price: "63412.70"))
 
-        let run = try run(server, "--once", "--currency", "eur", "--sources", allSources)
+        let run = try run(server, "--once", "--currency", "eur", "--sources", euroSources)
 
         #expect(await run.waitForExit() == 0)
         #expect(run.stdoutText.first?.hasSuffix(" - €63,412.70") == true, "\(run.stdoutText)")
@@ -272,7 +272,9 @@ extension BinaryEndToEndTests {
 
     // MARK: - Helpers
 
-    private let allSources = PriceSourceRegistry.all.map(\.source.id).joined(separator: ",")
+    /// Every source that serves EUR, in the default order.
+    private let euroSources = PriceSourceRegistry.serving(.eur).map(\.source.id)
+      .joined(separator: ",")
 
     private var settingsPath: String {
       folder.appendingPathComponent("config/btc-price/config").path
