@@ -13,7 +13,7 @@ public enum PriceSourceRegistry {
   /// The default chain, in order: the specified primary and fallback first, then the keyless
   /// sources that keep the price flowing when those two refuse us.
   public static let all: [PriceSourceDefinition] = [
-    .binance, .cryptoCompare, .coinbase, .kraken, .bitstamp,
+    .binance, .cryptoCompare, .coinbase, .kraken, .bitstamp, .gemini,
   ]
 
   /// The source with this id (case-insensitive), if this build knows it.

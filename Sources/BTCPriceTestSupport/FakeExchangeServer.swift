@@ -257,6 +257,15 @@ public struct FakeResponse: Sendable {
         "ask":"68876.00","side":"0","open_24":"68400.00","percent_change_24":"0.69"}
         """, delay: delay)
   }
+
+  /// Gemini's ticker: prices are strings; the volume object is keyed by both currencies.
+  public static func gemini(price: String, delay: Duration = .zero) -> FakeResponse {
+    FakeResponse(
+      json: """
+        {"bid":"68870.01","ask":"68871.99","last":"\(price)",\
+        "volume":{"BTC":"2210.505328803","USD":"2135477.463379586263","timestamp":1483018200000}}
+        """, delay: delay)
+  }
 }
 
 /// Scripts and recorded requests, by source id.

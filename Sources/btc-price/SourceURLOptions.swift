@@ -22,11 +22,14 @@ struct SourceURLOptions: ParsableArguments {
   @Option(name: .customLong(PriceSourceDefinition.bitstamp.urlOptionName), help: .url(.bitstamp))
   var bitstamp: String?
 
+  @Option(name: .customLong(PriceSourceDefinition.gemini.urlOptionName), help: .url(.gemini))
+  var gemini: String?
+
   /// The URL given on the command line for each source, by source id.
   var given: [String: String] {
     let values: [(PriceSourceDefinition, String?)] = [
       (.binance, binance), (.cryptoCompare, cryptoCompare), (.coinbase, coinbase),
-      (.kraken, kraken), (.bitstamp, bitstamp),
+      (.kraken, kraken), (.bitstamp, bitstamp), (.gemini, gemini),
     ]
     return Dictionary(
       uniqueKeysWithValues: values.compactMap { definition, value in

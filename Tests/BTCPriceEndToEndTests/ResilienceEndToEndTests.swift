@@ -121,6 +121,22 @@ extension BinaryEndToEndTests {
       }
     }
 
+    @Test func theDefaultChain_endsWithGemini_whichAnswersWhenEveryOtherSourceFails() async throws {
+      try await FakeExchangeServer.withRunning { server in
+        for definition in PriceSourceRegistry.all where definition.source.id != "gemini" {
+          await server.stub(definition, FakeResponse(status: 503, json: "{}"))
+        }
+        await server.stub(.gemini, .gemini(price: "68870.55"))
+
+        let run = try BinaryProcess(["--json", "--once", "--no-cache"] + server.urlArguments)
+
+        #expect(await run.waitForExit() == 0)
+        let line = try #require(run.stdoutText.first)
+        #expect(line.contains(#""price":"68870.55","currency":"USD","source":"gemini""#), "\(line)")
+        #expect(await server.requests(to: .gemini).first?.path == "/v1/pubticker/btcusd")
+      }
+    }
+
     @Test func sourcesAndTheirURLsComeFromTheEnvironment() async throws {
       try await FakeExchangeServer.withRunning { server in
         await server.stub(.kraken, .kraken(price: "68870.10"))
