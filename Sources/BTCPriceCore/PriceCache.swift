@@ -19,7 +19,10 @@
 /// reported once per run of failures and retried no sooner than the next interval.
 ///
 /// A class with a lock rather than an actor, so that a signal handler can flush it synchronously
-/// while the tick's own thread is stuck (a blocked stdout).
+/// while the tick's own thread is stuck (a blocked stdout). The lock guards only the bookkeeping:
+/// the store's write (with its `fsync`) and the warning run after it is released, and one write
+/// at a time claims the store, so the way out never waits on a lock that a slow write or a
+/// blocked stderr holds. A `flush()` that finds a write in flight leaves it to land instead.
 public final class PriceCache: Sendable {
   private struct State {
     /// What the store holds, as far as this run knows.
@@ -30,6 +33,8 @@ public final class PriceCache: Sendable {
     var pending: PriceQuote?
     var lastWrite: ElapsedClock.Instant?
     var writeIsFailing = false
+    /// A write is in flight, outside the lock; no second one starts until it has landed.
+    var writing = false
   }
 
   public let minimumInterval: Duration
@@ -65,7 +70,7 @@ public final class PriceCache: Sendable {
 
   /// Called once per tick with the fresh quote, or nil when the tick failed; writes what is due.
   public func record(_ fresh: PriceQuote?) {
-    state.withValue { state in
+    let due = state.withValue { state -> PriceQuote? in
       if let fresh {
         state.newest = fresh
         state.pending = fresh.value == state.stored?.value ? nil : fresh
@@ -73,18 +78,20 @@ public final class PriceCache: Sendable {
       let now = clock.now
       guard let pending = state.pending,
         state.lastWrite.map({ $0.duration(to: now) >= minimumInterval }) ?? true
-      else { return }
-      write(pending, at: now, into: &state)
+      else { return nil }
+      return Self.claimWrite(of: pending, at: now, in: &state)
     }
+    if let due { write(due) }
   }
 
   /// Writes the newest quote if the store does not hold it yet. Safe to call from any thread,
-  /// and more than once.
+  /// and more than once; returns at once, without writing, while another write is in flight.
   public func flush() {
-    state.withValue { state in
-      guard let newest = state.newest, newest != state.stored else { return }
-      write(newest, at: clock.now, into: &state)
+    let due = state.withValue { state -> PriceQuote? in
+      guard let newest = state.newest, newest != state.stored else { return nil }
+      return Self.claimWrite(of: newest, at: clock.now, in: &state)
     }
+    if let due { write(due) }
   }
 
   /// Whether a write is owed: the newest quote is not what the store holds.
@@ -92,16 +99,36 @@ public final class PriceCache: Sendable {
     state.withValue { state in state.newest.map { $0 != state.stored } ?? false }
   }
 
-  private func write(_ quote: PriceQuote, at now: ElapsedClock.Instant, into state: inout State) {
+  /// Takes the store for one write of `quote`, unless a write is already in flight.
+  private static func claimWrite(
+    of quote: PriceQuote, at now: ElapsedClock.Instant, in state: inout State
+  ) -> PriceQuote? {
+    guard !state.writing else { return nil }
+    state.writing = true
     state.lastWrite = now
+    return quote
+  }
+
+  /// Writes outside the lock, then records what happened under it, then warns outside it again.
+  private func write(_ quote: PriceQuote) {
+    let failure: (any Error)?
     do {
       try store.save(quote)
-      state.stored = quote
-      state.pending = nil
-      state.writeIsFailing = false
+      failure = nil
     } catch {
-      if !state.writeIsFailing { warn(.cacheNotSaved(String(describing: error))) }
-      state.writeIsFailing = true
+      failure = error
     }
+    let warning = state.withValue { state -> PriceFeedWarning? in
+      state.writing = false
+      guard let failure else {
+        state.stored = quote
+        if state.pending?.value == quote.value { state.pending = nil }
+        state.writeIsFailing = false
+        return nil
+      }
+      defer { state.writeIsFailing = true }
+      return state.writeIsFailing ? nil : .cacheNotSaved(String(describing: failure))
+    }
+    if let warning { warn(warning) }
   }
 }
