@@ -34,21 +34,8 @@ public enum AppComposition {
     client: any HTTPClient, clock: any Clock<Duration>, now: @escaping @Sendable () -> Date,
     cacheFileURL: URL?, limitsFileURL: URL? = nil, log: @escaping @Sendable (String) -> Void
   ) -> PriceViewModel {
-    // The terminal's default chain: Binance, CryptoCompare (skipped for an hour after its 401
-    // while the app has no key; a key would come from the Keychain, never from the bundle), then
-    // the keyless Coinbase, Kraken and Bitstamp.
-    let limits = limitsFileURL.map { url in
-      SourceLimits(
-        store: FileSourceLimitStore(fileURL: url),
-        targets: Dictionary(
-          uniqueKeysWithValues: PriceSourceRegistry.all.map { definition in
-            (definition.source.id, SourceLimits.Target(definition.defaultURL, apiKeyGiven: false))
-          }),
-        now: now, warn: log)
-    }
-    let chain = PriceSourceChain.remote(
-      client: client, primaryTimeout: .milliseconds(800), clock: clock, now: now,
-      inheritedLimits: limits?.restore() ?? [:], onEvent: { limits?.record($0) })
+    // The terminal's default chain and pipeline: CryptoCompare is skipped for an hour after its
+    // 401 while the app has no key (a key would come from the Keychain, never from the bundle).
     let store = cacheFileURL.map {
       FilePriceStore(fileURL: $0, knownSources: PriceSourceRegistry.sources)
     }
@@ -56,13 +43,10 @@ public enum AppComposition {
     // would ever remove it. The folder holds one or two small files, so this costs the launch
     // next to nothing.
     store?.removeAbandonedTemporaryFiles(now: now())
-    let warn: @Sendable (PriceFeedWarning) -> Void = { warning in
-      switch warning {
-      case .cacheUnreadable(let reason), .cacheNotSaved(let reason): log(reason)
-      }
-    }
-    let cache = store.map { PriceCache(store: $0, clock: clock, warn: warn) }
-    let feed = PriceFeed(chain: chain, cache: cache, warn: warn)
-    return PriceViewModel(feed: feed, clock: clock)
+    let pipeline = PricePipeline(
+      PricePipeline.Configuration(primaryTimeout: .milliseconds(800)), client: client,
+      clock: clock, now: now, store: store,
+      limitStore: limitsFileURL.map { FileSourceLimitStore(fileURL: $0) }, warn: log)
+    return PriceViewModel(feed: pipeline.feed, clock: clock)
   }
 }

@@ -30,7 +30,7 @@ public final class PriceViewModel {
   public private(set) var accessibilityLabel = ""
 
   @ObservationIgnored private let feed: PriceFeed
-  @ObservationIgnored private let ticker: PriceTicker
+  @ObservationIgnored private let ticks: PriceTickLoop
   @ObservationIgnored private let presenter: PricePresenter
   @ObservationIgnored private var phase = AppPhase.active
   /// The latest ticker task. A new one first awaits the previous one, so even rapid
@@ -50,9 +50,10 @@ public final class PriceViewModel {
     timeZone: @escaping @Sendable () -> TimeZone = { .autoupdatingCurrent }
   ) {
     self.feed = feed
-    self.ticker = PriceTicker(interval: interval, clock: clock)
-    self.presenter = PricePresenter(
+    let presenter = PricePresenter(
       timestamps: TimestampFormatter(precision: .minutes, timeZone: timeZone))
+    self.presenter = presenter
+    self.ticks = PriceTickLoop(interval: interval, clock: clock, feed: feed, presenter: presenter)
     show(presenter.presentRestored(nil))
   }
 
@@ -94,16 +95,11 @@ public final class PriceViewModel {
     guard !isTicking else { return }
     isTicking = true
     let previous = ticking
-    let (ticker, feed) = (self.ticker, self.feed)
+    let ticks = self.ticks
     ticking = Task {
       await previous?.value
       guard !Task.isCancelled else { return }
-      try? await ticker.run { _, budget in
-        guard !Task.isCancelled, let update = try? await feed.update(within: budget) else {
-          return
-        }
-        await self.render(update)
-      }
+      try? await ticks.run { state in await self.render(state) }
     }
   }
 
@@ -122,11 +118,11 @@ public final class PriceViewModel {
     }
   }
 
-  private func render(_ update: PriceUpdate) {
+  private func render(_ state: PriceViewState) {
     // Ticks are cancelled on the main actor, so checking here means a tick cancelled by going to
     // the background can never change the screen afterwards.
     guard !Task.isCancelled else { return }
-    show(presenter.present(update))
+    show(state)
   }
 
   /// Observation ignores assignments of an equal value, so a tick that repeats the shown texts

@@ -69,3 +69,31 @@ extension PriceSourceRegistry {
     return chain
   }
 }
+
+extension PriceSourceRegistry {
+  /// A source list that names a source without a market in the run's currency.
+  public struct NotServed: Error, Equatable, CustomStringConvertible {
+    public let description: String
+
+    public init(description: String) {
+      self.description = description
+    }
+  }
+
+  /// The chain for `currency`, and the sources left out of it: by default every source that
+  /// serves the currency (the others are left out); a list someone gave must name only such
+  /// sources, since asking one that does not would fail on every tick.
+  public static func chain(ids: [String]?, for currency: Currency) throws(NotServed)
+    -> (chain: [PriceSourceDefinition], leftOut: [PriceSourceDefinition])
+  {
+    let serving = serving(currency)
+    guard let ids else { return (serving, all.filter { $0.markets[currency] == nil }) }
+    let chain = ids.compactMap(definition(id:))
+    if let lacking = chain.first(where: { $0.markets[currency] == nil }) {
+      throw NotServed(
+        description: "\(lacking.source.id) has no BTC/\(currency.code) market; sources for "
+          + "\(currency.code): \(serving.map(\.source.id).joined(separator: ", ")).")
+    }
+    return (chain, [])
+  }
+}

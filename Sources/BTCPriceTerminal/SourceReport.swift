@@ -64,4 +64,16 @@ public final class SourceReport: Sendable {
       return (.notice, line)
     }
   }
+
+  /// `--verbose`'s first line: `BTC/EUR from binance, …; left out, with no BTC/EUR market: …`.
+  public static func chainLine(currency: Currency, sourceIDs: [String], leftOutIDs: [String])
+    -> String
+  {
+    let code = currency.code
+    var line = "BTC/\(code) from \(sourceIDs.joined(separator: ", "))"
+    if !leftOutIDs.isEmpty {
+      line += "; left out, with no BTC/\(code) market: \(leftOutIDs.joined(separator: ", "))"
+    }
+    return line
+  }
 }

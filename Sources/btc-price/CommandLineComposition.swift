@@ -13,12 +13,6 @@ import NIOPosix
   import Foundation
 #endif
 
-#if canImport(FoundationEssentials)
-  import FoundationEssentials
-#else
-  import Foundation
-#endif
-
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)
@@ -47,7 +41,7 @@ struct CommandLineComposition {
   let maxAge: Duration?
 
   func run() async -> Outcome {
-    let presenter = PricePipeline.presenter(pipeline)
+    let presenter = NIOPipeline.presenter(pipeline)
     let session = TerminalSession(
       mode: mode, presenter: presenter, write: Console.writeStdout,
       writeDiagnostic: Console.writeStderr, width: Console.terminalWidth)
@@ -81,10 +75,9 @@ struct CommandLineComposition {
   }
 
   private func tick(session: TerminalSession, presenter: PricePresenter) async -> Outcome {
-    let prices = PricePipeline.make(
+    let prices = NIOPipeline.make(
       pipeline, warn: { session.diagnostic(Console.warning($0)) },
       log: { session.diagnostic($0) })
-    let (feed, report) = (prices.feed, prices.report)
 
     // The trap goes first: a signal at any later moment must find it, and give the cursor back.
     let ticking = NIOLockedValueBox<Task<Void, any Error>?>(nil)
@@ -99,13 +92,10 @@ struct CommandLineComposition {
     do {
       try session.begin()
       await prices.restore(pipeline)
-      let ticker = PriceTicker(interval: pipeline.interval, clock: prices.clock)
+      let ticks = prices.tickLoop(pipeline, presenter: presenter)
       let lastTickSucceeded = NIOLockedValueBox(false)
-      let task = prices.loop.startTask {
-        try await ticker.run(count: count) { slot, budget in
-          report.tickStarted(slot, budget: budget)
-          guard let update = try? await feed.update(within: budget) else { return }
-          let state = presenter.present(update)
+      let task = prices.loop.startTask { [count] in
+        try await ticks.run(count: count) { state in
           try session.show(state)
           lastTickSucceeded.withLockedValue { $0 = !state.isStale }
         }

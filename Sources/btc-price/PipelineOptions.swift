@@ -19,22 +19,14 @@ struct PipelineOptions: ParsableArguments {
   /// What the options resolve to, every layer and default applied.
   struct Resolved {
     let interval: Duration
-    let primaryTimeout: Duration
-    let currency: Currency
-    /// The chain, in order: the sources that serve the currency.
-    let sources: [PriceSourceDefinition]
+    /// The currency, the chain (the sources that serve it), their URLs and keys, the deadline.
+    let configuration: PricePipeline.Configuration
     /// Sources left out of the default chain because they have no market in the currency.
     let leftOut: [PriceSourceDefinition]
-    /// Endpoint overrides by source id, as given (the chain sets their pair for the currency).
-    let urls: [String: URL]
-    /// API keys by source id, for the sources that take one; never printed or logged.
-    let apiKeys: [String: String]
     let format: PriceTemplate?
     let store: FilePriceStore?
     /// Where the limits sources set (bans, refusals) are kept across runs.
     let limitStore: FileSourceLimitStore?
-    /// What this run asks each source, to tell which kept limits still apply.
-    let limitTargets: [String: SourceLimits.Target]
     let verbose: Bool
   }
 
@@ -120,7 +112,13 @@ struct PipelineOptions: ParsableArguments {
     }
 
     let currency = settings.currency ?? .usd
-    let (chain, leftOut) = try Self.chain(settings.sources, currency: currency)
+    let chain: [PriceSourceDefinition]
+    let leftOut: [PriceSourceDefinition]
+    do {
+      (chain, leftOut) = try PriceSourceRegistry.chain(ids: settings.sources, for: currency)
+    } catch {
+      throw ValidationError("\(error)")
+    }
     for definition in chain {
       do {
         _ = try definition.url(for: currency, base: settings.urls[definition.source.id])
@@ -136,43 +134,16 @@ struct PipelineOptions: ParsableArguments {
         fileURL: settings.cachePath.map { URL(fileURLWithPath: $0) }
           ?? FilePriceStore.defaultFileURL(environment: environment, currency: currency),
         knownSources: PriceSourceRegistry.sources, currency: currency)
-    var limitTargets: [String: SourceLimits.Target] = [:]
-    for definition in chain {
-      let id = definition.source.id
-      limitTargets[id] = SourceLimits.Target(
-        settings.urls[id] ?? definition.defaultURL, apiKeyGiven: apiKeys[id] != nil)
-    }
     return Resolved(
       interval: .seconds(settings.interval ?? 1),
-      primaryTimeout: .seconds(settings.primaryTimeout ?? 0.8),
-      currency: currency,
-      sources: chain,
+      configuration: PricePipeline.Configuration(
+        currency: currency, sources: chain, urls: settings.urls, apiKeys: apiKeys,
+        primaryTimeout: .seconds(settings.primaryTimeout ?? 0.8)),
       leftOut: leftOut,
-      urls: settings.urls,
-      apiKeys: apiKeys,
       format: settings.format,
       store: store,
       limitStore: FileSourceLimitStore(fileURL: Self.limitsFileURL(environment: environment)),
-      limitTargets: limitTargets,
       verbose: verbose)
-  }
-
-  /// The chain for `currency`: by default every source that serves it; a list someone gave must
-  /// name only such sources, since asking one that does not would fail on every tick.
-  private static func chain(_ ids: [String]?, currency: Currency) throws
-    -> (chain: [PriceSourceDefinition], leftOut: [PriceSourceDefinition])
-  {
-    let serving = PriceSourceRegistry.serving(currency)
-    guard let ids else {
-      return (serving, PriceSourceRegistry.all.filter { $0.markets[currency] == nil })
-    }
-    let chain = ids.compactMap(PriceSourceRegistry.definition(id:))
-    if let lacking = chain.first(where: { $0.markets[currency] == nil }) {
-      throw ValidationError(
-        "\(lacking.source.id) has no BTC/\(currency.code) market; sources for "
-          + "\(currency.code): \(serving.map(\.source.id).joined(separator: ", ")).")
-    }
-    return (chain, [])
   }
 
   /// `$XDG_STATE_HOME/btc-price/limits.json` (default `~/.local/state/…`); Application Support

@@ -90,27 +90,22 @@ struct ServeCommand: AsyncParsableCommand {
   func run() async throws {
     let resolved = try root.pipeline.resolved(
       environment: ProcessInfo.processInfo.environment, format: nil)
-    let metrics = ServerMetrics(sources: resolved.sources.map(\.source))
-    let prices = PricePipeline.make(
+    let metrics = ServerMetrics(sources: resolved.configuration.sources.map(\.source))
+    let prices = NIOPipeline.make(
       resolved, warn: { Console.writeStderr(Console.warning($0)) },
       log: { Console.writeStderr($0) }, onEvent: metrics.record)
-    let presenter = PricePipeline.presenter(resolved)
+    let presenter = NIOPipeline.presenter(resolved)
     let broadcaster = PriceBroadcaster(
       initial: presenter.presentRestored(await prices.restore(resolved)))
     let server = PriceServer(
       broadcaster: broadcaster, metrics: metrics, sources: PriceSourceRegistry.sources)
 
-    let ticker = PriceTicker(interval: resolved.interval, clock: prices.clock)
-    let (loop, feed, report) = (prices.loop, prices.feed, prices.report)
+    let (loop, ticks) = (prices.loop, prices.tickLoop(resolved, presenter: presenter))
     let ticking = PriceTickService(broadcaster: broadcaster, metrics: metrics, clock: prices.clock)
     { publish in
       // The same one-thread tick as the command line's (see EventLoopExecutor).
       let task = loop.startTask {
-        try await ticker.run { slot, budget in
-          report.tickStarted(slot, budget: budget)
-          guard let update = try? await feed.update(within: budget) else { return }
-          publish(presenter.present(update))
-        }
+        try await ticks.run { publish($0) }
       }
       try await withTaskCancellationHandler {
         try await task.value

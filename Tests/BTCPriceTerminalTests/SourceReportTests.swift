@@ -27,6 +27,16 @@ struct SourceReportTests {
     #expect(warnings.value == ["binance said 451", "binance said 403", "kraken said 451"])
   }
 
+  @Test func chainLine_namesTheChainAndWhatWasLeftOutForTheCurrency() {
+    #expect(
+      SourceReport.chainLine(
+        currency: .jpy, sourceIDs: ["binance", "coinbase"], leftOutIDs: ["cryptocompare"])
+        == "BTC/JPY from binance, coinbase; left out, with no BTC/JPY market: cryptocompare")
+    #expect(
+      SourceReport.chainLine(currency: .usd, sourceIDs: ["kraken"], leftOutIDs: [])
+        == "BTC/USD from kraken")
+  }
+
   @Test func verbose_logsEveryEventAtItsLevel() {
     let lines = Locked<[String]>([])
     let sut = SourceReport(

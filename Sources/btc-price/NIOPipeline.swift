@@ -13,22 +13,24 @@ import NIOPosix
   import Foundation
 #endif
 
-/// What every front end of the tool ticks through (the terminal in ``CommandLineComposition``,
-/// the web in ``ServeCommand``): one event-loop thread, the HTTP client, the source chain with its
-/// report and its limits from earlier runs, and the feed with its cache.
-struct PricePipeline {
+/// The shared ``PricePipeline`` on the tool's runtime, for every front end of the tool (the
+/// terminal in ``CommandLineComposition``, the web in ``ServeCommand``): one event-loop thread,
+/// the SwiftNIO HTTP client, and the `--verbose` report.
+struct NIOPipeline {
   let group: MultiThreadedEventLoopGroup
   let loop: any EventLoop
   let client: NIOHTTPClient
   let clock: EventLoopClock
   let now: @Sendable () -> Date
   let report: SourceReport
-  let feed: PriceFeed
+  let pipeline: PricePipeline
+
+  var feed: PriceFeed { pipeline.feed }
 
   /// The cache, for the ways out that must write it without waiting for the feed.
-  var cache: PriceCache? { feed.cache }
+  var cache: PriceCache? { pipeline.cache }
 
-  /// Builds the pipeline; ``restore()`` then reads the cache.
+  /// Builds the pipeline; ``restore(_:)`` then reads the cache.
   ///
   /// - Parameters:
   ///   - warn: one line for stderr (a source refusing us, a cache that cannot be written).
@@ -39,7 +41,7 @@ struct PricePipeline {
     warn: @escaping @Sendable (String) -> Void,
     log: @escaping @Sendable (String) -> Void,
     onEvent: @escaping @Sendable (PriceSourceEvent) -> Void = { _ in }
-  ) -> PricePipeline {
+  ) -> NIOPipeline {
     // One thread does everything a tick needs: its timers, its socket I/O and the tick itself
     // (see EventLoopExecutor). At one request a second there is nothing to spread over cores.
     let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
@@ -48,35 +50,39 @@ struct PricePipeline {
     let clock = EventLoopClock(loop: loop)
     let now: @Sendable () -> Date = { Date() }
     let report = sourceReport(resolved, warn: warn, log: log)
-    if resolved.verbose { log(VerboseLine.format(.info, chainLine(resolved))) }
-    let limits = resolved.limitStore.map {
-      SourceLimits(store: $0, targets: resolved.limitTargets, now: now, warn: warn)
+    if resolved.verbose {
+      log(
+        VerboseLine.format(
+          .info,
+          SourceReport.chainLine(
+            currency: resolved.configuration.currency,
+            sourceIDs: resolved.configuration.sources.map(\.source.id),
+            leftOutIDs: resolved.leftOut.map(\.source.id))))
     }
-    let chain = PriceSourceChain.remote(
-      resolved.sources, urls: resolved.urls, currency: resolved.currency,
-      apiKeys: resolved.apiKeys, client: client, primaryTimeout: resolved.primaryTimeout,
-      clock: clock, now: now, inheritedLimits: limits?.restore() ?? [:]
+    let pipeline = PricePipeline(
+      resolved.configuration, client: client, clock: clock, now: now, store: resolved.store,
+      limitStore: resolved.limitStore, warn: warn
     ) { event in
       report.record(event)
-      limits?.record(event)
       onEvent(event)
     }
-    let feedWarn: @Sendable (PriceFeedWarning) -> Void = { warning in
-      switch warning {
-      case .cacheUnreadable(let reason): warn(reason)
-      case .cacheNotSaved(let reason): warn("\(reason) (will keep running without saving)")
-      }
-    }
-    let cache = resolved.store.map { PriceCache(store: $0, clock: clock, warn: feedWarn) }
-    return PricePipeline(
+    return NIOPipeline(
       group: group, loop: loop, client: client, clock: clock, now: now, report: report,
-      feed: PriceFeed(chain: chain, cache: cache, warn: feedWarn))
+      pipeline: pipeline)
+  }
+
+  /// The tick loop every front end runs: `--interval`, this runtime's clock, the report.
+  func tickLoop(_ resolved: PipelineOptions.Resolved, presenter: PricePresenter) -> PriceTickLoop {
+    PriceTickLoop(
+      interval: resolved.interval, clock: clock, feed: feed, presenter: presenter,
+      tickStarted: report.tickStarted)
   }
 
   /// The words and formats of every front end: local times to the second, in the currency.
   static func presenter(_ resolved: PipelineOptions.Resolved) -> PricePresenter {
     PricePresenter(
-      timestamps: TimestampFormatter(precision: .seconds), currency: resolved.currency)
+      timestamps: TimestampFormatter(precision: .seconds),
+      currency: resolved.configuration.currency)
   }
 
   /// Reads the cache, so the first tick can already show the last known price, and sweeps the
@@ -95,23 +101,12 @@ struct PricePipeline {
     try? await group.shutdownGracefully()
   }
 
-  /// `--verbose`'s first line: `BTC/EUR from binance, …; left out, with no BTC/JPY market: …`.
-  private static func chainLine(_ resolved: PipelineOptions.Resolved) -> String {
-    let code = resolved.currency.code
-    var line = "BTC/\(code) from \(resolved.sources.map(\.source.id).joined(separator: ", "))"
-    if !resolved.leftOut.isEmpty {
-      let ids = resolved.leftOut.map(\.source.id).joined(separator: ", ")
-      line += "; left out, with no BTC/\(code) market: \(ids)"
-    }
-    return line
-  }
-
-  /// `--verbose` lines, and the warnings about sources that refuse us.
+  /// `--verbose` lines, and the warnings about sources that refuse us, with each source's advice.
   private static func sourceReport(
     _ resolved: PipelineOptions.Resolved, warn: @escaping @Sendable (String) -> Void,
     log: @escaping @Sendable (String) -> Void
   ) -> SourceReport {
-    let apiKeys = resolved.apiKeys
+    let apiKeys = resolved.configuration.apiKeys
     let verbose: @Sendable (SourceReport.Level, String) -> Void = { level, line in
       log(VerboseLine.format(level, line))
     }
