@@ -13,12 +13,6 @@ import ServiceLifecycle
   import Foundation
 #endif
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// `btc-price serve`: one ticker, any number of viewers, on a web page, a JSON endpoint and an
 /// event stream. The composition root of the web front end.
 struct ServeCommand: AsyncParsableCommand {
@@ -118,7 +112,7 @@ struct ServeCommand: AsyncParsableCommand {
     let application = server.makeApplication(
       configuration: .init(
         host: host, port: port, connectionsPerAddress: connectionsPerAddress,
-        maximumConnections: Self.raiseOpenFileLimit() - 64),
+        maximumConnections: OpenFileLimit.maximumConnections(forOpenFiles: OpenFileLimit.raise())),
       logger: logger,
       onServerRunning: { [host] channel in
         let port = channel.localAddress?.port ?? 0
@@ -132,11 +126,12 @@ struct ServeCommand: AsyncParsableCommand {
     // which then has no request in progress and closes its connections at once.
     var configuration = ServiceGroupConfiguration(
       services: [.init(service: application), .init(service: ticking)], logger: logger)
-    configuration.maximumGracefulShutdownDuration = Duration.milliseconds(600)
-    configuration.maximumCancellationDuration = Duration.milliseconds(200)
+    configuration.maximumGracefulShutdownDuration = ServeShutdown.gracefulShutdown
+    configuration.maximumCancellationDuration = ServeShutdown.cancellation
     let group = ServiceGroup(configuration: configuration)
     let signals = SignalTrap(
-      grace: .milliseconds(900), beforeHardExit: { prices.cache?.flush() },
+      grace: .milliseconds(Int(ServeShutdown.signalGrace / .milliseconds(1))),
+      beforeHardExit: { prices.cache?.flush() },
       terminate: { _ in Task { await group.triggerGracefulShutdown() } })
     var failure: (any Error)?
     do {
@@ -157,24 +152,5 @@ struct ServeCommand: AsyncParsableCommand {
     var logger = Logger(label: "btc-price") { StreamLogHandler.standardError(label: $0) }
     logger.logLevel = verbose ? .debug : .warning
     return logger
-  }
-
-  /// Every viewer is a file descriptor: raise the soft limit to the hard one (at most 1 << 20)
-  /// and return it.
-  private static func raiseOpenFileLimit() -> Int {
-    var limit = rlimit()
-    #if canImport(Glibc)
-      let resource = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
-    #else
-      let resource = RLIMIT_NOFILE
-    #endif
-    guard getrlimit(resource, &limit) == 0 else { return 1_024 }
-    let wanted = min(limit.rlim_max, 1 << 20)
-    if limit.rlim_cur < wanted {
-      var raised = limit
-      raised.rlim_cur = wanted
-      if setrlimit(resource, &raised) == 0 { limit = raised }
-    }
-    return Int(limit.rlim_cur)
   }
 }
