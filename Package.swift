@@ -92,7 +92,7 @@ let package = Package(
       name: "BTCPriceServer",
       dependencies: [
         // BTCPriceNIO for its EventLoopExecutor (stream viewers run on their loop).
-        "BTCPriceCore", "BTCPriceFeature", "BTCPriceTerminal", "BTCPriceNIO",
+        "BTCPriceCore", "BTCPriceFeature", "BTCPriceNIO",
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "HummingbirdCore", package: "hummingbird"),
         .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

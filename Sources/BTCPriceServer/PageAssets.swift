@@ -1,3 +1,5 @@
+import BTCPriceCore
+
 /// The page's static files, compiled into the binary so the server needs no folder of its own and
 /// the page loads nothing from anywhere else.
 enum PageAssets {
@@ -5,128 +7,70 @@ enum PageAssets {
   /// inline script.
   static let script = #"""
     "use strict";
-    // Keeps the server-rendered page live from /api/stream. Prices are exact decimal strings: they are
-    // formatted with BigInt (never through floating point) the way the command line formats them.
+    // Keeps the server-rendered page live from /api/stream. A view only: every text comes worded in
+    // the event's "view" object (the server's presenter); this script places the texts and writes
+    // the time in the viewer's own zone.
     (() => {
       const panel = document.getElementById("panel");
       if (!panel) return;
       const $ = (id) => document.getElementById(id);
-      const sources = {};
-      for (const pair of (panel.dataset.sources || "").split(";")) {
-        const [id, name] = pair.split("=");
-        if (id) sources[id] = name;
-      }
 
-      const SCALE = 12;
-      const units = (text) => {
-        const match = /^(-?)(\d+)(?:\.(\d+))?$/.exec(text || "");
-        if (!match) return null;
-        const value = BigInt(match[2] + (match[3] || "").padEnd(SCALE, "0").slice(0, SCALE));
-        return match[1] ? -value : value;
-      };
-      // $68,901.23, €68,901.23, ¥10,512,345: the run's currency symbol, rounded half away from
-      // zero to its minor units, grouped with commas, in every locale.
-      const symbol = panel.dataset.symbol || "$";
-      const minor = Number(panel.dataset.minorUnits || "2");
-      const pair = panel.dataset.pair || "BTC/USD";
-      const money = (value) => {
-        const negative = value < 0n;
-        const magnitude = negative ? -value : value;
-        const step = 10n ** BigInt(SCALE - minor);
-        let units = magnitude / step;
-        if ((magnitude % step) * 2n >= step) units += 1n;
-        const scale = 10n ** BigInt(minor);
-        const whole = (units / scale).toString().replace(/\B(?=(\d{3})+(?!\d))/g, ",");
-        const fraction = minor > 0 ? "." + (units % scale).toString().padStart(minor, "0") : "";
-        return (negative ? "-" : "") + symbol + whole + fraction;
-      };
-      // Nov 22, 14:03:05 in the viewer's own time zone, like the command line.
+      // Nov 22, 14:03:05 in the viewer's own time zone, the presenter's pattern.
       const clock = new Intl.DateTimeFormat("en-US", {
         month: "short", day: "numeric", hour: "2-digit", minute: "2-digit", second: "2-digit",
         hourCycle: "h23",
       });
       const when = (iso) => {
         const date = new Date(iso);
-        if (Number.isNaN(date.getTime())) return "-";
+        if (Number.isNaN(date.getTime())) return null;
         const part = {};
         for (const { type, value } of clock.formatToParts(date)) part[type] = value;
         return `${part.month} ${part.day}, ${part.hour}:${part.minute}:${part.second}`;
       };
-      const setTime = (element, iso) => {
-        element.textContent = iso ? when(iso) : "-";
+      const setTime = (element, iso, fallback) => {
+        element.textContent = (iso && when(iso)) || fallback;
         if (iso) element.setAttribute("datetime", iso);
         else element.removeAttribute("datetime");
       };
 
-      const spark = (panel.dataset.sparkline || "").split(" ").filter(Boolean).map(Number);
-      const drawSparkline = () => {
-        const line = $("sparkline-line");
-        if (!line) return;
-        const low = Math.min(...spark);
-        const span = Math.max(...spark) - low;
-        const step = spark.length > 1 ? 600 / (spark.length - 1) : 0;
-        line.setAttribute("points", spark.map((value, index) => {
-          const y = span > 0 ? 95 - ((value - low) / span) * 90 : 50;
-          return `${(index * step).toFixed(1)},${y.toFixed(1)}`;
-        }).join(" "));
-        $("sparkline").setAttribute("aria-label", `Price over the last ${spark.length} ticks`);
-      };
-
       let lastData = panel.dataset.json || "";
-      let shown = null;
-      try { shown = JSON.parse(lastData); } catch (_) { shown = null; }
-      let lastAnnounced = 0;
+      let lastAnnounced = Date.now();
       const announce = (text) => {
         $("announcer").textContent = text;
         lastAnnounced = Date.now();
       };
 
-      const show = (update) => {
-        const value = update.price === null ? null : units(update.price);
-        const previous = shown && shown.price !== null ? units(shown.price) : null;
-        const state = value === null ? "empty" : update.stale ? "stale" : "fresh";
-        const wasState = panel.dataset.state;
-        panel.dataset.state = state;
-        const priceText = value === null ? "-" : money(value);
-        $("price").textContent = priceText;
-        let direction = "none";
-        let change = "";
-        if (value !== null && previous !== null) {
-          const difference = value - previous;
-          direction = difference > 0n ? "up" : difference < 0n ? "down" : "unchanged";
-          change = direction === "up" ? "▲ +" + money(difference)
-            : direction === "down" ? "▼ -" + money(-difference) : "• unchanged";
-        }
-        panel.dataset.direction = direction;
-        $("change").textContent = change;
-        setTime($("time"), update.timestamp);
-        setTime($("banner-time"), update.timestamp);
-        $("from").hidden = value === null;
-        $("source").textContent = sources[update.source] || update.source || "";
-        $("banner").hidden = !update.stale;
-        if (!update.stale && value !== null) {
-          spark.push(Number(update.price));
-          if (spark.length > 60) spark.splice(0, spark.length - 60);
-          drawSparkline();
-        }
-        document.title = value === null ? pair : `${priceText} · ${pair}`;
+      const show = (view) => {
+        const wasPhase = panel.dataset.state;
+        panel.dataset.state = view.phase;
+        panel.dataset.direction = view.direction;
+        $("pair").textContent = view.pair;
+        $("price").textContent = view.price;
+        $("change").textContent = view.change;
+        $("updated-text").textContent = view.updated;
+        setTime($("time"), view.timestamp, view.time);
+        setTime($("banner-time"), view.timestamp, view.time);
+        $("from").hidden = view.source === null;
+        $("source").textContent = view.source || "";
+        $("banner").hidden = view.banner === null;
+        $("banner-text").textContent = view.banner || "";
+        $("sparkline-line").setAttribute("points", view.sparkline);
+        $("sparkline").setAttribute("aria-label", view.sparklineLabel);
+        document.title = view.title;
         // Screen readers hear changes of state at once and the price at most once a minute.
-        if (state !== wasState) {
-          announce(state === "stale" ? $("banner").textContent
-            : state === "fresh" ? `Bitcoin price ${priceText}, updating again` : "Bitcoin price unavailable");
-        } else if (state === "fresh" && Date.now() - lastAnnounced > 60000) {
-          announce(`Bitcoin price ${priceText}`);
+        if (view.phase !== wasPhase) {
+          announce(view.phase === "stale" ? $("banner").textContent : view.announceState);
+        } else if (view.phase === "fresh" && Date.now() - lastAnnounced > 60000) {
+          announce(view.announcePrice);
         }
-        shown = update;
       };
 
       // The server wrote its times in UTC; show them in the viewer's zone.
       for (const id of ["time", "banner-time"]) {
         const element = $(id);
         const iso = element && element.getAttribute("datetime");
-        if (iso) element.textContent = when(iso);
+        if (iso) element.textContent = when(iso) || element.textContent;
       }
-      lastAnnounced = Date.now();
 
       if (!window.EventSource) return;
       let source = null;
@@ -137,7 +81,10 @@ enum PageAssets {
           $("connection").hidden = true;
           if (message.data === lastData) return;
           lastData = message.data;
-          try { show(JSON.parse(message.data)); } catch (_) { /* a malformed event changes nothing */ }
+          try {
+            const data = JSON.parse(message.data);
+            if (data && data.view) show(data.view);
+          } catch (_) { /* a malformed event changes nothing */ }
         });
         source.onopen = () => { $("connection").hidden = true; };
         source.onerror = () => {
@@ -236,8 +183,14 @@ enum PageAssets {
     <svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 512 512"><rect width="512" height="512" rx="96" fill="#f7931a"/><path fill="#fff" d="M210 112h36v40h24v-40h36v44c46 8 74 34 74 72 0 26-14 46-38 56 32 10 50 34 50 66 0 46-36 78-92 82v48h-36v-46h-24v46h-36v-46h-62v-36h30V192h-30v-36h68zm30 80v72h52c24 0 38-14 38-36s-14-36-38-36zm0 108v80h60c28 0 44-16 44-40s-16-40-44-40z"/></svg>
     """#
 
-  /// `/manifest.webmanifest`, so the page can be added to a home screen.
-  static let manifest = #"""
-    {"name":"Bitcoin price","short_name":"BTC price","description":"The Bitcoin price in US dollars, live.","start_url":"/","scope":"/","display":"standalone","background_color":"#0d1117","theme_color":"#f7931a","icons":[{"src":"/icon.svg","sizes":"any","type":"image/svg+xml","purpose":"any maskable"}]}
-    """#
+  /// `/manifest.webmanifest`, so the page can be added to a home screen, named for the run's
+  /// currency.
+  static func manifest(_ currency: Currency) -> String {
+    ##"{"name":"Bitcoin price","short_name":"BTC price","description":"The Bitcoin price in "##
+      + currency.code
+      + ##", live.","start_url":"/","scope":"/","display":"standalone","background_color":"#0d1117","##
+      + ##""theme_color":"#f7931a","icons":[{"src":"/icon.svg","sizes":"any","##
+      + ##""type":"image/svg+xml","purpose":"any maskable"}]}"##
+  }
+
 }

@@ -1,6 +1,5 @@
 import BTCPriceCore
 import BTCPriceFeature
-import BTCPriceTerminal
 import NIOCore
 
 #if canImport(FoundationEssentials)
@@ -9,8 +8,9 @@ import NIOCore
   import Foundation
 #endif
 
-/// One tick as the web sees it: its sequence number, the state, and that state as the `--json`
-/// object and as a ready-made Server-Sent Events frame (built once, shared by every viewer).
+/// One tick as the web sees it: its sequence number, the state, that state as the `--json`
+/// object, the page's texts for it, and a ready-made Server-Sent Events frame (built once, shared
+/// by every viewer).
 public struct PriceEvent: Equatable, Sendable {
   /// The tick's sequence number: 1 for the first tick of this run, 0 for the state restored from
   /// the cache before it. Used as the SSE event id.
@@ -18,16 +18,22 @@ public struct PriceEvent: Equatable, Sendable {
   public let state: PriceViewState
   /// Exactly the `--json` line for this state (without the newline).
   public let json: String
-  /// `id: <n>\nevent: price\ndata: <json>\n\n`.
+  /// What the page shows for this tick, worded by the presenter.
+  public let page: PricePageViewState
+  /// The event's data: the `--json` object with the page's texts added as `view`.
+  public let data: String
+  /// `id: <n>\nevent: price\ndata: <data>\n\n`.
   public let frame: ByteBuffer
   /// ``frame`` as one HTTP/1.1 chunk, for writing below the HTTP encoder.
   public let chunk: ByteBuffer
 
-  public init(id: Int, state: PriceViewState) {
+  public init(id: Int, state: PriceViewState, page: PricePageViewState) {
     self.id = id
     self.state = state
     self.json = JSONLineRenderer.render(state)
-    self.frame = ByteBuffer(string: ServerSentEvents.priceFrame(id: id, json: json))
+    self.page = page
+    self.data = String(json.dropLast()) + ",\"view\":" + page.json + "}"
+    self.frame = ByteBuffer(string: ServerSentEvents.priceFrame(id: id, json: data))
     self.chunk = ServerSentEvents.chunk(frame)
   }
 }
@@ -78,6 +84,8 @@ public final class PriceBroadcaster: Sendable {
   private struct State {
     var latest: PriceEvent
     var ring: [PriceEvent]
+    /// The fresh values so far, oldest first, as many as the page's sparkline draws.
+    var freshValues: [Decimal]
     var viewers: [Int: Viewer] = [:]
     var sinks: [ObjectIdentifier: any PriceEventSink] = [:]
     var nextViewer = 0
@@ -85,11 +93,21 @@ public final class PriceBroadcaster: Sendable {
     var dropped = 0
   }
 
-  /// - Parameter initial: what to show before the first tick (the cached value, or nothing).
-  public init(initial: PriceViewState, configuration: Configuration = .init()) {
+  private let page: PricePagePresenter
+
+  /// - Parameters:
+  ///   - initial: what to show before the first tick (the cached value, or nothing).
+  ///   - page: words each tick for the page, in the run's currency.
+  public init(
+    initial: PriceViewState, page: PricePagePresenter = PricePagePresenter(),
+    configuration: Configuration = .init()
+  ) {
     self.configuration = configuration
-    let event = PriceEvent(id: 0, state: initial)
-    state = Locked(State(latest: event, ring: [event]))
+    self.page = page
+    let event = PriceEvent(
+      id: 0, state: initial,
+      page: page.present(initial, previousValue: nil, recentValues: []))
+    state = Locked(State(latest: event, ring: [event], freshValues: []))
   }
 
   public var latest: PriceEvent { state.withValue { $0.latest } }
@@ -107,7 +125,17 @@ public final class PriceBroadcaster: Sendable {
   public func publish(_ viewState: PriceViewState) -> PriceEvent {
     let (event, laggards, sinks) = state.withValue {
       state -> (PriceEvent, [Viewer], [any PriceEventSink]) in
-      let event = PriceEvent(id: state.latest.id + 1, state: viewState)
+      if !viewState.isStale, let value = viewState.quote?.value {
+        state.freshValues.append(value)
+        if state.freshValues.count > PricePagePresenter.sparklineLength {
+          state.freshValues.removeFirst()
+        }
+      }
+      let event = PriceEvent(
+        id: state.latest.id + 1, state: viewState,
+        page: page.present(
+          viewState, previousValue: state.latest.state.quote?.value,
+          recentValues: state.freshValues))
       state.latest = event
       state.ring.append(event)
       if state.ring.count > configuration.ringCapacity {

@@ -53,14 +53,14 @@ public struct PriceServer: Sendable {
 
   public let broadcaster: PriceBroadcaster
   public let metrics: ServerMetrics
-  /// The chain's sources, for their display names on the page.
-  public let sources: [PriceSource]
+  /// The run's currency, for the web manifest.
+  public let currency: Currency
   private let streams: StreamHub
 
-  public init(broadcaster: PriceBroadcaster, metrics: ServerMetrics, sources: [PriceSource]) {
+  public init(broadcaster: PriceBroadcaster, metrics: ServerMetrics, currency: Currency = .usd) {
     self.broadcaster = broadcaster
     self.metrics = metrics
-    self.sources = sources
+    self.currency = currency
     self.streams = StreamHub(broadcaster: broadcaster)
   }
 
@@ -74,13 +74,10 @@ public struct PriceServer: Sendable {
     let router = Router(context: ServerRequestContext.self, options: .autoGenerateHeadEndpoints)
     // Before the routes: middleware applies to routes added after it, and to the 404 responder.
     router.add(middleware: GuardMiddleware())
-    let (broadcaster, metrics, sources, streams) = (
-      self.broadcaster, self.metrics, self.sources, self.streams
-    )
+    let (broadcaster, metrics, streams) = (self.broadcaster, self.metrics, self.streams)
 
     router.get("/") { _, _ in
-      let body = PricePage.render(
-        latest: broadcaster.latest, recent: broadcaster.recent, sources: sources)
+      let body = PricePage.render(latest: broadcaster.latest)
       return Self.response(body, type: "text/html; charset=utf-8", cache: "no-cache")
     }
     router.get("/api/price") { request, _ in
@@ -104,7 +101,7 @@ public struct PriceServer: Sendable {
       ("/app.js", PageAssets.script, "text/javascript; charset=utf-8"),
       ("/app.css", PageAssets.stylesheet, "text/css; charset=utf-8"),
       ("/icon.svg", PageAssets.icon, "image/svg+xml"),
-      ("/manifest.webmanifest", PageAssets.manifest, "application/manifest+json"),
+      ("/manifest.webmanifest", PageAssets.manifest(currency), "application/manifest+json"),
     ]
     for (path, body, type) in assets {
       let buffer = ByteBuffer(string: body)

@@ -89,10 +89,11 @@ struct ServeCommand: AsyncParsableCommand {
       resolved, warn: { Console.writeStderr(Console.warning($0)) },
       log: { Console.writeStderr($0) }, onEvent: metrics.record)
     let presenter = NIOPipeline.presenter(resolved)
+    let currency = resolved.configuration.currency
     let broadcaster = PriceBroadcaster(
-      initial: presenter.presentRestored(await prices.restore(resolved)))
-    let server = PriceServer(
-      broadcaster: broadcaster, metrics: metrics, sources: PriceSourceRegistry.sources)
+      initial: presenter.presentRestored(await prices.restore(resolved)),
+      page: PricePagePresenter(currency: currency))
+    let server = PriceServer(broadcaster: broadcaster, metrics: metrics, currency: currency)
 
     let (loop, ticks) = (prices.loop, prices.tickLoop(resolved, presenter: presenter))
     let ticking = PriceTickService(broadcaster: broadcaster, metrics: metrics, clock: prices.clock)

@@ -17,12 +17,25 @@ struct BroadcastPriceToViewersUseCaseTests {
     #expect(sut.latest.state.priceText == "$68,902.00")
   }
 
-  @Test func event_carriesTheJSONLineAndItsSSEFrame() {
+  @Test func event_carriesTheJSONLine_andItsSSEFrameAddsThePagesTexts() {
     let event = makeSUT().publish(fresh("68901.23"))
 
     #expect(event.json == JSONLineRenderer.render(fresh("68901.23")))
+    #expect(event.data == String(event.json.dropLast()) + #","view":"# + event.page.json + "}")
+    #expect(event.page.priceText == "$68,901.23")
     #expect(
-      String(buffer: event.frame) == "id: 1\nevent: price\ndata: \(event.json)\n\n")
+      String(buffer: event.frame) == "id: 1\nevent: price\ndata: \(event.data)\n\n")
+  }
+
+  @Test func events_drawTheLast60FreshValues_andWordTheChangeSinceTheTickBefore() {
+    let sut = makeSUT()
+    for cents in 1...61 { sut.publish(fresh("\(100 + cents).00")) }
+    sut.publish(stale(quote("161.00")))
+    let event = sut.publish(fresh("150.00"))
+
+    #expect(event.page.sparklineLabel == "Price over the last 60 ticks")
+    #expect(event.page.direction == "down")
+    #expect(event.page.changeText == "▼ -$11.00")
   }
 
   @Test func subscribe_withoutLastEventID_startsWithTheLatestEvent() async throws {

@@ -132,7 +132,7 @@ struct ServeLimitsTests {
     _ body: @Sendable (PriceServer, RawConnection) async throws -> Void
   ) async throws {
     let server = PriceServer(
-      broadcaster: broadcaster, metrics: ServerMetrics(sources: [.binance]), sources: [.binance])
+      broadcaster: broadcaster, metrics: ServerMetrics(sources: [.binance]))
     let app = server.makeApplication(
       configuration: .init(host: "127.0.0.1", port: 0), logger: Logger(label: "test"))
 
@@ -152,7 +152,7 @@ struct ServeLimitsTests {
   private func makeSUT(connectionsPerAddress: Int) -> some ApplicationProtocol {
     let server = PriceServer(
       broadcaster: PriceBroadcaster(initial: nothingKnown),
-      metrics: ServerMetrics(sources: [.binance]), sources: [.binance])
+      metrics: ServerMetrics(sources: [.binance]))
     return server.makeApplication(
       configuration: .init(
         host: "127.0.0.1", port: 0, connectionsPerAddress: connectionsPerAddress),

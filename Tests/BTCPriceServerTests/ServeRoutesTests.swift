@@ -26,9 +26,9 @@ struct ServeRoutesTests {
         #expect(html.contains(#"<p id="price" class="price">$68,901.23</p>"#))
         #expect(
           html.contains(
-            #"Last updated <time id="time" datetime="2026-11-22T14:03:05Z">Nov 22, 14:03:05 UTC</time>"#
-          ))
-        #expect(html.contains(#"<span id="source">Binance</span>"#))
+            #"<span id="updated-text">Last updated</span> <time id="time" datetime="2026-11-22T14:03:05Z">Nov 22, 14:03:05 UTC</time>"#
+          ), "\(html)")
+        #expect(html.contains(#"<span id="source">from Binance</span>"#))
         #expect(html.contains(#"<p id="banner" class="banner" hidden>"#))
         #expect(html.contains(#"data-state="fresh""#))
       }
@@ -46,7 +46,7 @@ struct ServeRoutesTests {
         #expect(html.contains(#"<p id="price" class="price">$68,901.23</p>"#))
         #expect(
           html.contains(
-            #"<p id="banner" class="banner">Failed to update value. Displaying last updated value from <time id="banner-time" datetime="2026-11-22T14:03:05Z">Nov 22, 14:03:05 UTC</time></p>"#
+            #"<p id="banner" class="banner"><span id="banner-text">Failed to update value. Displaying last updated value from</span> <time id="banner-time" datetime="2026-11-22T14:03:05Z">Nov 22, 14:03:05 UTC</time></p>"#
           ), "\(html)")
         #expect(html.contains(#"data-state="stale""#))
       }
@@ -59,8 +59,23 @@ struct ServeRoutesTests {
     try await app.test(.router) { client in
       let html = String(buffer: try await client.execute(uri: "/", method: .get).body)
       #expect(html.contains(#"<p id="price" class="price">-</p>"#))
-      #expect(html.contains(#"Last updated <time id="time">-</time>"#))
+      #expect(
+        html.contains(#"<span id="updated-text">Last updated</span> <time id="time">-</time>"#))
       #expect(html.contains(#"data-state="empty""#))
+    }
+  }
+
+  @Test(arguments: [(Currency.usd, "USD"), (Currency.eur, "EUR")])
+  func manifest_namesTheRunsCurrency(currency: Currency, code: String) async throws {
+    let server = PriceServer(
+      broadcaster: PriceBroadcaster(initial: nothingKnown),
+      metrics: ServerMetrics(sources: [.binance]), currency: currency)
+
+    try await Application(router: server.makeRouter()).test(.router) { client in
+      let body = String(
+        buffer: try await client.execute(uri: "/manifest.webmanifest", method: .get).body)
+      #expect(body.contains(#""description":"The Bitcoin price in \#(code), live.""#), "\(body)")
+      #expect(body.contains(##""background_color":"#0d1117""##))
     }
   }
 
@@ -92,7 +107,7 @@ struct ServeRoutesTests {
     try await app.test(.router) { client in
       let html = String(buffer: try await client.execute(uri: "/", method: .get).body)
       #expect(html.contains(#"points="0.0,95.0 600.0,5.0""#), "\(html)")
-      #expect(html.contains(#"data-sparkline="100 200""#))
+      #expect(html.contains(#"aria-label="Price over the last 2 ticks""#))
       #expect(html.contains(#"data-direction="up""#))
       #expect(html.contains("▲ +$100.00"))
     }
@@ -175,9 +190,12 @@ struct ServeRoutesTests {
         broadcaster.publish(fresh("68902.00"))
         broadcaster.heartbeat()
       }
+      let data = broadcaster.recent.map(\.data)
+      #expect(data.count == 3)
+      #expect(data[1].hasPrefix(String(JSONLineRenderer.render(fresh("68901.23")).dropLast())))
       let expected =
-        "id: 1\nevent: price\ndata: \(JSONLineRenderer.render(fresh("68901.23")))\n\n"
-        + "id: 2\nevent: price\ndata: \(JSONLineRenderer.render(fresh("68902.00")))\n\n"
+        "id: 1\nevent: price\ndata: \(data[1])\n\n"
+        + "id: 2\nevent: price\ndata: \(data[2])\n\n"
         + ": heartbeat\n\n"
       #expect(body.contains(#/^retry: \d{4}\n\n/#))
       #expect(body.replacing(#/^retry: \d{4}\n\n/#, with: "") == expected)
@@ -331,15 +349,14 @@ struct ServeRoutesTests {
     let broadcaster = PriceBroadcaster(initial: nothingKnown)
     let server = PriceServer(
       broadcaster: broadcaster,
-      metrics: ServerMetrics(sources: [.binance, .coinbase]),
-      sources: [.binance, .coinbase])
+      metrics: ServerMetrics(sources: [.binance, .coinbase]))
     return (Application(router: server.makeRouter()), broadcaster)
   }
 
   private func makeLiveSUT() -> (some ApplicationProtocol, PriceBroadcaster, PriceServer) {
     let broadcaster = PriceBroadcaster(initial: nothingKnown)
     let server = PriceServer(
-      broadcaster: broadcaster, metrics: ServerMetrics(sources: [.binance]), sources: [.binance])
+      broadcaster: broadcaster, metrics: ServerMetrics(sources: [.binance]))
     let app = server.makeApplication(
       configuration: .init(host: "127.0.0.1", port: 0), logger: Logger(label: "test"))
     return (app, broadcaster, server)

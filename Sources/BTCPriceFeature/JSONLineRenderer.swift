@@ -1,5 +1,3 @@
-import BTCPriceFeature
-
 #if canImport(FoundationEssentials)
   import FoundationEssentials
 #else
@@ -29,7 +27,8 @@ public enum JSONLineRenderer {
   }
 
   /// A JSON string literal; control characters are escaped so a line is always one line.
-  static func string(_ text: String) -> String {
+  /// `text` as a JSON string literal, escaped for a line of JSON and for a `<script>`-free page.
+  public static func string(_ text: String) -> String {
     var result = "\""
     for scalar in text.unicodeScalars {
       switch scalar {
