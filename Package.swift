@@ -6,8 +6,8 @@ import PackageDescription
 // The targets the command-line tool links import FoundationEssentials where it exists (Linux), and
 // all of Foundation only where it does not (Apple platforms, where it is the system's):
 //   #if canImport(FoundationEssentials) import FoundationEssentials #else import Foundation #endif
-// One plain `import Foundation` would link ICU's 34 MB of data into the shipped binary for
-// nothing (docs/PERFORMANCE.md, "Size"); scripts/check-cli-imports fails CI on one.
+// One plain `import Foundation` would link ICU's data into the shipped binary for nothing
+// (docs/PERFORMANCE.md, "Size", has the figure); scripts/check-cli-imports fails CI on one.
 let strict: [SwiftSetting] = [.treatAllWarnings(as: .error)]
 
 let package = Package(

@@ -18,9 +18,9 @@ extension Decimal {
   /// The exact value as digits, the same text as `description` (`68901.23`, `-0.5`, `100`).
   ///
   /// `description` in FoundationEssentials divides a variable-length integer by ten for each
-  /// digit, allocating as it goes: about 19,000 instructions for a price, three times per tick
-  /// (the line, the words for VoiceOver, the `--json` record). This reads the digits of a value
-  /// that fits 64 bits at once (docs/PERFORMANCE.md, "What we own in a tick").
+  /// digit, allocating as it goes, three times per tick (the line, the words for VoiceOver, the
+  /// `--json` record). This reads the digits of a value that fits 64 bits at once
+  /// (docs/PERFORMANCE.md, "What we own in a tick", has the cost of both).
   public var plainText: String {
     DecimalParts(self)?.plainText ?? description
   }

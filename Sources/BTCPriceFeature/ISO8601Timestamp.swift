@@ -8,8 +8,8 @@
 /// `Date.ISO8601FormatStyle()` writes it, for the `--json` record.
 ///
 /// Computed from the seconds since 1970 rather than with the format style: the presenter makes a
-/// record every tick, and the style's first use alone cost 1.2 million instructions at start-up
-/// (docs/PERFORMANCE.md, "Start-up").
+/// record every tick, and the style's first use alone is a large share of start-up
+/// (docs/PERFORMANCE.md, "Start-up", has the figure).
 enum ISO8601Timestamp {
   static func format(_ date: Date) -> String {
     let seconds = Int64(date.timeIntervalSince1970.rounded(.down))

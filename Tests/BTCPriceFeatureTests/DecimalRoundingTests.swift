@@ -1,12 +1,22 @@
-import BTCPriceFeature
 import Foundation
 import Testing
+
+@testable import BTCPriceFeature
 
 /// `roundedHalfUp(scale:)` and `plainText` stand in for `NSDecimalRound(…, .plain)` and
 /// `description`, which the command-line tool cannot use or finds too slow; Foundation, linked
 /// into the tests, is the oracle.
 @Suite("Round decimals and write their digits")
 struct DecimalRoundingTests {
+  /// The fast path reads `Decimal`'s private storage, recognised against values built through the
+  /// public API. If a Foundation update changes that layout, the results stay right (the portable
+  /// path takes over) but every price costs the slow `description` again: fail loudly instead of
+  /// slowing down in silence (docs/PERFORMANCE.md, "Exact decimals without `description`").
+  @Test func decimalsStorageLayout_isStillRecognised_soThePresenterStaysOnItsFastPath() {
+    #expect(DecimalParts.layoutIsKnown, "Decimal's storage layout changed; see the comment above")
+    #expect(DecimalParts(Decimal(string: "68901.23")!)?.coefficient == 6_890_123)
+  }
+
   @Test func plainText_isDescription_forValuesOfEveryShape() {
     var random = SplitMix(seed: 1)
     for value in Self.values(&random, count: 5_000) {

@@ -179,21 +179,25 @@ struct TerminalSessionTests {
   /// A write blocked by a stalled reader holds the session's lock; the exit path gives up on it
   /// instead of waiting for ever.
   @Test func restoreTerminal_givesUpWhenAWriteIsStuck() async throws {
-    let unblock = Locked(false)
+    let writeStarted = DispatchSemaphore(value: 0)
+    let readerBack = DispatchSemaphore(value: 0)
+    let unblocked = Locked(false)
     let sut = TerminalSession(
       mode: .live(colors: false), presenter: presenter,
       write: { _ in
-        while !unblock.value { usleep(1000) }
+        writeStarted.signal()
+        if !unblocked.value { readerBack.wait() }
       }, width: { 80 })
     let stuck = Thread { try? sut.show(fresh("1")) }
     stuck.start()
-    usleep(20_000)
+    #expect(writeStarted.wait(timeout: .now() + 5) == .success)
 
     let started = ContinuousClock.now
     sut.restoreTerminal(waitingAtMost: 10)
 
     #expect(ContinuousClock.now - started < .seconds(2))
-    unblock.withValue { $0 = true }
+    unblocked.withValue { $0 = true }
+    readerBack.signal()
   }
 
   // MARK: - Helpers

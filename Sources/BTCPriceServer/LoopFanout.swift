@@ -2,49 +2,6 @@ import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
 
-/// The stream viewers of the whole server: one ``LoopFanout`` per event loop, each attached to
-/// the broadcaster once.
-///
-/// A tick then costs one job per event loop that writes the frame to each of its viewers'
-/// connections, instead of waking one task per viewer that hops to its connection's loop to
-/// write (which cost about three times the CPU at 10,000 viewers; docs/PERFORMANCE.md).
-final class StreamHub: Sendable {
-  private let broadcaster: PriceBroadcaster
-  private let fanouts = NIOLockedValueBox<[ObjectIdentifier: LoopFanout]>([:])
-  private let counts = NIOLockedValueBox((viewers: 0, dropped: 0))
-
-  init(broadcaster: PriceBroadcaster) {
-    self.broadcaster = broadcaster
-  }
-
-  var viewerCount: Int { counts.withLockedValue { $0.viewers } }
-  var droppedCount: Int { counts.withLockedValue { $0.dropped } }
-
-  /// The fan-out of `loop`, attached on first use; nil once the broadcaster has finished.
-  func fanout(for loop: any EventLoop) -> LoopFanout? {
-    fanouts.withLockedValue { fanouts in
-      let key = ObjectIdentifier(loop)
-      if let fanout = fanouts[key] { return fanout }
-      let fanout = LoopFanout(loop: loop, broadcaster: broadcaster, hub: self)
-      guard let latest = broadcaster.attach(fanout) else { return nil }
-      fanout.start(after: latest)
-      fanouts[key] = fanout
-      return fanout
-    }
-  }
-
-  fileprivate func viewerJoined() {
-    counts.withLockedValue { $0.viewers += 1 }
-  }
-
-  fileprivate func viewerLeft(dropped: Bool) {
-    counts.withLockedValue {
-      $0.viewers -= 1
-      if dropped { $0.dropped += 1 }
-    }
-  }
-}
-
 /// Writes each tick to every stream viewer on one event loop, in one job on that loop.
 ///
 /// A viewer's bounded buffer is its connection's: the kernel's send buffer (32 KiB asked for)
@@ -71,14 +28,14 @@ final class LoopFanout: PriceEventSink, @unchecked Sendable {
     let ended: CheckedContinuation<Void, Never>
   }
 
-  fileprivate init(loop: any EventLoop, broadcaster: PriceBroadcaster, hub: StreamHub) {
+  init(loop: any EventLoop, broadcaster: PriceBroadcaster, hub: StreamHub) {
     self.loop = loop
     self.broadcaster = broadcaster
     self.hub = hub
   }
 
   /// `latest`: the id of the latest event when this fan-out was attached, which it is not given.
-  fileprivate func start(after latest: Int) {
+  func start(after latest: Int) {
     // A tick published since attaching may already have been delivered.
     loop.execute { self.lastDelivered = max(self.lastDelivered, latest) }
   }
