@@ -1,3 +1,5 @@
+import BTCPriceCore
+
 #if canImport(FoundationEssentials)
   import FoundationEssentials
 #else
@@ -84,9 +86,9 @@ public struct TimestampFormatter: Sendable {
     // Whole seconds, rounded down like a clock (14:03:05.999 is still 14:03:05).
     let utcSeconds = Int64((date.timeIntervalSince1970).rounded(.down))
     let local = utcSeconds + Int64(secondsFromGMT(date))
-    let (days, secondOfDay) = local.floorDividedBy(86_400)
-    let (month, day) = Self.monthAndDay(daysSince1970: days)
-    var text = Self.months[month - 1] + " " + String(day) + ", "
+    let (days, secondOfDay) = local.floorDivided(by: 86_400)
+    let date = CivilDate(daysSince1970: days)
+    var text = Self.months[Int(date.month) - 1] + " " + String(date.day) + ", "
     text += Self.twoDigits(secondOfDay / 3_600) + ":" + Self.twoDigits(secondOfDay / 60 % 60)
     if precision == .seconds { text += ":" + Self.twoDigits(secondOfDay % 60) }
     return text
@@ -94,26 +96,5 @@ public struct TimestampFormatter: Sendable {
 
   private static func twoDigits(_ value: Int64) -> String {
     value < 10 ? "0" + String(value) : String(value)
-  }
-
-  /// Month and day of the proleptic Gregorian date a day count from 1970-01-01 names (Howard
-  /// Hinnant's `civil_from_days`, without the year, which the format does not show).
-  private static func monthAndDay(daysSince1970 days: Int64) -> (month: Int, day: Int) {
-    let shifted = days + 719_468  // days since 0000-03-01
-    let dayOfEra = shifted.floorDividedBy(146_097).remainder
-    let yearOfEra = (dayOfEra - dayOfEra / 1_460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-    let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-    let monthFromMarch = (5 * dayOfYear + 2) / 153
-    let day = Int(dayOfYear - (153 * monthFromMarch + 2) / 5 + 1)
-    let month = Int(monthFromMarch < 10 ? monthFromMarch + 3 : monthFromMarch - 9)
-    return (month, day)
-  }
-}
-
-extension Int64 {
-  /// Quotient rounded towards minus infinity, and a remainder that is never negative.
-  fileprivate func floorDividedBy(_ divisor: Int64) -> (quotient: Int64, remainder: Int64) {
-    let remainder = self % divisor
-    return remainder < 0 ? (self / divisor - 1, remainder + divisor) : (self / divisor, remainder)
   }
 }

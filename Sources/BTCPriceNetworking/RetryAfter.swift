@@ -1,3 +1,5 @@
+import BTCPriceCore
+
 #if canImport(FoundationEssentials)
   import FoundationEssentials
 #else
@@ -72,17 +74,19 @@ enum HTTPDate {
     guard let month = months.firstIndex(of: name.lowercased()).map({ $0 + 1 }), let day,
       clock.count == 3, let hour = number(clock[0], digits: 2...2),
       let minute = number(clock[1], digits: 2...2), let second = number(clock[2], digits: 2...2),
-      (1...daysIn(month: month, year: year)).contains(day), hour < 24, minute < 60, second <= 60
+      (1...CivilDate.days(inMonth: Int64(month), year: Int64(year))).contains(Int64(day)),
+      hour < 24, minute < 60, second <= 60
     else { return nil }
-    let days = daysSince1970(year: year, month: month, day: day)
+    let days = Int(
+      CivilDate(year: Int64(year), month: Int64(month), day: Int64(day)).daysSince1970)
     return Date(
       timeIntervalSince1970: TimeInterval(days * 86_400 + hour * 3_600 + minute * 60 + second))
   }
 
   /// RFC 9110: a two-digit year more than 50 years in the future is one of the past century.
   private static func fullYear(_ twoDigits: Int, now: Date) -> Int {
-    let days = Int((now.timeIntervalSince1970 / 86_400).rounded(.down))
-    let thisYear = year(daysSince1970: days)
+    let days = Int64((now.timeIntervalSince1970 / 86_400).rounded(.down))
+    let thisYear = Int(CivilDate(daysSince1970: days).year)
     let candidate = thisYear - thisYear % 100 + twoDigits
     return candidate > thisYear + 50 ? candidate - 100 : candidate
   }
@@ -92,34 +96,5 @@ enum HTTPDate {
       text.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) })
     else { return nil }
     return Int(text)
-  }
-
-  private static func daysIn(month: Int, year: Int) -> Int {
-    switch month {
-    case 2: return year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
-    case 4, 6, 9, 11: return 30
-    default: return 31
-    }
-  }
-
-  /// Days from 1970-01-01 to a proleptic Gregorian date (Howard Hinnant's `days_from_civil`).
-  private static func daysSince1970(year: Int, month: Int, day: Int) -> Int {
-    let shiftedYear = month <= 2 ? year - 1 : year
-    let era = (shiftedYear >= 0 ? shiftedYear : shiftedYear - 399) / 400
-    let yearOfEra = shiftedYear - era * 400
-    let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
-    let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-    return era * 146_097 + dayOfEra - 719_468
-  }
-
-  /// The year of a day count from 1970-01-01 (Howard Hinnant's `civil_from_days`).
-  private static func year(daysSince1970 days: Int) -> Int {
-    let shifted = days + 719_468
-    let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
-    let dayOfEra = shifted - era * 146_097
-    let yearOfEra = (dayOfEra - dayOfEra / 1_460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-    let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-    let monthFromMarch = (5 * dayOfYear + 2) / 153
-    return yearOfEra + era * 400 + (monthFromMarch >= 10 ? 1 : 0)
   }
 }

@@ -119,13 +119,11 @@ private struct CachedQuote: Codable {
     let description: String
   }
 
-  private static let timestampStyle = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
-
   init(_ quote: PriceQuote) {
     version = 1
     price = "\(quote.value)"
     currency = quote.currency
-    timestamp = quote.timestamp.formatted(Self.timestampStyle)
+    timestamp = ISO8601Timestamp.formatWithMilliseconds(quote.timestamp)
     source = quote.source.id
   }
 
@@ -149,7 +147,7 @@ private struct CachedQuote: Codable {
     guard Currency.named(currency)?.code == currency else {
       throw Invalid(description: "currency \"\(currency.prefix(10))\" is not one this build knows")
     }
-    guard let date = try? Self.timestampStyle.parse(timestamp) else {
+    guard let date = ISO8601Timestamp.parse(timestamp) else {
       throw Invalid(description: "timestamp \"\(timestamp.prefix(40))\" is not ISO 8601")
     }
     guard !source.isEmpty, source.count <= 40 else { throw Invalid(description: "bad source") }

@@ -110,12 +110,10 @@ private struct StoredLimits: Codable {
   var version: Int
   var limits: [Limit]
 
-  private static let timestampStyle = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
-
   init(_ limits: [SourceLimit]) {
     version = 1
     self.limits = limits.compactMap { limit in
-      let until = limit.until.formatted(Self.timestampStyle)
+      let until = ISO8601Timestamp.formatWithMilliseconds(limit.until)
       switch limit.cause {
       case .rateLimited(let status, _, let message):
         return Limit(
@@ -145,7 +143,7 @@ private struct StoredLimits: Codable {
   func decoded() throws -> [SourceLimit] {
     guard version == 1 else { throw Invalid(description: "unknown version \(version)") }
     return try limits.map { stored in
-      guard let until = try? Self.timestampStyle.parse(stored.until) else {
+      guard let until = ISO8601Timestamp.parse(stored.until) else {
         throw Invalid(description: "until \"\(stored.until.prefix(40))\" is not ISO 8601")
       }
       guard !stored.source.isEmpty, stored.source.count <= 40 else {
