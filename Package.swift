@@ -204,7 +204,7 @@ let package = Package(
       name: "BTCPriceAppCompositionTests",
       dependencies: [
         "BTCPriceAppComposition", "BTCPriceFeature", "BTCPriceNetworking", "BTCPricePersistence",
-        "BTCPriceTestSupport",
+        "BTCPriceWidgetCore", "BTCPriceTestSupport",
       ],
       swiftSettings: strict
     ),
