@@ -109,7 +109,8 @@ let package = Package(
       swiftSettings: strict
     ),
     // Only views that bind to BTCPriceFeature's view model: no logic, and nothing that links NIO.
-    .target(name: "BTCPriceUI", dependencies: ["BTCPriceFeature"], swiftSettings: strict),
+    .target(
+      name: "BTCPriceUI", dependencies: ["BTCPriceCore", "BTCPriceFeature"], swiftSettings: strict),
     // What the widget shows and when it reloads; its views in App/iOS/Widget only lay it out.
     .target(
       name: "BTCPriceWidgetCore", dependencies: ["BTCPriceCore", "BTCPriceFeature"],

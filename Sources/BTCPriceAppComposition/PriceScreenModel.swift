@@ -53,10 +53,9 @@ public final class PriceScreenModel {
     "\(currency.code) · \(CurrencyName.text(for: currency))"
   }
 
-  /// Forwards the phase to the price; on the way to the background the widget reloads too, so
-  /// the Home Screen shows the price the user just saw.
+  /// On the way to the background the widget reloads, so the Home Screen shows the price the
+  /// user just saw. (The price screen forwards every phase to ``price`` itself.)
   public func phaseDidChange(to phase: AppPhase) {
-    price.phaseDidChange(to: phase)
     if phase == .background { reloadWidgets() }
   }
 }

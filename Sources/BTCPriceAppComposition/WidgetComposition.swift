@@ -50,6 +50,11 @@ public struct WidgetComposition: Sendable {
       folder: AppGroup.folderURL(), preference: .live, log: log)
   }
 
+  /// What WidgetKit shows, redacted, while the first entry loads: no price, never a made-up one.
+  public func placeholder() -> WidgetTimelinePolicy.Entry {
+    policy(for: preference.currency).snapshot(for: nil, now: now())
+  }
+
   /// The cached price, without asking any source: for the widget gallery, which wants an answer
   /// at once.
   public func snapshot() -> WidgetTimelinePolicy.Entry {
