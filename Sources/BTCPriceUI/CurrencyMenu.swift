@@ -7,12 +7,12 @@
   public struct CurrencyMenu: View {
     private let currencies: [Currency]
     private let selected: Currency
-    private let title: (Currency) -> String
-    private let choose: (Currency) -> Void
+    private let title: @MainActor (Currency) -> String
+    private let choose: @MainActor (Currency) -> Void
 
     public init(
-      currencies: [Currency], selected: Currency, title: @escaping (Currency) -> String,
-      choose: @escaping (Currency) -> Void
+      currencies: [Currency], selected: Currency, title: @escaping @MainActor (Currency) -> String,
+      choose: @escaping @MainActor (Currency) -> Void
     ) {
       self.currencies = currencies
       self.selected = selected

@@ -95,8 +95,8 @@
 
     private func color(of direction: PriceChange.Direction?) -> Color {
       switch direction {
-      case .up: return .green
-      case .down: return .red
+      case .some(.up): return .green
+      case .some(.down): return .red
       default: return .secondary
       }
     }

@@ -1,4 +1,5 @@
 import BTCPriceWidgetCore
+import Foundation
 import WidgetKit
 
 /// One timeline entry: the date WidgetKit shows it from, and the content BTCPriceWidgetCore

@@ -15,29 +15,22 @@ struct PriceProvider: TimelineProvider {
     PriceEntry(composition.placeholder())
   }
 
-  func getSnapshot(in context: Context, completion: @escaping (PriceEntry) -> Void) {
+  // The completion handlers are @Sendable, as WidgetKit declares them (Apple's documentation,
+  // November 2026: `@preconcurrency func getTimeline(in:completion: @escaping @Sendable
+  // (Timeline<Entry>) -> Void)`), so the timeline's task may call one.
+  func getSnapshot(in context: Context, completion: @escaping @Sendable (PriceEntry) -> Void) {
     completion(PriceEntry(composition.snapshot()))
   }
 
-  func getTimeline(in context: Context, completion: @escaping (Timeline<PriceEntry>) -> Void) {
-    // WidgetKit's completion handler is called once, from whichever thread: boxed so that the
-    // task may carry it whatever concurrency annotations the SDK gives it.
-    let reply = Reply(completion)
+  func getTimeline(
+    in context: Context, completion: @escaping @Sendable (Timeline<PriceEntry>) -> Void
+  ) {
     let composition = self.composition
     Task {
       let timeline = await composition.loadTimeline()
-      reply.send(
+      completion(
         Timeline(
           entries: timeline.entries.map(PriceEntry.init), policy: .after(timeline.reloadAfter)))
     }
-  }
-}
-
-/// A completion handler that may cross into a task.
-private struct Reply<Value>: @unchecked Sendable {
-  let send: (Value) -> Void
-
-  init(_ send: @escaping (Value) -> Void) {
-    self.send = send
   }
 }
