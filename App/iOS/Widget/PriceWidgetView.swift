@@ -28,7 +28,8 @@ struct PriceWidgetView: View {
           .minimumScaleFactor(0.5)
         Text(verbatim: content.timeText)
           .font(.caption2)
-          .foregroundStyle(content.isStale ? .secondary : .primary)
+          .foregroundStyle(
+            content.isStale ? HierarchicalShapeStyle.secondary : HierarchicalShapeStyle.primary)
       }
     case .accessoryRectangular:
       VStack(alignment: .leading, spacing: 0) {
