@@ -28,6 +28,8 @@ let package = Package(
     .library(name: "BTCPriceUI", targets: ["BTCPriceUI"]),
     // The iPhone app's composition root (App/iOS is a thin SwiftUI shell around it).
     .library(name: "BTCPriceAppComposition", targets: ["BTCPriceAppComposition"]),
+    // Every decision of the iPhone app's widget (App/iOS/Widget), without WidgetKit.
+    .library(name: "BTCPriceWidgetCore", targets: ["BTCPriceWidgetCore"]),
     // For the Benchmarks package, which drives the real pipeline against the fake exchange.
     .library(name: "BTCPriceTestSupport", targets: ["BTCPriceTestSupport"]),
   ],
@@ -107,14 +109,20 @@ let package = Package(
       swiftSettings: strict
     ),
     // Only views that bind to BTCPriceFeature's view model: no logic, and nothing that links NIO.
-    .target(name: "BTCPriceUI", dependencies: ["BTCPriceFeature"], swiftSettings: strict),
-    // What the iPhone app wires, without SwiftUI, so Linux builds and tests it. No SwiftNIO:
-    // scripts/check-app-dependencies fails the build if anything here reaches another package.
+    .target(
+      name: "BTCPriceUI", dependencies: ["BTCPriceCore", "BTCPriceFeature"], swiftSettings: strict),
+    // What the widget shows and when it reloads; its views in App/iOS/Widget only lay it out.
+    .target(
+      name: "BTCPriceWidgetCore", dependencies: ["BTCPriceCore", "BTCPriceFeature"],
+      swiftSettings: strict),
+    // What the iPhone app and its widget wire, without SwiftUI, so Linux builds and tests it. No
+    // SwiftNIO: scripts/check-app-dependencies fails the build if anything here reaches another
+    // package.
     .target(
       name: "BTCPriceAppComposition",
       dependencies: [
         "BTCPriceCore", "BTCPriceNetworking", "BTCPriceURLSession", "BTCPricePersistence",
-        "BTCPriceFeature",
+        "BTCPriceFeature", "BTCPriceWidgetCore",
       ],
       swiftSettings: strict
     ),
@@ -197,7 +205,14 @@ let package = Package(
       name: "BTCPriceAppCompositionTests",
       dependencies: [
         "BTCPriceAppComposition", "BTCPriceFeature", "BTCPriceNetworking", "BTCPricePersistence",
-        "BTCPriceTestSupport",
+        "BTCPriceWidgetCore", "BTCPriceTestSupport",
+      ],
+      swiftSettings: strict
+    ),
+    .testTarget(
+      name: "BTCPriceWidgetCoreTests",
+      dependencies: [
+        "BTCPriceWidgetCore", "BTCPriceCore", "BTCPriceFeature", "BTCPriceTestSupport",
       ],
       swiftSettings: strict
     ),

@@ -14,14 +14,28 @@ import Foundation
 public enum AppComposition {
   /// The price screen's view model with the live dependencies.
   ///
-  /// - Parameter log: receives the cache warnings (the app passes the system log).
+  /// - Parameters:
+  ///   - currency: the currency to show (``CurrencyPreference``).
+  ///   - backgroundTask: the app passes UIApplication's background-task calls.
+  ///   - log: receives the cache warnings (the app passes the system log).
   public static func makePriceViewModel(
+    currency: Currency = .usd, backgroundTask: BackgroundTaskHooks = .none,
     log: @escaping @Sendable (String) -> Void
   ) -> PriceViewModel {
-    makePriceViewModel(
+    // The App Group's container, which the widget reads; the app's own Application Support
+    // where there is none (see AppGroup.folderURL).
+    let shared = AppGroup.folderURL()
+    let cacheFileURL =
+      shared.map { AppGroup.cacheFileURL(in: $0, currency: currency) }
+      ?? (try? FilePriceStore.applicationSupportFileURL()).map {
+        AppGroup.cacheFileURL(in: $0.deletingLastPathComponent(), currency: currency)
+      }
+    let limitsFileURL =
+      shared.map(AppGroup.limitsFileURL) ?? (try? FileSourceLimitStore.applicationSupportFileURL())
+    return makePriceViewModel(
       client: URLSessionHTTPClient(), clock: ContinuousClock(), now: { Date() },
-      cacheFileURL: try? FilePriceStore.applicationSupportFileURL(),
-      limitsFileURL: try? FileSourceLimitStore.applicationSupportFileURL(), log: log)
+      cacheFileURL: cacheFileURL, limitsFileURL: limitsFileURL, currency: currency,
+      backgroundTask: backgroundTask, log: log)
   }
 
   /// The same wiring with every dependency given.
@@ -30,23 +44,28 @@ public enum AppComposition {
   ///   - cacheFileURL: where the last price is kept; `nil` runs without a cache.
   ///   - limitsFileURL: where bans and refusals are kept across launches, as the terminal keeps
   ///     them; `nil` keeps them in memory only.
+  ///   - currency: the currency asked of the sources and shown.
+  ///   - backgroundTask: keeps the app running while the save on the way out ends.
   public static func makePriceViewModel(
     client: any HTTPClient, clock: any Clock<Duration>, now: @escaping @Sendable () -> Date,
-    cacheFileURL: URL?, limitsFileURL: URL? = nil, log: @escaping @Sendable (String) -> Void
+    cacheFileURL: URL?, limitsFileURL: URL? = nil, currency: Currency = .usd,
+    backgroundTask: BackgroundTaskHooks = .none, log: @escaping @Sendable (String) -> Void
   ) -> PriceViewModel {
-    // The terminal's default chain and pipeline: CryptoCompare is skipped for an hour after its
-    // 401 while the app has no key (a key would come from the Keychain, never from the bundle).
+    // The terminal's default chain and pipeline for the currency: CryptoCompare is skipped for an
+    // hour after its 401 while the app has no key (a key would come from the Keychain, never from
+    // the bundle).
     let store = cacheFileURL.map {
-      FilePriceStore(fileURL: $0, knownSources: PriceSourceRegistry.sources)
+      FilePriceStore(fileURL: $0, knownSources: PriceSourceRegistry.sources, currency: currency)
     }
     // iOS can end the app in the middle of a save, leaving a temporary file behind; nothing else
     // would ever remove it. The folder holds one or two small files, so this costs the launch
     // next to nothing.
     store?.removeAbandonedTemporaryFiles(now: now())
     let pipeline = PricePipeline(
-      PricePipeline.Configuration(primaryTimeout: .milliseconds(800)), client: client,
-      clock: clock, now: now, store: store,
+      PricePipeline.Configuration(currency: currency, primaryTimeout: .milliseconds(800)),
+      client: client, clock: clock, now: now, store: store,
       limitStore: limitsFileURL.map { FileSourceLimitStore(fileURL: $0) }, warn: log)
-    return PriceViewModel(feed: pipeline.feed, clock: clock)
+    return PriceViewModel(
+      feed: pipeline.feed, clock: clock, currency: currency, backgroundTask: backgroundTask)
   }
 }

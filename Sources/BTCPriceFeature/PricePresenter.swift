@@ -69,9 +69,7 @@ public struct PricePresenter: Sendable {
       bannerText: stale ? "\(Self.bannerPrefix) \(timestampText)" : nil,
       sourceName: source,
       pairText: "BTC/\(quote?.currency ?? currency.code)",
-      accessibilityLabel: quote.map {
-        "Bitcoin price \(SpokenPrice.text($0.value)), last updated \(timestampText)"
-      } ?? "Bitcoin price unavailable",
+      accessibilityLabel: spokenLabel(of: quote, timestampText: timestampText, stale: stale),
       isStale: stale,
       record: PriceRecord(
         timestamp: quote.map { ISO8601Timestamp.format($0.timestamp) },
@@ -82,6 +80,56 @@ public struct PricePresenter: Sendable {
         error: stale ? failure ?? "update failed" : nil),
       quote: quote,
       failureReason: failure)
+  }
+
+  /// What VoiceOver says for the price: the value in words with its time and, when the value is
+  /// stale, that it is: the banner is a separate element, and a listener who skips it must not
+  /// take an old price for the current one.
+  private func spokenLabel(of quote: PriceQuote?, timestampText: String, stale: Bool) -> String {
+    let label =
+      quote.map {
+        let spoken = SpokenPrice.text($0.value, currency: Currency.named($0.currency) ?? currency)
+        return "Bitcoin price \(spoken), last updated \(timestampText)"
+      } ?? "Bitcoin price unavailable"
+    return stale ? label + ", \(Self.spokenStaleNotice)" : label
+  }
+
+  /// Appended to the spoken price while the banner shows.
+  public static let spokenStaleNotice = "not up to date: the latest update failed"
+
+  /// What VoiceOver announces when the banner appears or goes away between two states; nil when
+  /// it neither appears nor goes (a banner that stays is not announced again every second).
+  public func presentAnnouncement(from previous: PriceViewState, to current: PriceViewState)
+    -> String?
+  {
+    switch (previous.bannerText, current.bannerText) {
+    case (nil, .some):
+      guard let quote = current.quote else {
+        return "Failed to update the Bitcoin price. No price is known yet."
+      }
+      let spoken = SpokenPrice.text(
+        quote.value, currency: Currency.named(quote.currency) ?? currency)
+      return "Failed to update the Bitcoin price. Showing \(spoken), from "
+        + "\(current.timestampText)."
+    case (.some, nil):
+      guard let quote = current.quote else { return nil }
+      let spoken = SpokenPrice.text(
+        quote.value, currency: Currency.named(quote.currency) ?? currency)
+      return "Bitcoin price up to date again: \(spoken)."
+    default:
+      return nil
+    }
+  }
+
+  /// The change since the last tick in words VoiceOver says the same in every locale:
+  /// `up 12 dollars 34 cents since the last tick`, `unchanged since the last tick`.
+  public func presentSpokenChange(_ change: PriceChange) -> String {
+    let amount = SpokenPrice.text(abs(change.amount), currency: currency)
+    switch change.direction {
+    case .up: return "up \(amount) since the last tick"
+    case .down: return "down \(amount) since the last tick"
+    case .unchanged: return "unchanged since the last tick"
+    }
   }
 
   /// The change since the last tick, worded: for views that show it alone (`--format`,

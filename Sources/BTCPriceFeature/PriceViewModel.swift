@@ -26,8 +26,25 @@ public final class PriceViewModel {
   public private(set) var sourceName: String?
   /// True when the last tick failed and an older value (or none) is shown.
   public private(set) var isStale = false
-  /// What VoiceOver says for the price and its time, in words that do not depend on the locale.
+  /// What VoiceOver says for the price and its time, in words that do not depend on the locale;
+  /// it says so when the value is stale.
   public private(set) var accessibilityLabel = ""
+  /// The pair shown: `BTC/EUR`.
+  public private(set) var pairText = ""
+  /// What VoiceOver should announce now (the banner appeared or went away); each new one has a
+  /// new sequence number.
+  public private(set) var announcement: SpokenAnnouncement?
+  /// `▲ +$12.34 (+0.02%)` since the last tick, as the terminal shows it; nil until two ticks.
+  public private(set) var changeText: String?
+  /// Which way the price moved since the last tick, for the change's colour.
+  public private(set) var changeDirection: PriceChange.Direction?
+  /// The change in words for VoiceOver: `up 12 dollars 34 cents since the last tick`.
+  public private(set) var changeAccessibilityLabel: String?
+  /// The last fresh values of this run (at most ``PriceHistory/sparklineCapacity``), as heights
+  /// from 0 to 1 for a sparkline; empty below two values.
+  public private(set) var sparklineHeights: [Double] = []
+  /// `low $68,800.00  high $68,950.00` over the sparkline's values; nil while there are none.
+  public private(set) var rangeText: String?
 
   @ObservationIgnored private let feed: PriceFeed
   @ObservationIgnored private let ticks: PriceTickLoop
@@ -40,18 +57,25 @@ public final class PriceViewModel {
   /// Which call of ``run()`` owns the screen; 0 while none does.
   @ObservationIgnored private var owner = 0
   @ObservationIgnored private var runs = 0
+  @ObservationIgnored private let backgroundTask: BackgroundTaskHooks
+  @ObservationIgnored private var shown: PriceViewState?
+  @ObservationIgnored private var history = PriceHistory()
 
   /// - Parameters:
   ///   - clock: drives the one-second rhythm; tests pass a test clock.
   ///   - timeZone: for the `MMM d, HH:mm` timestamps the apps show, asked at every render so the
   ///     texts follow the user's zone after travel without a relaunch.
+  ///   - currency: the currency the feed's sources quote in, for the pair and the changes.
+  ///   - backgroundTask: keeps the app running while the save on the way to the background ends.
   public init(
     feed: PriceFeed, clock: any Clock<Duration>, interval: Duration = .seconds(1),
-    timeZone: @escaping @Sendable () -> TimeZone = { .autoupdatingCurrent }
+    timeZone: @escaping @Sendable () -> TimeZone = { .autoupdatingCurrent },
+    currency: Currency = .usd, backgroundTask: BackgroundTaskHooks = .none
   ) {
     self.feed = feed
+    self.backgroundTask = backgroundTask
     let presenter = PricePresenter(
-      timestamps: TimestampFormatter(precision: .minutes, timeZone: timeZone))
+      timestamps: TimestampFormatter(precision: .minutes, timeZone: timeZone), currency: currency)
     self.presenter = presenter
     self.ticks = PriceTickLoop(interval: interval, clock: clock, feed: feed, presenter: presenter)
     show(presenter.presentRestored(nil))
@@ -109,10 +133,11 @@ public final class PriceViewModel {
   }
 
   /// Flushes once the cancelled tick has ended, so no tick still in flight can race the save (and
-  /// a cancelled tick writes nothing).
+  /// a cancelled tick writes nothing), under a background-task assertion so that iOS does not
+  /// suspend the app in the middle of it.
   private func persistOnTheWayOut() {
     let (cancelled, feed) = (ticking, self.feed)
-    Task {
+    BackgroundTaskAssertion.perform("Save the last Bitcoin price", hooks: backgroundTask) {
       await cancelled?.value
       await feed.flush()
     }
@@ -122,7 +147,17 @@ public final class PriceViewModel {
     // Ticks are cancelled on the main actor, so checking here means a tick cancelled by going to
     // the background can never change the screen afterwards.
     guard !Task.isCancelled else { return }
+    history.record(state)
+    showTrend(presenter.presentTrend(history))
     show(state)
+  }
+
+  private func showTrend(_ trend: PriceTrendViewState) {
+    changeText = trend.sinceLastTick?.text
+    changeDirection = trend.sinceLastTick?.direction
+    changeAccessibilityLabel = history.changeSinceLastTick.map(presenter.presentSpokenChange)
+    sparklineHeights = SparklinePoints.heights(trend.recentValues)
+    rangeText = trend.rangeText
   }
 
   /// Observation ignores assignments of an equal value, so a tick that repeats the shown texts
@@ -135,6 +170,11 @@ public final class PriceViewModel {
     sourceName = state.sourceName
     isStale = state.isStale
     accessibilityLabel = state.accessibilityLabel
+    pairText = state.pairText
+    if let shown, let text = presenter.presentAnnouncement(from: shown, to: state) {
+      announcement = SpokenAnnouncement(text: text, sequence: (announcement?.sequence ?? 0) + 1)
+    }
+    shown = state
   }
 
   private func suspendUntilCancelled() async {

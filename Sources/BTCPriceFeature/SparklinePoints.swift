@@ -4,11 +4,24 @@
   import Foundation
 #endif
 
-/// A sparkline as the points of a polyline in a 600 × 100 box: x left to right, high values at
-/// the top, scaled between the values' low and high; a flat series is drawn at mid height.
+/// Where each value of a sparkline sits, so a view only scales the numbers to its size: heights
+/// from 0 to 1 for the app, the points of a polyline in a 600 × 100 box for the web page.
+///
+/// Positions are `Double` because they are geometry, not money: nothing is computed with them
+/// again, and the rounding of a position cannot change a price.
 public enum SparklinePoints {
-  /// `0.0,95.0 300.0,5.0 600.0,50.0`. The values are only drawn, never shown, so `Double` is
-  /// exact enough here (money is never formatted from these).
+  /// The heights of `values`, oldest first; empty below two values (a single point is no line);
+  /// all 0.5 when the values are equal, so a flat price draws a line across the middle.
+  public static func heights(_ values: [Decimal]) -> [Double] {
+    guard values.count >= 2, let low = values.min(), let high = values.max() else { return [] }
+    let range = high - low
+    guard range > 0 else { return Array(repeating: 0.5, count: values.count) }
+    // Through the text, because FoundationEssentials has no Decimal-to-Double conversion.
+    return values.map { value in Double(((value - low) / range).description) ?? 0.5 }
+  }
+
+  /// `0.0,95.0 300.0,5.0 600.0,50.0`: x left to right, high values at the top, scaled between the
+  /// values' low and high; a flat series is drawn at mid height.
   public static func polyline(_ values: [Decimal]) -> String {
     let doubles = values.map { Double($0.plainText) ?? 0 }
     guard let low = doubles.min(), let high = doubles.max() else { return "" }

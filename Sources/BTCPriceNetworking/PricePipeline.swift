@@ -59,12 +59,14 @@ public struct PricePipeline: Sendable {
   /// - Parameters:
   ///   - store: where the last price is kept; nil runs without a cache.
   ///   - limitStore: where bans and refusals are kept across runs; nil keeps them for this run.
+  ///   - cacheWriteInterval: the least time between two cache writes while the price changes;
+  ///     nil for the cache's own default.
   ///   - warn: a cache or state file that cannot be read or written, in words.
   ///   - onEvent: every source event, after the limits have seen it (for reports and metrics).
   public init(
     _ configuration: Configuration, client: any HTTPClient, clock: any Clock<Duration>,
     now: @escaping @Sendable () -> Date, store: (any PriceStore)?,
-    limitStore: (any SourceLimitStore)?,
+    limitStore: (any SourceLimitStore)?, cacheWriteInterval: Duration? = nil,
     warn: @escaping @Sendable (String) -> Void,
     onEvent: @escaping @Sendable (PriceSourceEvent) -> Void = { _ in }
   ) {
@@ -81,7 +83,11 @@ public struct PricePipeline: Sendable {
       onEvent(event)
     }
     let feedWarn: @Sendable (PriceFeedWarning) -> Void = { warn($0.text) }
-    let cache = store.map { PriceCache(store: $0, clock: clock, warn: feedWarn) }
+    let cache = store.map { store in
+      cacheWriteInterval.map {
+        PriceCache(store: store, clock: clock, minimumInterval: $0, warn: feedWarn)
+      } ?? PriceCache(store: store, clock: clock, warn: feedWarn)
+    }
     self.feed = PriceFeed(chain: chain, cache: cache, warn: feedWarn)
     self.limits = limits
   }

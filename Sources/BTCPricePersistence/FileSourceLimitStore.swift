@@ -32,9 +32,11 @@ public struct FileSourceLimitStore: SourceLimitStore {
     if let xdg = environment["XDG_STATE_HOME"], xdg.hasPrefix("/") {
       base = URL(fileURLWithPath: xdg, isDirectory: true)
     } else {
+      // URL.homeDirectory, not FileManager.homeDirectoryForCurrentUser: the latter is
+      // unavailable on iOS, and the app links this target (scripts/check-ios-apis).
       let home =
         environment["HOME"].flatMap { $0.isEmpty ? nil : $0 }
-        ?? FileManager.default.homeDirectoryForCurrentUser.path
+        ?? URL.homeDirectory.path
       base = URL(fileURLWithPath: home, isDirectory: true)
         .appendingPathComponent(".local").appendingPathComponent("state")
     }

@@ -1,4 +1,5 @@
 #if canImport(SwiftUI)
+  import Accessibility
   import BTCPriceFeature
   import SwiftUI
 
@@ -29,6 +30,9 @@
     private var content: some View {
       VStack(spacing: 16) {
         VStack(spacing: 8) {
+          Text(verbatim: model.pairText)
+            .font(.headline)
+            .foregroundStyle(.secondary)
           Text(verbatim: model.priceText)
             .font(.largeTitle)
             .fontWeight(.semibold)
@@ -49,6 +53,30 @@
         .accessibilityLabel(Text(verbatim: model.accessibilityLabel))
         .accessibilityAddTraits(.updatesFrequently)
 
+        if let change = model.changeText {
+          Text(verbatim: change)
+            .font(.subheadline)
+            .monospacedDigit()
+            .foregroundStyle(color(of: model.changeDirection))
+            .accessibilityLabel(Text(verbatim: model.changeAccessibilityLabel ?? change))
+        }
+
+        if !model.sparklineHeights.isEmpty {
+          VStack(spacing: 4) {
+            SparklineView(heights: model.sparklineHeights)
+              .stroke(.tint, style: StrokeStyle(lineWidth: 2, lineJoin: .round))
+              .frame(height: 60)
+            if let range = model.rangeText {
+              Text(verbatim: range)
+                .font(.caption)
+                .monospacedDigit()
+                .foregroundStyle(.secondary)
+            }
+          }
+          // The range and the spoken change say what the line shows.
+          .accessibilityElement(children: .combine)
+        }
+
         if let banner = model.bannerText {
           Text(verbatim: banner)
             .font(.callout)
@@ -56,6 +84,20 @@
             .padding()
             .background(Color.yellow.opacity(0.25), in: RoundedRectangle(cornerRadius: 12))
         }
+      }
+      // The presenter decides when and what; this only hands it to VoiceOver.
+      .onChange(of: model.announcement) { _, announcement in
+        if let announcement {
+          AccessibilityNotification.Announcement(announcement.text).post()
+        }
+      }
+    }
+
+    private func color(of direction: PriceChange.Direction?) -> Color {
+      switch direction {
+      case .some(.up): return .green
+      case .some(.down): return .red
+      default: return .secondary
       }
     }
   }

@@ -104,6 +104,54 @@ struct AppCompositionTests {
     }
   }
 
+  @Test func compose_asksAndSavesInTheChosenCurrency() async throws {
+    try await withCacheFolder { cacheFile in
+      let client = RecordingClient(body: #"{"symbol":"BTCEUR","price":"63250.10000000"}"#)
+      let now = self.now
+      let sut = AppComposition.makePriceViewModel(
+        client: client, clock: clock, now: { now }, cacheFileURL: cacheFile, currency: .eur,
+        log: { _ in })
+
+      let running = Task { await sut.run() }
+      await waitOnMainActor(until: { sut.priceText == "€63,250.10" })
+      running.cancel()
+      await running.value
+
+      #expect(sut.pairText == "BTC/EUR")
+      let saved = String(decoding: try Data(contentsOf: cacheFile), as: UTF8.self)
+      #expect(saved.contains(#""currency":"EUR""#))
+    }
+  }
+
+  @Test func goingToTheBackground_holdsABackgroundTaskUntilTheSaveHasEnded() async throws {
+    try await withCacheFolder { cacheFile in
+      let events = Locked<[String]>([])
+      let hooks = BackgroundTaskHooks(
+        begin: { name, _ in
+          events.append("begin \(name)")
+          return 7
+        },
+        end: { identifier in
+          let saved = FileManager.default.fileExists(atPath: cacheFile.path)
+          events.append("end \(identifier), saved: \(saved)")
+        })
+      let client = AnsweringClient(body: #"{"symbol":"BTCUSDT","price":"70123.45000000"}"#)
+      let now = self.now
+      let sut = AppComposition.makePriceViewModel(
+        client: client, clock: clock, now: { now }, cacheFileURL: cacheFile,
+        backgroundTask: hooks, log: { _ in })
+      let running = Task { await sut.run() }
+      await waitOnMainActor(until: { sut.priceText == "$70,123.45" })
+
+      sut.phaseDidChange(to: .background)
+
+      await waitOnMainActor(until: { events.value.count == 2 })
+      #expect(events.value == ["begin Save the last Bitcoin price", "end 7, saved: true"])
+      running.cancel()
+      await running.value
+    }
+  }
+
   // MARK: - Helpers
 
   static let cachedJSON = """

@@ -230,6 +230,15 @@ private struct SmallPipe {
     #endif
   }
 
+  /// FIONREAD. Darwin defines it as `_IOR('f', 127, int)`, a macro Swift cannot import, so the
+  /// value is spelled out there: IOC_OUT (0x40000000) | sizeof(int) << 16 | 'f' << 8 | 127, the
+  /// value rust-lang/libc's Apple constants also give (rust-lang/libc#1049).
+  #if canImport(Darwin)
+    static let bytesAvailableRequest: UInt = 0x4004_667F
+  #else
+    static let bytesAvailableRequest = UInt(FIONREAD)
+  #endif
+
   /// Waits until the pipe holds data that has stopped growing for a while: the writer is blocked.
   func waitUntilFull(timeout: Duration = .seconds(20)) async -> Bool {
     let deadline = ContinuousClock.now + timeout
@@ -237,7 +246,7 @@ private struct SmallPipe {
     var steady = 0
     while ContinuousClock.now < deadline {
       var available: Int32 = 0
-      _ = ioctl(reader.fileDescriptor, UInt(FIONREAD), &available)
+      _ = ioctl(reader.fileDescriptor, Self.bytesAvailableRequest, &available)
       steady = available > 0 && available == previous ? steady + 1 : 0
       if steady >= 10 { return true }
       previous = available

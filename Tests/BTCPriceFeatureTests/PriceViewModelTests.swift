@@ -148,6 +148,55 @@ struct PriceViewModelTests {
     await stop(running)
   }
 
+  @Test func bannerAppearing_isAnnouncedOnceAndTheLabelSaysTheValueIsStale() async {
+    let loader = ScriptedLoader(
+      .fail(.httpStatus(500, message: nil)), .fail(.httpStatus(500, message: nil)))
+    let (sut, running) = start(cache: cached, loader)
+    await waitOnMainActor(until: { sut.bannerText != nil })
+
+    #expect(sut.announcement?.sequence == 1)
+    #expect(sut.announcement?.text.hasPrefix("Failed to update the Bitcoin price.") == true)
+    #expect(sut.accessibilityLabel.hasSuffix("not up to date: the latest update failed"))
+
+    await clock.advance(to: .seconds(1), afterSleeps: 2)
+    await waitOnMainActor(until: { loader.calls.value == 2 })
+    #expect(sut.announcement?.sequence == 1, "a banner that stays is not announced again")
+    await stop(running)
+  }
+
+  @Test func secondTick_showsTheChangeSinceTheLastTickAndASparkline() async {
+    let loader = ScriptedLoader(.answer(quote("100.00")), .answer(quote("112.34")))
+    let (sut, running) = start(loader)
+    await waitOnMainActor(until: { sut.priceText == "$100.00" })
+    #expect(sut.changeText == nil)
+    #expect(sut.sparklineHeights.isEmpty)
+
+    await clock.advance(to: .seconds(1), afterSleeps: 2)
+    await waitOnMainActor(until: { sut.priceText == "$112.34" })
+
+    #expect(sut.changeText == "▲ +$12.34 (+12.34%)")
+    #expect(sut.changeDirection == .up)
+    #expect(sut.changeAccessibilityLabel == "up 12 dollars 34 cents since the last tick")
+    #expect(sut.sparklineHeights == [0, 1])
+    #expect(sut.rangeText == "low $100.00  high $112.34")
+    await stop(running)
+  }
+
+  @Test func goingToTheBackground_savesInsideABackgroundTask() async {
+    let spy = BackgroundTaskSpy()
+    let store = SaveFailsOnceStore()
+    let sut = makeSUT(ScriptedLoader(.answer(cached)), store: store, backgroundTask: spy.hooks)
+    let running = Task { await sut.run() }
+    await waitOnMainActor(until: { sut.priceText == "$68,901.23" })
+
+    sut.phaseDidChange(to: .background)
+
+    await waitOnMainActor(until: { spy.events.value.count == 2 }, "the assertion never ended")
+    #expect(spy.events.value == ["begin Save the last Bitcoin price", "end 1"])
+    #expect(store.saved.value == [cached], "the save ran before the assertion ended")
+    await stop(running)
+  }
+
   @Test func leavingTheScreen_stopsTicking() async {
     let loader = ScriptedLoader(.answer(cached))
     let (sut, running) = start(loader)
@@ -163,7 +212,8 @@ struct PriceViewModelTests {
 
   private func makeSUT(
     cache: PriceQuote? = nil, _ loader: ScriptedLoader, store: (any PriceStore)? = nil,
-    timeZone: @escaping @Sendable () -> TimeZone = { TimeZone(identifier: "UTC")! }
+    timeZone: @escaping @Sendable () -> TimeZone = { TimeZone(identifier: "UTC")! },
+    backgroundTask: BackgroundTaskHooks = .none
   ) -> PriceViewModel {
     let chain = PriceSourceChain([.init(source: .binance, loader: loader)], clock: clock)
     return PriceViewModel(
@@ -171,7 +221,8 @@ struct PriceViewModelTests {
         chain: chain,
         cache: PriceCache(store: store ?? InMemoryPriceStore(cache), clock: clock)),
       clock: clock,
-      timeZone: timeZone)
+      timeZone: timeZone,
+      backgroundTask: backgroundTask)
   }
 
   private func start(

@@ -1,0 +1,101 @@
+import BTCPriceAppComposition
+import BTCPriceCore
+import BTCPriceNetworking
+import BTCPriceTestSupport
+import BTCPriceWidgetCore
+import Foundation
+import Testing
+
+/// What the widget's timeline provider gets: the app's cache through the shared folder, and a
+/// fresh price from the chain when one comes in time.
+@Suite("Show the price in the widget", .timeLimit(.minutes(1)))
+struct ShowThePriceInTheWidgetUseCaseTests {
+  /// 2026-11-22 14:03:05 UTC
+  let now = Date(timeIntervalSince1970: 1_795_356_185)
+
+  @Test func reload_showsAFreshPriceAndSavesItForTheApp() async throws {
+    try await withSharedFolder { folder in
+      let sut = makeSUT(
+        folder: folder,
+        client: StatusClient(status: 200, body: #"{"symbol":"BTCUSDT","price":"70123.45000000"}"#))
+
+      let timeline = await sut.loadTimeline()
+
+      #expect(timeline.entries.first?.content.priceText == "$70,123.45")
+      #expect(timeline.entries.first?.content.asOfText == "as of 14:03")
+      #expect(timeline.reloadAfter == now.addingTimeInterval(15 * 60))
+      let saved = try String(
+        contentsOf: folder.appendingPathComponent("last-price.json"), encoding: .utf8)
+      #expect(saved.contains(#""price":"70123.45""#))
+    }
+  }
+
+  @Test func failedReload_showsTheAppsCachedPriceMarkedStale() async throws {
+    try await withSharedFolder { folder in
+      try Data(Self.cachedJSON.utf8).write(to: folder.appendingPathComponent("last-price.json"))
+      let sut = makeSUT(folder: folder, client: StatusClient(status: 500, body: "{}"))
+
+      let timeline = await sut.loadTimeline()
+
+      #expect(timeline.entries.count == 1)
+      #expect(timeline.entries.first?.content.priceText == "$68,901.23")
+      #expect(timeline.entries.first?.content.asOfText == "not updated since 14:03")
+    }
+  }
+
+  @Test func snapshot_showsTheCachedPriceInTheChosenCurrencyWithoutAsking() async throws {
+    try await withSharedFolder { folder in
+      try Data(Self.cachedEURJSON.utf8).write(
+        to: folder.appendingPathComponent("last-price-eur.json"))
+      let client = StatusClient(status: 200, body: "{}")
+      let sut = makeSUT(folder: folder, client: client, currency: .eur)
+
+      let entry = sut.snapshot()
+
+      #expect(entry.content.priceText == "€63,250.10")
+      #expect(client.requests.value == 0)
+    }
+  }
+
+  // MARK: - Helpers
+
+  static let cachedJSON = """
+    {"currency":"USD","price":"68901.23","source":"binance","timestamp":"2026-11-22T14:03:05.250Z","version":1}
+    """
+  static let cachedEURJSON = """
+    {"currency":"EUR","price":"63250.10","source":"binance","timestamp":"2026-11-22T14:03:05.250Z","version":1}
+    """
+
+  private func makeSUT(folder: URL, client: StatusClient, currency: Currency = .usd)
+    -> WidgetComposition
+  {
+    let suite = "btc-price-widget-tests-\(UUID().uuidString)"
+    let defaults = UserDefaults(suiteName: suite)!
+    defaults.set(currency.code, forKey: "currency")
+    let now = self.now
+    return WidgetComposition(
+      client: client, clock: ContinuousClock(), now: { now }, folder: folder,
+      preference: CurrencyPreference(defaults: defaults, regionCurrencyCode: nil),
+      timeZone: { TimeZone(identifier: "UTC")! }, log: { _ in })
+  }
+
+  private func withSharedFolder(_ body: (URL) async throws -> Void) async throws {
+    let folder = FileManager.default.temporaryDirectory
+      .appendingPathComponent("widget-composition-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    try await body(folder)
+  }
+}
+
+/// Answers every request with one status and body at once, and counts the requests.
+private struct StatusClient: HTTPClient {
+  let status: Int
+  let body: String
+  let requests = Locked(0)
+
+  func get(_ request: HTTPRequest) async throws -> HTTPResponse {
+    requests.withValue { $0 += 1 }
+    return HTTPResponse(status: status, body: Data(body.utf8))
+  }
+}
