@@ -46,17 +46,17 @@ public protocol PriceEventSink: AnyObject, Sendable {
   func finish()
 }
 
-/// Fans each tick out to every connected viewer without ever waiting for one.
+/// Hands each tick to the stream's sinks (one per event loop, see `LoopFanout`) without ever
+/// waiting for one, and keeps what a viewer needs to start or resume.
 ///
 /// Keeps the latest event (for `GET /` and `/api/price`), a ring of recent events (for
-/// `Last-Event-ID` resume and the sparkline) and one bounded buffer per viewer. A viewer whose
-/// buffer is full when a tick arrives has fallen behind: it is dropped (its `onDrop` closes the
-/// connection) instead of being buffered without limit. Nothing here ever asks an exchange.
+/// `Last-Event-ID` resume) and the fresh values the page's sparkline draws. Nothing here ever
+/// asks an exchange; a viewer that falls behind is the sinks' to drop.
 public final class PriceBroadcaster: Sendable {
   public struct Configuration: Sendable {
-    /// Events kept for resume and the sparkline.
+    /// Events kept for resume.
     public var ringCapacity: Int
-    /// Deliveries a viewer may have waiting before it is dropped.
+    /// Events a resuming viewer is sent at most; one that missed more starts from the latest.
     public var viewerBuffer: Int
 
     public init(ringCapacity: Int = 120, viewerBuffer: Int = 16) {
@@ -66,7 +66,7 @@ public final class PriceBroadcaster: Sendable {
     }
   }
 
-  /// What a viewer's stream carries.
+  /// What a sink is handed.
   public enum Delivery: Equatable, Sendable {
     case event(PriceEvent)
     /// Nothing happened; a comment keeps proxies and the browser from timing out.
@@ -76,21 +76,13 @@ public final class PriceBroadcaster: Sendable {
   public let configuration: Configuration
   private let state: Locked<State>
 
-  private struct Viewer {
-    let continuation: AsyncStream<Delivery>.Continuation
-    let onDrop: @Sendable () -> Void
-  }
-
   private struct State {
     var latest: PriceEvent
     var ring: [PriceEvent]
     /// The fresh values so far, oldest first, as many as the page's sparkline draws.
     var freshValues: [Decimal]
-    var viewers: [Int: Viewer] = [:]
     var sinks: [ObjectIdentifier: any PriceEventSink] = [:]
-    var nextViewer = 0
     var finished = false
-    var dropped = 0
   }
 
   private let page: PricePagePresenter
@@ -115,16 +107,10 @@ public final class PriceBroadcaster: Sendable {
   /// The ring, oldest first.
   public var recent: [PriceEvent] { state.withValue { $0.ring } }
 
-  public var viewerCount: Int { state.withValue { $0.viewers.count } }
-
-  /// Viewers dropped so far for falling behind.
-  public var droppedCount: Int { state.withValue { $0.dropped } }
-
   /// Records a tick and hands it to every viewer.
   @discardableResult
   public func publish(_ viewState: PriceViewState) -> PriceEvent {
-    let (event, laggards, sinks) = state.withValue {
-      state -> (PriceEvent, [Viewer], [any PriceEventSink]) in
+    let (event, sinks) = state.withValue { state -> (PriceEvent, [any PriceEventSink]) in
       if !viewState.isStale, let value = viewState.quote?.value {
         state.freshValues.append(value)
         if state.freshValues.count > PricePagePresenter.sparklineLength {
@@ -141,20 +127,16 @@ public final class PriceBroadcaster: Sendable {
       if state.ring.count > configuration.ringCapacity {
         state.ring.removeFirst(state.ring.count - configuration.ringCapacity)
       }
-      return (event, Self.deliver(.event(event), in: &state), Array(state.sinks.values))
+      return (event, Array(state.sinks.values))
     }
     for sink in sinks { sink.deliver(.event(event)) }
-    drop(laggards)
     return event
   }
 
   /// Sends a heartbeat comment to every viewer.
   public func heartbeat() {
-    let (laggards, sinks) = state.withValue { state in
-      (Self.deliver(.heartbeat, in: &state), Array(state.sinks.values))
-    }
+    let sinks = state.withValue { Array($0.sinks.values) }
     for sink in sinks { sink.deliver(.heartbeat) }
-    drop(laggards)
   }
 
   /// Hands every later tick and heartbeat to `sink`; returns the id of the latest event, which
@@ -177,53 +159,13 @@ public final class PriceBroadcaster: Sendable {
     }
   }
 
-  /// A stream for one in-process viewer, or nil once the broadcaster has finished (the server is
-  /// stopping). (The HTTP stream does not use this: its viewers are served by one sink per event
-  /// loop, see `LoopFanout`.)
-  ///
-  /// It starts with what the viewer missed: with a `lastEventID` still in the ring, every event
-  /// after it (at most one buffer's worth); otherwise (no id, an id too old, or one from before a
-  /// restart) the latest event alone.
-  ///
-  /// - Parameter onDrop: called once if the viewer falls behind; it should close the connection.
-  public func subscribe(lastEventID: Int? = nil, onDrop: @escaping @Sendable () -> Void = {})
-    -> AsyncStream<Delivery>?
-  {
-    let (stream, continuation) = AsyncStream.makeStream(
-      of: Delivery.self, bufferingPolicy: .bufferingOldest(configuration.viewerBuffer))
-    let key = state.withValue { state -> Int? in
-      guard !state.finished else { return nil }
-      let missed = Self.catchUp(
-        after: lastEventID, upTo: state.latest.id, ring: state.ring,
-        limit: configuration.viewerBuffer)
-      for event in missed { continuation.yield(.event(event)) }
-      let key = state.nextViewer
-      state.nextViewer += 1
-      state.viewers[key] = Viewer(continuation: continuation, onDrop: onDrop)
-      return key
-    }
-    guard let key else {
-      continuation.finish()
-      return nil
-    }
-    // Outside the lock: termination can run synchronously inside finish().
-    continuation.onTermination = { [weak self] _ in
-      self?.state.withValue { _ = $0.viewers.removeValue(forKey: key) }
-    }
-    return stream
-  }
-
   /// Ends every stream and refuses new ones: the server is stopping.
   public func finish() {
-    let (viewers, sinks) = state.withValue { state -> ([Viewer], [any PriceEventSink]) in
+    let sinks = state.withValue { state -> [any PriceEventSink] in
       state.finished = true
-      defer {
-        state.viewers = [:]
-        state.sinks = [:]
-      }
-      return (Array(state.viewers.values), Array(state.sinks.values))
+      defer { state.sinks = [:] }
+      return Array(state.sinks.values)
     }
-    for viewer in viewers { viewer.continuation.finish() }
     for sink in sinks { sink.finish() }
   }
 
@@ -238,31 +180,5 @@ public final class PriceBroadcaster: Sendable {
       return known.filter { $0.id > lastEventID }
     }
     return [newest]
-  }
-
-  /// Yields to every viewer; removes and returns the ones whose buffer was full.
-  private static func deliver(_ delivery: Delivery, in state: inout State) -> [Viewer] {
-    var laggards: [Viewer] = []
-    for (key, viewer) in state.viewers {
-      switch viewer.continuation.yield(delivery) {
-      case .enqueued: continue
-      case .dropped:
-        laggards.append(viewer)
-        state.viewers[key] = nil
-      case .terminated:
-        state.viewers[key] = nil
-      @unknown default:
-        continue
-      }
-    }
-    state.dropped += laggards.count
-    return laggards
-  }
-
-  private func drop(_ laggards: [Viewer]) {
-    for viewer in laggards {
-      viewer.continuation.finish()
-      viewer.onDrop()
-    }
   }
 }

@@ -61,7 +61,7 @@ public struct PriceServer: Sendable {
     self.broadcaster = broadcaster
     self.metrics = metrics
     self.currency = currency
-    self.streams = StreamHub(broadcaster: broadcaster)
+    self.streams = StreamHub(broadcaster: broadcaster, onDrop: metrics.viewerDropped)
   }
 
   /// Stream viewers connected now.
@@ -89,8 +89,7 @@ public struct PriceServer: Sendable {
     router.get("/metrics") { _, _ in
       Self.response(
         metrics.render(
-          latest: broadcaster.latest, viewers: streams.viewerCount,
-          dropped: streams.droppedCount),
+          latest: broadcaster.latest, viewers: streams.viewerCount),
         type: "text/plain; version=0.0.4; charset=utf-8",
         cache: "no-store")
     }

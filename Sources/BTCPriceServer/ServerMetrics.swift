@@ -25,8 +25,6 @@ public final class ServerMetrics: Sendable {
   private let failedTicks: Metrics.Counter
   private let viewers: Metrics.Gauge
   private let dropped: Metrics.Counter
-  /// Dropped viewers already counted, to add only the difference at each scrape.
-  private let droppedCounted = Locked(0)
   private let age: Metrics.Gauge
   private typealias Series = (
     attempts: Metrics.Counter, failures: Metrics.Counter, breaker: Metrics.Gauge
@@ -95,17 +93,15 @@ public final class ServerMetrics: Sendable {
     if state.isStale { failedTicks.increment() }
   }
 
+  /// A stream viewer fell behind and was dropped: counted where it happens.
+  @Sendable public func viewerDropped() {
+    dropped.increment()
+  }
+
   /// The Prometheus text exposition, with the gauges that are read rather than counted (viewers,
   /// age of the shown value) taken now.
-  public func render(latest: PriceEvent, viewers connected: Int, dropped droppedSoFar: Int)
-    -> String
-  {
+  public func render(latest: PriceEvent, viewers connected: Int) -> String {
     viewers.record(connected)
-    let newlyDropped = droppedCounted.withValue { counted in
-      defer { counted = max(counted, droppedSoFar) }
-      return max(0, droppedSoFar - counted)
-    }
-    dropped.increment(by: Int64(newlyDropped))
     if let timestamp = latest.state.quote?.timestamp {
       age.record(max(0, now().timeIntervalSince(timestamp)))
     } else {

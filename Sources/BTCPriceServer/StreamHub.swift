@@ -12,9 +12,12 @@ final class StreamHub: Sendable {
   private let broadcaster: PriceBroadcaster
   private let fanouts = NIOLockedValueBox<[ObjectIdentifier: LoopFanout]>([:])
   private let counts = NIOLockedValueBox((viewers: 0, dropped: 0))
+  private let onDrop: @Sendable () -> Void
 
-  init(broadcaster: PriceBroadcaster) {
+  /// - Parameter onDrop: told each time a viewer is dropped for falling behind (the metrics).
+  init(broadcaster: PriceBroadcaster, onDrop: @escaping @Sendable () -> Void = {}) {
     self.broadcaster = broadcaster
+    self.onDrop = onDrop
   }
 
   var viewerCount: Int { counts.withLockedValue { $0.viewers } }
@@ -42,5 +45,6 @@ final class StreamHub: Sendable {
       $0.viewers -= 1
       if dropped { $0.dropped += 1 }
     }
+    if dropped { onDrop() }
   }
 }

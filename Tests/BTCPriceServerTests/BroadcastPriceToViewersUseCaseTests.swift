@@ -38,59 +38,46 @@ struct BroadcastPriceToViewersUseCaseTests {
     #expect(event.page.changeText == "▼ -$11.00")
   }
 
-  @Test func subscribe_withoutLastEventID_startsWithTheLatestEvent() async throws {
+  // MARK: Starting and resuming a stream
+
+  @Test func catchUp_withoutLastEventID_startsWithTheLatestEvent() {
     let sut = makeSUT()
     sut.publish(fresh("1.00"))
     sut.publish(fresh("2.00"))
 
-    let stream = try #require(sut.subscribe())
-    sut.publish(fresh("3.00"))
-
-    #expect(await take(2, from: stream).map(\.eventID) == [2, 3])
+    #expect(sut.catchUp(after: nil, upTo: sut.latest.id).map(\.id) == [2])
   }
 
-  @Test func subscribe_withLastEventIDInTheRing_replaysOnlyWhatWasMissed() async throws {
+  @Test func catchUp_withLastEventIDInTheRing_replaysOnlyWhatWasMissed() {
     let sut = makeSUT()
     for price in ["1.00", "2.00", "3.00", "4.00", "5.00"] { sut.publish(fresh(price)) }
 
-    let stream = try #require(sut.subscribe(lastEventID: 2))
-    sut.publish(fresh("6.00"))
-
-    #expect(await take(4, from: stream).map(\.eventID) == [3, 4, 5, 6])
+    #expect(sut.catchUp(after: 2, upTo: 5).map(\.id) == [3, 4, 5])
   }
 
-  @Test func subscribe_withTheLatestID_replaysNothing() async throws {
+  @Test func catchUp_withTheLatestID_replaysNothing() {
     let sut = makeSUT()
     sut.publish(fresh("1.00"))
 
-    let stream = try #require(sut.subscribe(lastEventID: 1))
-    sut.publish(fresh("2.00"))
-
-    #expect(await take(1, from: stream).map(\.eventID) == [2])
+    #expect(sut.catchUp(after: 1, upTo: 1).isEmpty)
   }
 
   @Test(arguments: [
     999,  // from before a restart: this run's ids are smaller
     1,  // fell out of the ring
   ])
-  func subscribe_withAnIDItCannotResumeFrom_startsWithTheLatest(lastEventID: Int) async throws {
+  func catchUp_withAnIDItCannotResumeFrom_startsWithTheLatest(lastEventID: Int) {
     let sut = makeSUT(configuration: .init(ringCapacity: 3, viewerBuffer: 16))
     for price in ["1.00", "2.00", "3.00", "4.00", "5.00"] { sut.publish(fresh(price)) }
 
-    let stream = try #require(sut.subscribe(lastEventID: lastEventID))
-    sut.publish(fresh("6.00"))
-
-    #expect(await take(2, from: stream).map(\.eventID) == [5, 6])
+    #expect(sut.catchUp(after: lastEventID, upTo: 5).map(\.id) == [5])
   }
 
-  @Test func subscribe_missingMoreThanABuffer_startsWithTheLatestInsteadOfABurst() async throws {
+  @Test func catchUp_missingMoreThanABuffer_startsWithTheLatestInsteadOfABurst() {
     let sut = makeSUT(configuration: .init(ringCapacity: 100, viewerBuffer: 4))
     for index in 1...10 { sut.publish(fresh("\(index).00")) }
 
-    let stream = try #require(sut.subscribe(lastEventID: 2))
-    sut.publish(fresh("11.00"))
-
-    #expect(await take(2, from: stream).map(\.eventID) == [10, 11])
+    #expect(sut.catchUp(after: 2, upTo: 10).map(\.id) == [10])
   }
 
   @Test func catchUp_stopsAtTheEventItIsAskedFor() {
@@ -112,61 +99,43 @@ struct BroadcastPriceToViewersUseCaseTests {
     #expect(sut.recent.map(\.id) == [3, 4, 5])
   }
 
-  @Test func slowViewer_isDroppedWhenItsBufferIsFull_whileOthersKeepEveryTick() async throws {
-    let sut = makeSUT(configuration: .init(ringCapacity: 10, viewerBuffer: 3))
-    let drops = Locked(0)
-    // Never read: it starts with the latest event, so two more ticks fill its three places.
-    let subscribed = sut.subscribe(onDrop: { drops.withValue { $0 += 1 } })
-    let slow = try #require(subscribed)
-    let fast = try #require(sut.subscribe())
-    var fastIterator = fast.makeAsyncIterator()
-    var seen: [Int?] = [await fastIterator.next()?.eventID]
+  // MARK: The sinks (one per event loop in the server)
 
-    for index in 1...5 {
-      sut.publish(fresh("\(index).00"))
-      seen.append(await fastIterator.next()?.eventID)
-    }
+  @Test func attach_answersTheLatestID_thenEveryTickReachesEverySinkInOrder() {
+    let sut = makeSUT()
+    sut.publish(fresh("1.00"))
+    let (first, second) = (RecordingSink(), RecordingSink())
 
-    #expect(drops.value == 1)
-    #expect(sut.viewerCount == 1)
-    #expect(sut.droppedCount == 1)
-    #expect(seen == [0, 1, 2, 3, 4, 5])
-    // What it had buffered is still delivered, then its stream ends.
-    #expect(await take(10, from: slow).map(\.eventID) == [0, 1, 2])
+    #expect(sut.attach(first) == 1)
+    #expect(sut.attach(second) == 1)
+    sut.publish(fresh("2.00"))
+    sut.publish(fresh("3.00"))
+
+    #expect(first.eventIDs == [2, 3])
+    #expect(second.eventIDs == [2, 3])
   }
 
-  @Test func heartbeat_reachesEveryViewer() async throws {
+  @Test func heartbeat_reachesEverySink() {
     let sut = makeSUT()
-    let stream = try #require(sut.subscribe())
+    let sink = RecordingSink()
+    _ = sut.attach(sink)
 
     sut.heartbeat()
 
-    #expect(await take(2, from: stream) == [.event(sut.latest), .heartbeat])
+    #expect(sink.deliveries == [.heartbeat])
   }
 
-  @Test func finish_endsEveryStreamAndRefusesNewViewers() async throws {
+  @Test func finish_endsEverySinkAndRefusesNewOnes() {
     let sut = makeSUT()
-    let stream = try #require(sut.subscribe())
+    let sink = RecordingSink()
+    _ = sut.attach(sink)
 
     sut.finish()
+    sut.publish(fresh("1.00"))
 
-    #expect(await take(10, from: stream).count == 1)
-    #expect(sut.subscribe() == nil)
-    #expect(sut.viewerCount == 0)
-  }
-
-  @Test func viewerThatGoesAway_isForgotten() async throws {
-    let sut = makeSUT()
-    let task = Task {
-      let stream = sut.subscribe()!
-      for await _ in stream {}
-    }
-    await waitUntil({ sut.viewerCount == 1 })
-
-    task.cancel()
-    await task.value
-
-    await waitUntil({ sut.viewerCount == 0 })
+    #expect(sink.finished)
+    #expect(sink.deliveries.isEmpty)
+    #expect(sut.attach(RecordingSink()) == nil)
   }
 
   private func makeSUT(

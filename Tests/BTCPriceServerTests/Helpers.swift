@@ -1,5 +1,7 @@
 import BTCPriceCore
 import BTCPriceFeature
+import BTCPriceServer
+import BTCPriceTestSupport
 import Foundation
 
 /// 2026-11-22 14:03:05 UTC
@@ -41,4 +43,22 @@ func take<Element: Sendable>(_ count: Int, from stream: AsyncStream<Element>) as
     taken.append(next)
   }
   return taken
+}
+
+/// A sink like the stream's per-loop fan-out, which records what it is handed.
+final class RecordingSink: PriceEventSink, @unchecked Sendable {
+  private let recorded = Locked<(deliveries: [PriceBroadcaster.Delivery], finished: Bool)>(
+    ([], false))
+
+  var deliveries: [PriceBroadcaster.Delivery] { recorded.value.deliveries }
+  var eventIDs: [Int] { deliveries.compactMap(\.eventID) }
+  var finished: Bool { recorded.value.finished }
+
+  func deliver(_ delivery: PriceBroadcaster.Delivery) {
+    recorded.withValue { $0.deliveries.append(delivery) }
+  }
+
+  func finish() {
+    recorded.withValue { $0.finished = true }
+  }
 }

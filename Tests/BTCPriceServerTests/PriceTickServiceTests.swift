@@ -25,7 +25,7 @@ struct PriceTickServiceTests {
     running.cancel()
     try await running.value
 
-    let text = metrics.render(latest: broadcaster.latest, viewers: 0, dropped: 0)
+    let text = metrics.render(latest: broadcaster.latest, viewers: 0)
     #expect(text.contains("btc_price_ticks_total 2"), "\(text)")
     #expect(text.contains("btc_price_failed_ticks_total 1"), "\(text)")
   }
@@ -36,16 +36,16 @@ struct PriceTickServiceTests {
     let sut = PriceTickService(broadcaster: broadcaster, metrics: nil, clock: clock) { _ in
       try await Task.sleep(for: .seconds(3600))
     }
-    let stream = try #require(broadcaster.subscribe())
-    var deliveries = stream.makeAsyncIterator()
-    #expect(await deliveries.next() == .event(broadcaster.latest))
+    let sink = RecordingSink()
+    _ = broadcaster.attach(sink)
 
     let running = Task { try await sut.run() }
     await clock.advance(to: .seconds(14), afterSleeps: 1)
+    #expect(sink.deliveries.isEmpty)
     await clock.advance(to: .seconds(15))
-    #expect(await deliveries.next() == .heartbeat)
+    await waitUntil({ sink.deliveries == [.heartbeat] }, "no heartbeat at 15 s")
     await clock.advance(to: .seconds(30), afterSleeps: 2)
-    #expect(await deliveries.next() == .heartbeat)
+    await waitUntil({ sink.deliveries == [.heartbeat, .heartbeat] }, "no heartbeat at 30 s")
 
     running.cancel()
     try await running.value
@@ -64,7 +64,8 @@ struct PriceTickServiceTests {
         throw error
       }
     }
-    let stream = try #require(broadcaster.subscribe())
+    let sink = RecordingSink()
+    _ = broadcaster.attach(sink)
     let group = ServiceGroup(
       services: [sut], gracefulShutdownSignals: [], cancellationSignals: [],
       logger: Logger(label: "test"))
@@ -75,7 +76,8 @@ struct PriceTickServiceTests {
     try await running.value
 
     #expect(ticking.value == false)
-    #expect(await take(10, from: stream).count == 2)
-    #expect(broadcaster.subscribe() == nil)
+    #expect(sink.eventIDs == [1])
+    #expect(sink.finished)
+    #expect(broadcaster.attach(RecordingSink()) == nil)
   }
 }

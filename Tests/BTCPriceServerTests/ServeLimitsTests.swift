@@ -85,6 +85,8 @@ struct ServeLimitsTests {
       }
       #expect(server.droppedViewerCount == 1)
       #expect(server.viewerCount == 0)
+      let metrics = server.metrics.render(latest: broadcaster.latest, viewers: 0)
+      #expect(metrics.contains("btc_price_viewers_dropped_total 1\n"), "\(metrics)")
     }
   }
 

@@ -214,7 +214,10 @@ struct ServeRoutesTests {
   }
 
   @Test func apiStream_hasTheEventStreamHeaders() async throws {
-    let (app, broadcaster) = makeSUT()
+    let server = PriceServer(
+      broadcaster: PriceBroadcaster(initial: nothingKnown),
+      metrics: ServerMetrics(sources: [.binance]))
+    let app = Application(router: server.makeRouter())
 
     try await app.test(.router) { client in
       try await client.execute(uri: "/api/stream", method: .head) { response in
@@ -225,8 +228,8 @@ struct ServeRoutesTests {
         #expect(response.body.readableBytes == 0)
       }
     }
-    // HEAD never subscribes.
-    #expect(broadcaster.viewerCount == 0)
+    // HEAD never joins the stream.
+    #expect(server.viewerCount == 0)
   }
 
   @Test func metrics_namesEverySeries() async throws {
@@ -251,8 +254,7 @@ struct ServeRoutesTests {
     metrics.record(.delivered(.coinbase, quote("1.00", source: .coinbase), latency: .zero))
     metrics.record(.circuitChanged(.binance, CircuitTransition(from: .closed, to: .open)))
 
-    let text = metrics.render(
-      latest: PriceBroadcaster(initial: nothingKnown).latest, viewers: 0, dropped: 0)
+    let text = metrics.render(latest: PriceBroadcaster(initial: nothingKnown).latest, viewers: 0)
 
     #expect(text.contains(#"btc_price_source_attempts_total{source="binance"} 1"#), "\(text)")
     #expect(text.contains(#"btc_price_source_failures_total{source="binance"} 1"#))
@@ -261,12 +263,15 @@ struct ServeRoutesTests {
     #expect(text.contains(#"btc_price_source_breaker_state{source="binance"} 2"#))
   }
 
-  @Test func metrics_countDroppedViewersOnce() {
+  @Test func metrics_countEachDroppedViewerWhenItIsDropped_notAtEachScrape() {
     let metrics = ServerMetrics(sources: [.binance])
     let latest = PriceBroadcaster(initial: nothingKnown).latest
 
-    _ = metrics.render(latest: latest, viewers: 5, dropped: 2)
-    let text = metrics.render(latest: latest, viewers: 3, dropped: 3)
+    metrics.viewerDropped()
+    metrics.viewerDropped()
+    _ = metrics.render(latest: latest, viewers: 5)
+    metrics.viewerDropped()
+    let text = metrics.render(latest: latest, viewers: 3)
 
     #expect(text.contains("# TYPE btc_price_viewers_dropped_total counter"), "\(text)")
     #expect(text.contains("btc_price_viewers_dropped_total 3\n"), "\(text)")
