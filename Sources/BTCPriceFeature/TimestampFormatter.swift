@@ -94,6 +94,23 @@ public struct TimestampFormatter: Sendable {
     return text
   }
 
+  /// `2026-11-22 14:33:22.123 +0100`: the date, the time to the millisecond and the zone's offset,
+  /// for log lines (`--verbose`), where the day and the milliseconds matter and the month's name
+  /// does not.
+  public func logTimestamp(_ date: Date) -> String {
+    let milliseconds = Int64((date.timeIntervalSince1970 * 1_000).rounded(.down))
+    let offset = Int64(secondsFromGMT(date))
+    let (utcSeconds, fraction) = milliseconds.floorDivided(by: 1_000)
+    let (days, secondOfDay) = (utcSeconds + offset).floorDivided(by: 86_400)
+    let day = CivilDate(daysSince1970: days)
+    let offsetMinutes = abs(offset) / 60
+    return String(day.year) + "-" + Self.twoDigits(day.month) + "-" + Self.twoDigits(day.day)
+      + " " + Self.twoDigits(secondOfDay / 3_600) + ":" + Self.twoDigits(secondOfDay / 60 % 60)
+      + ":" + Self.twoDigits(secondOfDay % 60) + "." + (fraction < 100 ? "0" : "")
+      + (fraction < 10 ? "0" : "") + String(fraction) + " " + (offset < 0 ? "-" : "+")
+      + Self.twoDigits(offsetMinutes / 60) + Self.twoDigits(offsetMinutes % 60)
+  }
+
   private static func twoDigits(_ value: Int64) -> String {
     value < 10 ? "0" + String(value) : String(value)
   }

@@ -1,0 +1,35 @@
+import BTCPriceFeature
+import BTCPriceTerminal
+import Foundation
+import Testing
+
+/// `--verbose`'s line: local date and time to the millisecond with the zone's offset, the level,
+/// the message.
+@Suite("Write --verbose lines")
+struct VerboseLineTests {
+  /// 2026-11-22 14:03:05.042 UTC
+  let date = Date(timeIntervalSince1970: 1_795_356_185.042)
+
+  @Test(arguments: [
+    ("UTC", "2026-11-22 14:03:05.042 +0000"),
+    ("Europe/Berlin", "2026-11-22 15:03:05.042 +0100"),
+    ("America/St_Johns", "2026-11-22 10:33:05.042 -0330"),
+    ("Pacific/Kiritimati", "2026-11-23 04:03:05.042 +1400"),
+  ])
+  func format_writesTheLocalTimeToTheMillisecondAndTheLevel(zone: String, time: String) throws {
+    let timestamps = TimestampFormatter(
+      precision: .seconds, timeZone: try #require(TimeZone(identifier: zone)))
+
+    #expect(
+      VerboseLine.format(
+        .info, "binance delivered 68880.55 in 3 ms", at: date, timestamps: timestamps)
+        == "\(time) btc-price info: binance delivered 68880.55 in 3 ms\n")
+  }
+
+  @Test func format_namesEachLevel() {
+    let utc = TimestampFormatter.utc(precision: .seconds)
+
+    #expect(VerboseLine.format(.debug, "x", at: date, timestamps: utc).contains(" debug: x"))
+    #expect(VerboseLine.format(.notice, "x", at: date, timestamps: utc).contains(" notice: x"))
+  }
+}
