@@ -73,6 +73,7 @@ public struct PriceServer: Sendable {
   public func makeRouter() -> Router<ServerRequestContext> {
     let router = Router(context: ServerRequestContext.self, options: .autoGenerateHeadEndpoints)
     // Before the routes: middleware applies to routes added after it, and to the 404 responder.
+    router.add(middleware: GuardMiddleware.contentSecurity)
     router.add(middleware: GuardMiddleware())
     let (broadcaster, metrics, streams) = (self.broadcaster, self.metrics, self.streams)
 
