@@ -1,6 +1,7 @@
 import BTCPriceCore
 import HummingbirdCore
 import Logging
+import NIOConcurrencyHelpers
 import NIOCore
 
 #if canImport(FoundationEssentials)
@@ -15,7 +16,7 @@ import NIOCore
 /// A reverse proxy is one address for all its users: raise the limit behind one.
 public final class ConnectionLimiter: Sendable {
   public let limitPerAddress: Int
-  private let counts = Locked<[String: Int]>([:])
+  private let counts = NIOLockedValueBox<[String: Int]>([:])
 
   public init(limitPerAddress: Int) {
     precondition(limitPerAddress > 0)
@@ -24,7 +25,7 @@ public final class ConnectionLimiter: Sendable {
 
   /// Counts a new connection from `address`; false (and not counted) when it is over the limit.
   public func open(_ address: String) -> Bool {
-    counts.withValue { counts in
+    counts.withLockedValue { counts in
       let count = counts[address, default: 0]
       guard count < limitPerAddress else { return false }
       counts[address] = count + 1
@@ -33,13 +34,13 @@ public final class ConnectionLimiter: Sendable {
   }
 
   public func close(_ address: String) {
-    counts.withValue { counts in
+    counts.withLockedValue { counts in
       let count = counts[address, default: 0] - 1
       counts[address] = count > 0 ? count : nil
     }
   }
 
   public func openConnections(from address: String) -> Int {
-    counts.withValue { $0[address, default: 0] }
+    counts.withLockedValue { $0[address, default: 0] }
   }
 }

@@ -1,5 +1,6 @@
 import BTCPriceCore
 import BTCPriceFeature
+import NIOConcurrencyHelpers
 import NIOCore
 
 #if canImport(FoundationEssentials)
@@ -74,7 +75,7 @@ public final class PriceBroadcaster: Sendable {
   }
 
   public let configuration: Configuration
-  private let state: Locked<State>
+  private let state: NIOLockedValueBox<State>
 
   private struct State {
     var latest: PriceEvent
@@ -99,18 +100,18 @@ public final class PriceBroadcaster: Sendable {
     let event = PriceEvent(
       id: 0, state: initial,
       page: page.present(initial, previousValue: nil, recentValues: []))
-    state = Locked(State(latest: event, ring: [event], freshValues: []))
+    state = NIOLockedValueBox(State(latest: event, ring: [event], freshValues: []))
   }
 
-  public var latest: PriceEvent { state.withValue { $0.latest } }
+  public var latest: PriceEvent { state.withLockedValue { $0.latest } }
 
   /// The ring, oldest first.
-  public var recent: [PriceEvent] { state.withValue { $0.ring } }
+  public var recent: [PriceEvent] { state.withLockedValue { $0.ring } }
 
   /// Records a tick and hands it to every viewer.
   @discardableResult
   public func publish(_ viewState: PriceViewState) -> PriceEvent {
-    let (event, sinks) = state.withValue { state -> (PriceEvent, [any PriceEventSink]) in
+    let (event, sinks) = state.withLockedValue { state -> (PriceEvent, [any PriceEventSink]) in
       if !viewState.isStale, let value = viewState.quote?.value {
         state.freshValues.append(value)
         if state.freshValues.count > PricePagePresenter.sparklineLength {
@@ -135,14 +136,14 @@ public final class PriceBroadcaster: Sendable {
 
   /// Sends a heartbeat comment to every viewer.
   public func heartbeat() {
-    let sinks = state.withValue { Array($0.sinks.values) }
+    let sinks = state.withLockedValue { Array($0.sinks.values) }
     for sink in sinks { sink.deliver(.heartbeat) }
   }
 
   /// Hands every later tick and heartbeat to `sink`; returns the id of the latest event, which
   /// the sink has then not been given, or nil once the broadcaster has finished.
   public func attach(_ sink: any PriceEventSink) -> Int? {
-    state.withValue { state in
+    state.withLockedValue { state in
       guard !state.finished else { return nil }
       state.sinks[ObjectIdentifier(sink)] = sink
       return state.latest.id
@@ -153,7 +154,7 @@ public final class PriceBroadcaster: Sendable {
   /// it when that is at most one buffer's worth and still in the ring, otherwise the event
   /// `latestID` alone (nothing when it fell out of the ring).
   public func catchUp(after lastEventID: Int?, upTo latestID: Int) -> [PriceEvent] {
-    state.withValue { state in
+    state.withLockedValue { state in
       Self.catchUp(
         after: lastEventID, upTo: latestID, ring: state.ring, limit: configuration.viewerBuffer)
     }
@@ -161,7 +162,7 @@ public final class PriceBroadcaster: Sendable {
 
   /// Ends every stream and refuses new ones: the server is stopping.
   public func finish() {
-    let sinks = state.withValue { state -> [any PriceEventSink] in
+    let sinks = state.withLockedValue { state -> [any PriceEventSink] in
       state.finished = true
       defer { state.sinks = [:] }
       return Array(state.sinks.values)
