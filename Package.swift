@@ -66,6 +66,8 @@ let package = Package(
         .product(name: "NIOHTTP1", package: "swift-nio"),
         .product(name: "NIOPosix", package: "swift-nio"),
         .product(name: "NIOSSL", package: "swift-nio-ssl"),
+        // SOCKS5 proxies (socks5:// and socks5h://); HTTP CONNECT is ours (ProxyTunnel).
+        .product(name: "NIOSOCKS", package: "swift-nio-extras"),
       ],
       swiftSettings: strict
     ),

@@ -29,6 +29,8 @@ public final class NIOHTTPClient: BTCPriceNetworking.HTTPClient {
   private let group: any EventLoopGroup
   private let transportTimeout: TimeAmount
   private let connectTimeout: TimeAmount
+  private let proxies: ProxySelector?
+  private let trust: TrustSource
   private let state = NIOLockedValueBox(State())
 
   private struct State {
@@ -45,10 +47,15 @@ public final class NIOHTTPClient: BTCPriceNetworking.HTTPClient {
   ///   - eventLoopGroup: where the connections live; by default SwiftNIO's shared singleton
   ///     group. The command-line tool passes its one-thread group, whose loop also runs its ticks
   ///     (``EventLoopExecutor``), so a request never changes threads.
+  ///   - proxies: which proxy each URL goes through (``ProxySelector``); nil: always direct.
+  ///   - trust: the certificate authorities TLS connections trust.
   public init(
     transportTimeout: Duration = .seconds(30), connectTimeout: Duration = .seconds(5),
-    eventLoopGroup: (any EventLoopGroup)? = nil
+    eventLoopGroup: (any EventLoopGroup)? = nil, proxies: ProxySelector? = nil,
+    trust: TrustSource = .system
   ) {
+    self.proxies = proxies
+    self.trust = trust
     self.group = eventLoopGroup ?? MultiThreadedEventLoopGroup.singleton
     self.transportTimeout = TimeAmount(transportTimeout)
     self.connectTimeout = TimeAmount(connectTimeout)
@@ -92,6 +99,8 @@ public final class NIOHTTPClient: BTCPriceNetworking.HTTPClient {
     switch error {
     case let error as TransportError:
       return error
+    case let error as ProxyFailure:
+      return TransportError.proxy(error)
     case let error as NIOConnectionError:
       if error.dnsAError != nil || error.dnsAAAAError != nil, error.connectionErrors.isEmpty {
         return TransportError.hostNotFound
@@ -128,7 +137,7 @@ public final class NIOHTTPClient: BTCPriceNetworking.HTTPClient {
     _ url: URL, headers: [(name: String, value: String)], maxBodySize: Int
   ) async throws -> HTTPResponse {
     do {
-      let (origin, head) = try prepare(url, headers: headers)
+      let (origin, head, route) = try prepare(url, headers: headers)
       // A pooled connection the server has just closed fails before any answer arrives: asked
       // again on a new connection, as a GET may be.
       for attempt in 0..<2 {
@@ -139,7 +148,7 @@ public final class NIOHTTPClient: BTCPriceNetworking.HTTPClient {
           loop: pooled?.channel.eventLoop ?? preferred, maxBodySize: maxBodySize)
         do {
           return try await withTaskCancellationHandler {
-            try await run(exchange, origin: origin, head: head, pooled: pooled).get()
+            try await run(exchange, origin: origin, route: route, head: head, pooled: pooled).get()
           } onCancel: {
             exchange.cancel()
           }
@@ -156,7 +165,8 @@ public final class NIOHTTPClient: BTCPriceNetworking.HTTPClient {
   /// The request on the exchange's loop: on the pooled connection or a new one, the head
   /// written, the answer collected by the connection's ``ResponseHandler``.
   private func run(
-    _ exchange: Exchange, origin: Origin, head: HTTPRequestHead, pooled: Connection?
+    _ exchange: Exchange, origin: Origin, route: ProxySelector.Route?, head: HTTPRequestHead,
+    pooled: Connection?
   ) -> EventLoopFuture<HTTPResponse> {
     let loop = exchange.loop
     let timeout = loop.scheduleTask(in: transportTimeout) {
@@ -164,7 +174,8 @@ public final class NIOHTTPClient: BTCPriceNetworking.HTTPClient {
     }
     exchange.promise.futureResult.whenComplete { _ in timeout.cancel() }
 
-    let connection = pooled.map { loop.makeSucceededFuture($0) } ?? connect(origin, on: loop)
+    let connection =
+      pooled.map { loop.makeSucceededFuture($0) } ?? connect(origin, via: route?.proxy, on: loop)
     let reused = pooled != nil
     connection.whenComplete { result in
       switch result {
@@ -188,7 +199,9 @@ public final class NIOHTTPClient: BTCPriceNetworking.HTTPClient {
     return exchange.promise.futureResult
   }
 
-  private func connect(_ origin: Origin, on loop: any EventLoop) -> EventLoopFuture<Connection> {
+  private func connect(
+    _ origin: Origin, via proxy: ProxyEndpoint?, on loop: any EventLoop
+  ) -> EventLoopFuture<Connection> {
     let tls: NIOSSLContext?
     do {
       tls = origin.secure ? try tlsContext() : nil
@@ -199,41 +212,91 @@ public final class NIOHTTPClient: BTCPriceNetworking.HTTPClient {
     let serverName =
       origin.host.contains(":") || origin.host.allSatisfy { $0.isNumber || $0 == "." }
       ? nil : origin.host
-    // The handler of this connection, kept from the initializer: after a quick failure (a TLS
-    // handshake refused at once) the pipeline may be empty before the connect future's callbacks
-    // run, and a lookup would find nothing.
-    let kept = NIOLoopBoundBox.makeEmptyBox(valueType: ResponseHandler.self, eventLoop: loop)
     let bootstrap = ClientBootstrap(group: loop)
       .connectTimeout(connectTimeout)
       .channelOption(.tcpOption(.tcp_nodelay), value: 1)
-      .channelInitializer { channel in
-        do {
-          let pipeline = channel.pipeline.syncOperations
-          if let tls {
-            try pipeline.addHandler(NIOSSLClientHandler(context: tls, serverHostname: serverName))
-          }
-          // Request heads are checked once, when made (``prepare``).
-          try pipeline.addHTTPClientHandlers(enableOutboundHeaderValidation: false)
-          let handler = ResponseHandler()
-          kept.value = handler
-          try pipeline.addHandler(handler)
-          return channel.eventLoop.makeSucceededVoidFuture()
-        } catch {
-          return channel.eventLoop.makeFailedFuture(error)
+    guard let proxy else {
+      // The handler of this connection, kept from the initializer: after a quick failure (a TLS
+      // handshake refused at once) the pipeline may be empty before the connect future's
+      // callbacks run, and a lookup would find nothing.
+      let kept = NIOLoopBoundBox.makeEmptyBox(valueType: ResponseHandler.self, eventLoop: loop)
+      return bootstrap.channelInitializer { channel in
+        channel.eventLoop.makeCompletedFuture {
+          kept.value = try Self.addHandlers(to: channel, tls: tls, serverName: serverName)
         }
       }
-    return bootstrap.connect(host: origin.host, port: origin.port).flatMapThrowing { channel in
-      guard let handler = kept.value else { throw TransportError.connectionReset }
-      return Connection(channel: channel, handler: NIOLoopBound(handler, eventLoop: loop))
+      .connect(host: origin.host, port: origin.port).flatMapThrowing { channel in
+        guard let handler = kept.value else { throw TransportError.connectionReset }
+        return Connection(channel: channel, handler: NIOLoopBound(handler, eventLoop: loop))
+      }
     }
+    // Through a proxy: connect to it, open the tunnel, then the same handlers as a direct
+    // connection, which now talk to the source.
+    return bootstrap.connect(host: proxy.host, port: proxy.port)
+      .flatMapError { error in loop.makeFailedFuture(Self.unreachable(proxy, error)) }
+      .flatMap { channel in
+        ProxyTunnel.open(on: channel, to: origin.host, port: origin.port, via: proxy)
+          .flatMapThrowing {
+            let handler = try Self.addHandlers(to: channel, tls: tls, serverName: serverName)
+            return Connection(channel: channel, handler: NIOLoopBound(handler, eventLoop: loop))
+          }
+      }
+  }
+
+  /// TLS when the origin is https, the HTTP/1.1 codec and the handler that collects answers.
+  private static func addHandlers(
+    to channel: any Channel, tls: NIOSSLContext?, serverName: String?
+  ) throws -> ResponseHandler {
+    let pipeline = channel.pipeline.syncOperations
+    if let tls {
+      try pipeline.addHandler(NIOSSLClientHandler(context: tls, serverHostname: serverName))
+    }
+    // Request heads are checked once, when made (``prepare``).
+    try pipeline.addHTTPClientHandlers(enableOutboundHeaderValidation: false)
+    let handler = ResponseHandler()
+    try pipeline.addHandler(handler)
+    return handler
+  }
+
+  /// A proxy that cannot be reached is told apart from a source that cannot be.
+  private static func unreachable(_ proxy: ProxyEndpoint, _ error: any Error) -> any Error {
+    let reason: String
+    switch map(error) {
+    case TransportError.hostNotFound: reason = "its host name was not found"
+    case TransportError.connectionRefused: reason = "it refused the connection"
+    case TransportError.timedOut: reason = "it did not answer"
+    default: reason = String(describing: map(error))
+    }
+    return TransportError.proxy(.unreachable(proxy: proxy.redacted, reason: reason))
   }
 
   private func tlsContext() throws -> NIOSSLContext {
     try state.withLockedValue { state in
       if let context = state.tls { return context }
-      let context = try NIOSSLContext(configuration: .makeClientConfiguration())
+      var configuration = TLSConfiguration.makeClientConfiguration()
+      configuration.trustRoots = try Self.trustRoots(trust)
+      let context = try NIOSSLContext(configuration: configuration)
       state.tls = context
       return context
+    }
+  }
+
+  private static func trustRoots(_ trust: TrustSource) throws -> NIOSSLTrustRoots {
+    switch trust {
+    case .system:
+      return .default
+    case .file(let path, _):
+      return .file(path)
+    case .directory(let path, _):
+      // OpenSSL's hashed folders hold links to PEM files; every readable certificate counts.
+      let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
+      let certificates = names.sorted().flatMap { name in
+        (try? NIOSSLCertificate.fromPEMFile(path + "/" + name)) ?? []
+      }
+      guard !certificates.isEmpty else {
+        throw TransportError.tlsFailure("no certificates found in \(path)")
+      }
+      return .certificates(certificates)
     }
   }
 
@@ -283,6 +346,12 @@ public final class NIOHTTPClient: BTCPriceNetworking.HTTPClient {
       url: url.absoluteString, headers: headers.flatMap { [$0.name, $0.value] })
     if let known = state.withLockedValue({ $0.prepared[key] }) { return known }
     let origin = try Origin(url)
+    let route: ProxySelector.Route?
+    do {
+      route = try proxies?.route(for: url)
+    } catch {
+      throw TransportError.proxy(.unsupported(proxy: "in the settings", reason: error.description))
+    }
     var path = url.path(percentEncoded: true)
     if path.isEmpty { path = "/" }
     if let query = url.query(percentEncoded: true) { path += "?" + query }
@@ -297,7 +366,7 @@ public final class NIOHTTPClient: BTCPriceNetworking.HTTPClient {
       fields.add(name: header.name, value: header.value)
     }
     let prepared = (
-      origin, HTTPRequestHead(version: .http1_1, method: .GET, uri: path, headers: fields)
+      origin, HTTPRequestHead(version: .http1_1, method: .GET, uri: path, headers: fields), route
     )
     state.withLockedValue { state in
       // A handful of sources, each with one URL: the bound only guards against a caller that

@@ -1,7 +1,9 @@
+import BTCPriceNetworking
 import NIOHTTP1
 
-/// A request made ready once (``NIOHTTPClient`` caches them): where it goes, and its head.
-typealias Prepared = (origin: Origin, head: HTTPRequestHead)
+/// A request made ready once (``NIOHTTPClient`` caches them): where it goes, its head, and the
+/// proxy it goes through.
+typealias Prepared = (origin: Origin, head: HTTPRequestHead, route: ProxySelector.Route?)
 
 /// What makes two of our requests the same request.
 struct PreparedKey: Hashable {

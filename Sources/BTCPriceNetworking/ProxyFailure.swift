@@ -5,6 +5,8 @@ public enum ProxyFailure: Error, Equatable, Sendable, CustomStringConvertible {
   case authenticationRequired(proxy: String, sentCredentials: Bool)
   /// Any other refusal of CONNECT (403 and the like), with the proxy's status.
   case refused(proxy: String, status: Int)
+  /// The proxy itself cannot be reached.
+  case unreachable(proxy: String, reason: String)
   /// The proxy closed the connection before the tunnel was up.
   case closedTunnel(proxy: String)
   /// A SOCKS5 proxy refused the connection, with its reply in words.
@@ -26,6 +28,9 @@ public enum ProxyFailure: Error, Equatable, Sendable, CustomStringConvertible {
           ? " — it may block this site or this port; ask your administrator to allow it,"
             + " or add the host to no-proxy if it is reachable directly"
           : "")
+    case .unreachable(let proxy, let reason):
+      return "cannot reach the proxy \(proxy): \(reason)"
+        + " — check the proxy setting or $https_proxy / $all_proxy"
     case .closedTunnel(let proxy):
       return "the proxy \(proxy) closed the connection before the tunnel was open"
         + " — it may not allow CONNECT, or this is not an HTTP proxy (try socks5h://)"
