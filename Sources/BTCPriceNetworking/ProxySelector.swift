@@ -78,6 +78,29 @@ public struct ProxySelector: Equatable, Sendable {
     return Route(proxy: try ProxyEndpoint(parsing: value), origin: .environment(variable: variable))
   }
 
+  /// The route in words, for `--verbose` and `doctor`: `through http://***@proxy:3128 (from
+  /// $https_proxy)`, `direct (no-proxy lists it)` or `direct`. Never shows credentials.
+  public func explain(for url: URL) -> String {
+    do {
+      if let route = try route(for: url) {
+        return "through \(route.proxy.redacted) (from \(route.origin))"
+      }
+    } catch {
+      return "nowhere: \(error)"
+    }
+    let host = url.host(percentEncoded: false) ?? ""
+    return noProxy.matches(host) && hasProxy ? "direct (no-proxy lists it)" : "direct"
+  }
+
+  /// Whether any proxy is set at all.
+  private var hasProxy: Bool {
+    if let explicit { return !explicit.trimmingWhitespace.isEmpty }
+    return environment.contains { name, value in
+      name.lowercased().hasSuffix("_proxy") && name.lowercased() != "no_proxy"
+        && !value.trimmingWhitespace.isEmpty
+    }
+  }
+
   private static func first(
     _ names: [String], in environment: [String: String]
   ) -> (name: String, value: String)? {

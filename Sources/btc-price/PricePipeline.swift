@@ -44,11 +44,20 @@ struct PricePipeline {
     // (see EventLoopExecutor). At one request a second there is nothing to spread over cores.
     let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
     let loop = group.next()
-    let client = NIOHTTPClient(eventLoopGroup: group)
+    let client = NIOHTTPClient(
+      eventLoopGroup: group, proxies: resolved.proxies, trust: resolved.trust)
     let clock = EventLoopClock(loop: loop)
     let now: @Sendable () -> Date = { Date() }
     let report = sourceReport(resolved, warn: warn, log: log)
-    if resolved.verbose { log(VerboseLine.format(.info, chainLine(resolved))) }
+    if resolved.verbose {
+      log(VerboseLine.format(.info, chainLine(resolved)))
+      for definition in resolved.sources {
+        let url = resolved.urls[definition.source.id] ?? definition.defaultURL
+        log(
+          VerboseLine.format(
+            .info, "\(definition.source.id) goes \(resolved.proxies.explain(for: url))"))
+      }
+    }
     let limits = resolved.limitStore.map {
       SourceLimits(store: $0, targets: resolved.limitTargets, now: now, warn: warn)
     }

@@ -67,4 +67,14 @@ struct ChooseAProxyUseCaseTests {
       try ProxySelector(explicit: "q:2", noProxy: "", environment: environment)
         .route(for: https)?.proxy.host == "q")
   }
+
+  @Test func explanation_namesTheProxyAndItsOriginButNeverItsPassword() {
+    let selector = ProxySelector(
+      explicit: nil, environment: ["https_proxy": "http://u:pw@p:3128", "no_proxy": "kraken.com"])
+    #expect(selector.explain(for: https) == "through http://***@p:3128 (from $https_proxy)")
+    #expect(
+      selector.explain(for: URL(string: "https://api.kraken.com/")!)
+        == "direct (no-proxy lists it)")
+    #expect(ProxySelector(explicit: nil, environment: [:]).explain(for: https) == "direct")
+  }
 }
