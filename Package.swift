@@ -148,6 +148,8 @@ let package = Package(
         .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "NIOHTTP1", package: "swift-nio"),
         .product(name: "NIOPosix", package: "swift-nio"),
+        // FakeTLSServer, for the tests of trust and TLS failures.
+        .product(name: "NIOSSL", package: "swift-nio-ssl"),
         .product(name: "Clocks", package: "swift-clocks"),
       ],
       swiftSettings: strict

@@ -222,7 +222,8 @@ public final class NIOHTTPClient: BTCPriceNetworking.HTTPClient {
       let kept = NIOLoopBoundBox.makeEmptyBox(valueType: ResponseHandler.self, eventLoop: loop)
       return bootstrap.channelInitializer { channel in
         channel.eventLoop.makeCompletedFuture {
-          kept.value = try Self.addHandlers(to: channel, tls: tls, serverName: serverName)
+          kept.value = try Self.addHandlers(
+            to: channel, tls: tls, serverName: serverName, host: origin.host)
         }
       }
       .connect(host: origin.host, port: origin.port).flatMapThrowing { channel in
@@ -237,7 +238,8 @@ public final class NIOHTTPClient: BTCPriceNetworking.HTTPClient {
       .flatMap { channel in
         ProxyTunnel.open(on: channel, to: origin.host, port: origin.port, via: proxy)
           .flatMapThrowing {
-            let handler = try Self.addHandlers(to: channel, tls: tls, serverName: serverName)
+            let handler = try Self.addHandlers(
+              to: channel, tls: tls, serverName: serverName, host: origin.host)
             return Connection(channel: channel, handler: NIOLoopBound(handler, eventLoop: loop))
           }
       }
@@ -245,11 +247,13 @@ public final class NIOHTTPClient: BTCPriceNetworking.HTTPClient {
 
   /// TLS when the origin is https, the HTTP/1.1 codec and the handler that collects answers.
   private static func addHandlers(
-    to channel: any Channel, tls: NIOSSLContext?, serverName: String?
+    to channel: any Channel, tls: NIOSSLContext?, serverName: String?, host: String
   ) throws -> ResponseHandler {
     let pipeline = channel.pipeline.syncOperations
     if let tls {
-      try pipeline.addHandler(NIOSSLClientHandler(context: tls, serverHostname: serverName))
+      let observer = TLSCertificateObserver()
+      try pipeline.addHandler(observer.makeHandler(context: tls, serverName: serverName))
+      try pipeline.addHandler(TLSFailureExplainer(observer: observer, host: host))
     }
     // Request heads are checked once, when made (``prepare``).
     try pipeline.addHTTPClientHandlers(enableOutboundHeaderValidation: false)
