@@ -101,10 +101,15 @@ struct CommandLineComposition {
       await prices.restore(pipeline)
       let ticker = PriceTicker(interval: pipeline.interval, clock: prices.clock)
       let lastTickSucceeded = NIOLockedValueBox(false)
+      // Say why once when no source gives a price; a --once run says it at once.
+      let outage = NIOLockedValueBox(OutageNotice(threshold: min(3, count ?? 3)))
       let task = prices.loop.startTask {
         try await ticker.run(count: count) { slot, budget in
           report.tickStarted(slot, budget: budget)
           guard let update = try? await feed.update(within: budget) else { return }
+          if let line = outage.withLockedValue({ $0.record(update) }) {
+            session.diagnostic(Console.warning(line))
+          }
           let state = presenter.present(update)
           try session.show(state)
           lastTickSucceeded.withLockedValue { $0 = !state.isStale }
