@@ -72,7 +72,16 @@ final class FakeTLSRelay: ChannelInboundHandler, @unchecked Sendable {
     self.backendPort = backendPort
   }
 
-  func channelActive(context: ChannelHandlerContext) {
+  func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+    let buffer = unwrapInboundIn(data)
+    if let backend {
+      backend.writeAndFlush(buffer, promise: nil)
+      return
+    }
+    pending.append(buffer)
+    guard pending.count == 1 else { return }
+    // Connected on the first request, not on accept: a client that gives up during the handshake
+    // then never reaches the backend, which may already be stopping.
     let front = context.channel
     ClientBootstrap(group: context.eventLoop)
       .channelInitializer { channel in
@@ -92,16 +101,6 @@ final class FakeTLSRelay: ChannelInboundHandler, @unchecked Sendable {
           front.close(promise: nil)
         }
       }
-    context.fireChannelActive()
-  }
-
-  func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-    let buffer = unwrapInboundIn(data)
-    if let backend {
-      backend.writeAndFlush(buffer, promise: nil)
-    } else {
-      pending.append(buffer)
-    }
   }
 
   func channelInactive(context: ChannelHandlerContext) {

@@ -28,7 +28,8 @@ extension BinaryEndToEndTests {
       try await FakeExchangeServer.withRunning { server in
         let run = try BinaryProcess(
           base + [
-            "--once", "--binance-url", "https://localhost:\(server.port)/api/v3/ticker/price",
+            "--once", "--interval", "5",
+            "--binance-url", "https://localhost:\(server.port)/api/v3/ticker/price",
             "--kraken-url", "https://localhost:\(server.port)/0/public/Ticker",
           ])
         _ = await run.waitForExit()
@@ -61,7 +62,8 @@ extension BinaryEndToEndTests {
     }
 
     private var base: [String] {
-      ["--no-cache", "--interval", "0.05", "--primary-timeout", "3", "--sources", "binance,kraken"]
+      // Ticks long enough that a loaded machine does not turn a quick failure into a timeout.
+      ["--no-cache", "--interval", "0.3", "--primary-timeout", "3", "--sources", "binance,kraken"]
     }
   }
 }
