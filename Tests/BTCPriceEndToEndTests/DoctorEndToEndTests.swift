@@ -45,6 +45,33 @@ extension BinaryEndToEndTests {
       }
     }
 
+    /// Binance escalates bans for clients that keep asking after a 418: doctor does not ask.
+    @Test func bannedSource_isNotAsked() async throws {
+      let state = FileManager.default.temporaryDirectory.appendingPathComponent(
+        "doctor-state-\(UUID().uuidString)")
+      defer { try? FileManager.default.removeItem(at: state) }
+      try await FakeExchangeServer.withRunning { server in
+        await server.stub(
+          .binance,
+          FakeResponse(
+            status: 418, headers: ["Retry-After": "600"],
+            json: #"{"code":-1003,"msg":"Way too many requests; IP banned."}"#))
+        await server.stub(.coinbase, .coinbase(price: "68880.55"))
+        let chain = ["--no-cache", "--sources", "binance,coinbase"] + server.urlArguments
+        let environment = ["XDG_STATE_HOME": state.path]
+
+        let first = try BinaryProcess(chain + ["--once"], environment: environment)
+        #expect(await first.waitForExit() == 0)
+        let doctor = try BinaryProcess(["doctor"] + chain, environment: environment)
+        #expect(await doctor.waitForExit() == 0)
+
+        #expect(await server.requests(to: .binance).count == 1)
+        let text = doctor.stdoutText.joined(separator: "\n")
+        #expect(text.contains("not asked: resting for 10 min"), "\(text)")
+        #expect(text.contains("binance: not asked for 10 min"))
+      }
+    }
+
     /// In a terminal (scripts/pty-run.py) the report is the same text, and the status the same.
     @Test func inATerminal_printsTheSameReport() async throws {
       try await FakeExchangeServer.withRunning { server in
