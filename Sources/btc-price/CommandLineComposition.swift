@@ -107,11 +107,10 @@ struct CommandLineComposition {
         try await ticker.run(count: count) { slot, budget in
           report.tickStarted(slot, budget: budget)
           guard let update = try? await feed.update(within: budget) else { return }
-          if let line = outage.withLockedValue({ $0.record(update) }) {
-            session.diagnostic(Console.warning(line))
-          }
+          let (line, reason) = outage.withLockedValue { ($0.record(update), $0.reason) }
+          if let line { session.diagnostic(Console.warning(line)) }
           let state = presenter.present(update)
-          try session.show(state)
+          try session.show(state, reason: reason)
           lastTickSucceeded.withLockedValue { $0 = !state.isStale }
         }
       }

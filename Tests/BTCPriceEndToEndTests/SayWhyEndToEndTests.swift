@@ -61,6 +61,20 @@ extension BinaryEndToEndTests {
       }
     }
 
+    @Test func json_carriesTheReasonInItsRecord() async throws {
+      let run = try BinaryProcess(
+        base + [
+          "--once", "--json", "--binance-url", "http://exchange.invalid/api/v3/ticker/price",
+          "--kraken-url", "http://exchange.invalid/0/public/Ticker",
+        ])
+      _ = await run.waitForExit()
+
+      let line = try #require(run.stdoutText.first)
+      let object = try #require(
+        try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+      #expect((object["reason"] as? String)?.hasPrefix("no source's host name") == true, "\(line)")
+    }
+
     private var base: [String] {
       // Ticks long enough that a loaded machine does not turn a quick failure into a timeout.
       ["--no-cache", "--interval", "0.3", "--primary-timeout", "3", "--sources", "binance,kraken"]
