@@ -68,6 +68,8 @@ let package = Package(
         .product(name: "NIOHTTP1", package: "swift-nio"),
         .product(name: "NIOPosix", package: "swift-nio"),
         .product(name: "NIOSSL", package: "swift-nio-ssl"),
+        // SOCKS5 proxies (socks5:// and socks5h://); HTTP CONNECT is ours (ProxyTunnel).
+        .product(name: "NIOSOCKS", package: "swift-nio-extras"),
       ],
       swiftSettings: strict
     ),
@@ -154,6 +156,8 @@ let package = Package(
         .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "NIOHTTP1", package: "swift-nio"),
         .product(name: "NIOPosix", package: "swift-nio"),
+        // FakeTLSServer, for the tests of trust and TLS failures.
+        .product(name: "NIOSSL", package: "swift-nio-ssl"),
         .product(name: "Clocks", package: "swift-clocks"),
       ],
       swiftSettings: strict

@@ -1,6 +1,6 @@
 extension Duration {
   /// `800 ms`, `1500 ms`: the unit people read in deadlines.
-  var millisecondsText: String {
+  package var millisecondsText: String {
     "\(wholeMilliseconds) ms"
   }
 

@@ -9,9 +9,10 @@
 /// `{"timestamp":"2026-11-22T14:03:05Z","price":"68901.23","currency":"USD","source":"binance","stale":false}`
 ///
 /// A stale line carries the last known value with its own timestamp and source (`null` when
-/// nothing is known) and an `error` with the reason.
+/// nothing is known) and an `error` with the reason. Once no source has given a price for a few
+/// ticks (``OutageNotice``), a stale line also carries `reason`: what the failures have in common.
 public enum JSONLineRenderer {
-  public static func render(_ state: PriceViewState) -> String {
+  public static func render(_ state: PriceViewState, reason: String? = nil) -> String {
     let record = state.record
     var fields = [
       ("timestamp", record.timestamp.map(string) ?? "null"),
@@ -22,6 +23,9 @@ public enum JSONLineRenderer {
     ]
     if let error = record.error {
       fields.append(("error", string(error)))
+    }
+    if record.stale, let reason {
+      fields.append(("reason", string(reason)))
     }
     return "{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}"
   }

@@ -28,11 +28,20 @@ public struct PriceTickLoop: Sendable {
   public func run(
     count: Int? = nil, show: @escaping @Sendable (PriceViewState) async throws -> Void
   ) async throws {
+    try await run(count: count) { _, state in try await show(state) }
+  }
+
+  /// The same, also handing the view the tick's update itself, for what reads more than the
+  /// words: the reason a tick failed (`--json`'s outage reason), a fresh quote's source.
+  public func run(
+    count: Int? = nil,
+    handle: @escaping @Sendable (PriceUpdate, PriceViewState) async throws -> Void
+  ) async throws {
     let (feed, presenter, tickStarted) = (self.feed, self.presenter, self.tickStarted)
     try await ticker.run(count: count) { slot, budget in
       tickStarted(slot, budget)
       guard let update = try? await feed.update(within: budget) else { return }
-      try await show(presenter.present(update))
+      try await handle(update, presenter.present(update))
     }
   }
 }

@@ -11,7 +11,8 @@ import NIOSSL
   import Foundation
 #endif
 
-private typealias TransportError = BTCPriceNetworking.HTTPClientError
+/// The transport failures this module throws (a name that does not collide with NIO's own).
+typealias TransportError = BTCPriceNetworking.HTTPClientError
 
 /// ``HTTPClient`` on SwiftNIO's HTTP/1.1 codec, for the command-line tool: one GET at a time per
 /// connection, connections kept per origin and reused, TLS through NIOSSL, up to 3 redirects.
@@ -28,6 +29,8 @@ public final class NIOHTTPClient: BTCPriceNetworking.HTTPClient {
   private let group: any EventLoopGroup
   private let transportTimeout: TimeAmount
   private let connectTimeout: TimeAmount
+  private let proxies: ProxySelector?
+  private let trust: TrustSource
   private let state = NIOLockedValueBox(State())
 
   private struct State {
@@ -44,10 +47,15 @@ public final class NIOHTTPClient: BTCPriceNetworking.HTTPClient {
   ///   - eventLoopGroup: where the connections live; by default SwiftNIO's shared singleton
   ///     group. The command-line tool passes its one-thread group, whose loop also runs its ticks
   ///     (``EventLoopExecutor``), so a request never changes threads.
+  ///   - proxies: which proxy each URL goes through (``ProxySelector``); nil: always direct.
+  ///   - trust: the certificate authorities TLS connections trust.
   public init(
     transportTimeout: Duration = .seconds(30), connectTimeout: Duration = .seconds(5),
-    eventLoopGroup: (any EventLoopGroup)? = nil
+    eventLoopGroup: (any EventLoopGroup)? = nil, proxies: ProxySelector? = nil,
+    trust: TrustSource = .system
   ) {
+    self.proxies = proxies
+    self.trust = trust
     self.group = eventLoopGroup ?? MultiThreadedEventLoopGroup.singleton
     self.transportTimeout = TimeAmount(transportTimeout)
     self.connectTimeout = TimeAmount(connectTimeout)
@@ -91,6 +99,8 @@ public final class NIOHTTPClient: BTCPriceNetworking.HTTPClient {
     switch error {
     case let error as TransportError:
       return error
+    case let error as ProxyFailure:
+      return TransportError.proxy(error)
     case let error as NIOConnectionError:
       if error.dnsAError != nil || error.dnsAAAAError != nil, error.connectionErrors.isEmpty {
         return TransportError.hostNotFound
@@ -127,7 +137,7 @@ public final class NIOHTTPClient: BTCPriceNetworking.HTTPClient {
     _ url: URL, headers: [(name: String, value: String)], maxBodySize: Int
   ) async throws -> HTTPResponse {
     do {
-      let (origin, head) = try prepare(url, headers: headers)
+      let (origin, head, route) = try prepare(url, headers: headers)
       // A pooled connection the server has just closed fails before any answer arrives: asked
       // again on a new connection, as a GET may be.
       for attempt in 0..<2 {
@@ -138,7 +148,7 @@ public final class NIOHTTPClient: BTCPriceNetworking.HTTPClient {
           loop: pooled?.channel.eventLoop ?? preferred, maxBodySize: maxBodySize)
         do {
           return try await withTaskCancellationHandler {
-            try await run(exchange, origin: origin, head: head, pooled: pooled).get()
+            try await run(exchange, origin: origin, route: route, head: head, pooled: pooled).get()
           } onCancel: {
             exchange.cancel()
           }
@@ -155,7 +165,8 @@ public final class NIOHTTPClient: BTCPriceNetworking.HTTPClient {
   /// The request on the exchange's loop: on the pooled connection or a new one, the head
   /// written, the answer collected by the connection's ``ResponseHandler``.
   private func run(
-    _ exchange: Exchange, origin: Origin, head: HTTPRequestHead, pooled: Connection?
+    _ exchange: Exchange, origin: Origin, route: ProxySelector.Route?, head: HTTPRequestHead,
+    pooled: Connection?
   ) -> EventLoopFuture<HTTPResponse> {
     let loop = exchange.loop
     let timeout = loop.scheduleTask(in: transportTimeout) {
@@ -163,7 +174,8 @@ public final class NIOHTTPClient: BTCPriceNetworking.HTTPClient {
     }
     exchange.promise.futureResult.whenComplete { _ in timeout.cancel() }
 
-    let connection = pooled.map { loop.makeSucceededFuture($0) } ?? connect(origin, on: loop)
+    let connection =
+      pooled.map { loop.makeSucceededFuture($0) } ?? connect(origin, via: route?.proxy, on: loop)
     let reused = pooled != nil
     connection.whenComplete { result in
       switch result {
@@ -187,7 +199,9 @@ public final class NIOHTTPClient: BTCPriceNetworking.HTTPClient {
     return exchange.promise.futureResult
   }
 
-  private func connect(_ origin: Origin, on loop: any EventLoop) -> EventLoopFuture<Connection> {
+  private func connect(
+    _ origin: Origin, via proxy: ProxyEndpoint?, on loop: any EventLoop
+  ) -> EventLoopFuture<Connection> {
     let tls: NIOSSLContext?
     do {
       tls = origin.secure ? try tlsContext() : nil
@@ -198,41 +212,95 @@ public final class NIOHTTPClient: BTCPriceNetworking.HTTPClient {
     let serverName =
       origin.host.contains(":") || origin.host.allSatisfy { $0.isNumber || $0 == "." }
       ? nil : origin.host
-    // The handler of this connection, kept from the initializer: after a quick failure (a TLS
-    // handshake refused at once) the pipeline may be empty before the connect future's callbacks
-    // run, and a lookup would find nothing.
-    let kept = NIOLoopBoundBox.makeEmptyBox(valueType: ResponseHandler.self, eventLoop: loop)
     let bootstrap = ClientBootstrap(group: loop)
       .connectTimeout(connectTimeout)
       .channelOption(.tcpOption(.tcp_nodelay), value: 1)
-      .channelInitializer { channel in
-        do {
-          let pipeline = channel.pipeline.syncOperations
-          if let tls {
-            try pipeline.addHandler(NIOSSLClientHandler(context: tls, serverHostname: serverName))
-          }
-          // Request heads are checked once, when made (``prepare``).
-          try pipeline.addHTTPClientHandlers(enableOutboundHeaderValidation: false)
-          let handler = ResponseHandler()
-          kept.value = handler
-          try pipeline.addHandler(handler)
-          return channel.eventLoop.makeSucceededVoidFuture()
-        } catch {
-          return channel.eventLoop.makeFailedFuture(error)
+    guard let proxy else {
+      // The handler of this connection, kept from the initializer: after a quick failure (a TLS
+      // handshake refused at once) the pipeline may be empty before the connect future's
+      // callbacks run, and a lookup would find nothing.
+      let kept = NIOLoopBoundBox.makeEmptyBox(valueType: ResponseHandler.self, eventLoop: loop)
+      return bootstrap.channelInitializer { channel in
+        channel.eventLoop.makeCompletedFuture {
+          kept.value = try Self.addHandlers(
+            to: channel, tls: tls, serverName: serverName, host: origin.host)
         }
       }
-    return bootstrap.connect(host: origin.host, port: origin.port).flatMapThrowing { channel in
-      guard let handler = kept.value else { throw TransportError.connectionReset }
-      return Connection(channel: channel, handler: NIOLoopBound(handler, eventLoop: loop))
+      .connect(host: origin.host, port: origin.port).flatMapThrowing { channel in
+        guard let handler = kept.value else { throw TransportError.connectionReset }
+        return Connection(channel: channel, handler: NIOLoopBound(handler, eventLoop: loop))
+      }
     }
+    // Through a proxy: connect to it, open the tunnel, then the same handlers as a direct
+    // connection, which now talk to the source.
+    return bootstrap.connect(host: proxy.host, port: proxy.port)
+      .flatMapError { error in loop.makeFailedFuture(Self.unreachable(proxy, error)) }
+      .flatMap { channel in
+        ProxyTunnel.open(on: channel, to: origin.host, port: origin.port, via: proxy)
+          .flatMapThrowing {
+            let handler = try Self.addHandlers(
+              to: channel, tls: tls, serverName: serverName, host: origin.host)
+            return Connection(channel: channel, handler: NIOLoopBound(handler, eventLoop: loop))
+          }
+      }
+  }
+
+  /// TLS when the origin is https, the HTTP/1.1 codec and the handler that collects answers.
+  private static func addHandlers(
+    to channel: any Channel, tls: NIOSSLContext?, serverName: String?, host: String
+  ) throws -> ResponseHandler {
+    let pipeline = channel.pipeline.syncOperations
+    if let tls {
+      let observer = TLSCertificateObserver()
+      try pipeline.addHandler(observer.makeHandler(context: tls, serverName: serverName))
+      try pipeline.addHandler(TLSFailureExplainer(observer: observer, host: host))
+    }
+    // Request heads are checked once, when made (``prepare``).
+    try pipeline.addHTTPClientHandlers(enableOutboundHeaderValidation: false)
+    let handler = ResponseHandler()
+    try pipeline.addHandler(handler)
+    return handler
+  }
+
+  /// A proxy that cannot be reached is told apart from a source that cannot be.
+  private static func unreachable(_ proxy: ProxyEndpoint, _ error: any Error) -> any Error {
+    let reason: String
+    switch map(error) {
+    case TransportError.hostNotFound: reason = "its host name was not found"
+    case TransportError.connectionRefused: reason = "it refused the connection"
+    case TransportError.timedOut: reason = "it did not answer"
+    default: reason = String(describing: map(error))
+    }
+    return TransportError.proxy(.unreachable(proxy: proxy.redacted, reason: reason))
   }
 
   private func tlsContext() throws -> NIOSSLContext {
     try state.withLockedValue { state in
       if let context = state.tls { return context }
-      let context = try NIOSSLContext(configuration: .makeClientConfiguration())
+      var configuration = TLSConfiguration.makeClientConfiguration()
+      configuration.trustRoots = try Self.trustRoots(trust)
+      let context = try NIOSSLContext(configuration: configuration)
       state.tls = context
       return context
+    }
+  }
+
+  private static func trustRoots(_ trust: TrustSource) throws -> NIOSSLTrustRoots {
+    switch trust {
+    case .system:
+      return .default
+    case .file(let path, _):
+      return .file(path)
+    case .directory(let path, _):
+      // OpenSSL's hashed folders hold links to PEM files; every readable certificate counts.
+      let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
+      let certificates = names.sorted().flatMap { name in
+        (try? NIOSSLCertificate.fromPEMFile(path + "/" + name)) ?? []
+      }
+      guard !certificates.isEmpty else {
+        throw TransportError.tlsFailure("no certificates found in \(path)")
+      }
+      return .certificates(certificates)
     }
   }
 
@@ -282,6 +350,12 @@ public final class NIOHTTPClient: BTCPriceNetworking.HTTPClient {
       url: url.absoluteString, headers: headers.flatMap { [$0.name, $0.value] })
     if let known = state.withLockedValue({ $0.prepared[key] }) { return known }
     let origin = try Origin(url)
+    let route: ProxySelector.Route?
+    do {
+      route = try proxies?.route(for: url)
+    } catch {
+      throw TransportError.proxy(.unsupported(proxy: "in the settings", reason: error.description))
+    }
     var path = url.path(percentEncoded: true)
     if path.isEmpty { path = "/" }
     if let query = url.query(percentEncoded: true) { path += "?" + query }
@@ -296,7 +370,7 @@ public final class NIOHTTPClient: BTCPriceNetworking.HTTPClient {
       fields.add(name: header.name, value: header.value)
     }
     let prepared = (
-      origin, HTTPRequestHead(version: .http1_1, method: .GET, uri: path, headers: fields)
+      origin, HTTPRequestHead(version: .http1_1, method: .GET, uri: path, headers: fields), route
     )
     state.withLockedValue { state in
       // A handful of sources, each with one URL: the bound only guards against a caller that
@@ -322,213 +396,5 @@ public final class NIOHTTPClient: BTCPriceNetworking.HTTPClient {
 
   private static func breaksAHeader(_ byte: UInt8) -> Bool {
     byte == UInt8(ascii: "\r") || byte == UInt8(ascii: "\n") || byte == 0
-  }
-}
-
-private typealias Prepared = (origin: Origin, head: HTTPRequestHead)
-
-/// What makes two of our requests the same request.
-private struct PreparedKey: Hashable {
-  let url: String
-  let headers: [String]
-}
-
-/// Where a request goes: scheme, host and port, the key of the connection pool.
-struct Origin: Hashable, Sendable {
-  let secure: Bool
-  let host: String
-  let port: Int
-
-  init(_ url: URL) throws {
-    switch url.scheme?.lowercased() {
-    case "https": secure = true
-    case "http": secure = false
-    default: throw TransportError.other("unsupported URL \(url.absoluteString)")
-    }
-    guard let host = url.host(percentEncoded: false), !host.isEmpty else {
-      throw TransportError.other("no host in \(url.absoluteString)")
-    }
-    self.host = host
-    self.port = url.port ?? (secure ? 443 : 80)
-  }
-
-  var hostHeader: String {
-    let name = host.contains(":") ? "[\(host)]" : host
-    return port == (secure ? 443 : 80) ? name : "\(name):\(port)"
-  }
-}
-
-/// A kept connection: its channel, and the handler at the end of its pipeline, which only its
-/// own loop may use.
-private struct Connection: Sendable {
-  let channel: any Channel
-  let handler: NIOLoopBound<ResponseHandler>
-  /// When it went back to the pool.
-  var idleSince = NIODeadline.now()
-}
-
-/// A pooled connection closed before anything of the answer arrived.
-private struct StaleConnection: Error {}
-
-/// One request's outcome, completed once: by the answer, a failure, the transport timeout or
-/// the caller's cancellation, whichever comes first. Whoever completes it closes the channel
-/// unless the answer was whole.
-private final class Exchange: Sendable {
-  let loop: any EventLoop
-  let promise: EventLoopPromise<HTTPResponse>
-  let maxBodySize: Int
-  private let channel = NIOLockedValueBox<ChannelState>(.none)
-
-  private enum ChannelState {
-    case none
-    case attached(any Channel)
-    case cancelled
-  }
-
-  init(loop: any EventLoop, maxBodySize: Int) {
-    self.loop = loop
-    self.promise = loop.makePromise(of: HTTPResponse.self)
-    self.maxBodySize = maxBodySize
-  }
-
-  /// False when the caller has given up already.
-  func attach(_ channel: any Channel) -> Bool {
-    self.channel.withLockedValue { state in
-      guard case .none = state else { return false }
-      state = .attached(channel)
-      return true
-    }
-  }
-
-  func cancel() {
-    fail(CancellationError())
-  }
-
-  /// Fails the request (when still open) and drops its connection.
-  func fail(_ error: any Error) {
-    let attached = channel.withLockedValue { state -> (any Channel)? in
-      defer { state = .cancelled }
-      if case .attached(let channel) = state { return channel }
-      return nil
-    }
-    attached?.close(promise: nil)
-    if loop.inEventLoop {
-      promise.fail(error)
-    } else {
-      loop.execute { self.promise.fail(error) }
-    }
-  }
-
-  /// Completes the request; its connection is no longer the exchange's to close.
-  func succeed(_ response: HTTPResponse) {
-    channel.withLockedValue { $0 = .cancelled }
-    promise.succeed(response)
-  }
-}
-
-/// Collects one answer at a time into an ``HTTPResponse``, and tells its owner whether the
-/// connection can carry the next request.
-private final class ResponseHandler: ChannelInboundHandler, RemovableChannelHandler {
-  typealias InboundIn = HTTPClientResponsePart
-  typealias OutboundOut = HTTPClientRequestPart
-
-  private var context: ChannelHandlerContext?
-  private var current: Current?
-  /// Why the connection failed while no request was on it (a TLS handshake refused before the
-  /// request was written): the next request's failure.
-  private var failure: (any Error)?
-
-  private struct Current {
-    let exchange: Exchange
-    let reused: Bool
-    let done: (_ reusable: Bool) -> Void
-    var head: HTTPResponseHead?
-    var body: ByteBuffer?
-  }
-
-  func handlerAdded(context: ChannelHandlerContext) {
-    self.context = context
-  }
-
-  func start(
-    _ exchange: Exchange, head: HTTPRequestHead, reused: Bool,
-    done: @escaping (_ reusable: Bool) -> Void
-  ) {
-    guard let context, context.channel.isActive, failure == nil, current == nil else {
-      exchange.fail(failure ?? TransportError.connectionReset)
-      done(false)
-      return
-    }
-    current = Current(exchange: exchange, reused: reused, done: done)
-    context.write(wrapOutboundOut(.head(head)), promise: nil)
-    context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
-  }
-
-  func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-    guard var current else { return }
-    switch unwrapInboundIn(data) {
-    case .head(let head):
-      if let length = head.headers.first(name: "content-length").flatMap(Int.init),
-        length > current.exchange.maxBodySize
-      {
-        return finish(failure: TransportError.bodyTooLarge(limit: current.exchange.maxBodySize))
-      }
-      current.head = head
-      self.current = current
-    case .body(var part):
-      let size = (current.body?.readableBytes ?? 0) + part.readableBytes
-      guard size <= current.exchange.maxBodySize else {
-        return finish(failure: TransportError.bodyTooLarge(limit: current.exchange.maxBodySize))
-      }
-      if current.body == nil {
-        current.body = part
-      } else {
-        current.body!.writeBuffer(&part)
-      }
-      self.current = current
-    case .end:
-      guard let head = current.head else {
-        return finish(failure: TransportError.other("an answer without a head"))
-      }
-      var headers: [String: String] = [:]
-      for (name, value) in head.headers {
-        let name = name.lowercased()
-        if headers[name] == nil { headers[name] = value }
-      }
-      let response = HTTPResponse(
-        status: Int(head.status.code), headers: headers,
-        body: current.body.map { Data($0.readableBytesView) } ?? Data())
-      self.current = nil
-      // Back in the pool before the caller resumes, so that its next request finds it there.
-      current.done(head.isKeepAlive)
-      current.exchange.succeed(response)
-    }
-  }
-
-  func channelInactive(context: ChannelHandlerContext) {
-    finish(failure: TransportError.connectionReset)
-    context.fireChannelInactive()
-  }
-
-  func errorCaught(context: ChannelHandlerContext, error: any Error) {
-    if current == nil, failure == nil { failure = error }
-    finish(failure: error)
-    context.close(promise: nil)
-  }
-
-  private func finish(failure: any Error) {
-    guard let current else { return }
-    self.current = nil
-    // Closed or reset before a byte of the answer, on a connection that had served before: the
-    // server dropped it while it sat in the pool (its keep-alive ran out as we wrote).
-    let closed: Bool
-    switch failure {
-    case TransportError.connectionReset: closed = true
-    case let error as IOError: closed = error.errnoCode == ECONNRESET || error.errnoCode == EPIPE
-    default: closed = false
-    }
-    current.exchange.fail(
-      current.reused && current.head == nil && closed ? StaleConnection() : failure)
-    current.done(false)
   }
 }

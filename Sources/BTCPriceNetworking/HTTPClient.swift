@@ -63,6 +63,8 @@ public enum HTTPClientError: Error, Equatable, Sendable, CustomStringConvertible
   case tlsFailure(String)
   case timedOut
   case bodyTooLarge(limit: Int)
+  /// The proxy refused or dropped the way to the source.
+  case proxy(ProxyFailure)
   case other(String)
 
   public var description: String {
@@ -73,6 +75,7 @@ public enum HTTPClientError: Error, Equatable, Sendable, CustomStringConvertible
     case .tlsFailure(let reason): return "TLS failure: \(reason)"
     case .timedOut: return "transport timed out"
     case .bodyTooLarge(let limit): return "response body over \(limit) bytes"
+    case .proxy(let failure): return failure.description
     case .other(let reason): return reason
     }
   }

@@ -16,6 +16,7 @@ enum SettingKey: Equatable {
   case url(sourceID: String)
   case apiKey(sourceID: String)
   case cachePath
+  case proxy, noProxy, caFile
 
   /// Every key, in the order the documentation lists them; the source URLs and API keys are the
   /// registry's.
@@ -23,7 +24,7 @@ enum SettingKey: Equatable {
     [.sources, .currency, .interval, .primaryTimeout, .format]
       + PriceSourceRegistry.all.map { .url(sourceID: $0.source.id) }
       + PriceSourceRegistry.all.filter { $0.apiKey != nil }.map { .apiKey(sourceID: $0.source.id) }
-      + [.cachePath]
+      + [.cachePath, .proxy, .noProxy, .caFile]
   }
 
   static func named(_ name: String) -> SettingKey? {
@@ -40,13 +41,19 @@ enum SettingKey: Equatable {
     case .url(let sourceID): "\(sourceID)-url"
     case .apiKey(let sourceID): "\(sourceID)-api-key"
     case .cachePath: "cache-path"
+    case .proxy: "proxy"
+    case .noProxy: "no-proxy"
+    case .caFile: "ca-file"
     }
   }
 
   /// Secrets are never repeated in a message.
   var isSecret: Bool {
-    if case .apiKey = self { return true }
-    return false
+    switch self {
+    // A proxy URL may carry a password.
+    case .apiKey, .proxy: return true
+    default: return false
+    }
   }
 
   /// Sets this key's value in `settings` from its text, or says what is wrong with it.
@@ -95,12 +102,28 @@ enum SettingKey: Equatable {
       settings.apiKeys[sourceID] = Secret(text)
     case .cachePath:
       guard !text.isEmpty else { throw Problem("must not be empty") }
-      if text.hasPrefix("~/"), let home, !home.isEmpty {
-        settings.cachePath = home + text.dropFirst()
-      } else {
-        settings.cachePath = text
+      settings.cachePath = Self.expandingHome(text, home: home)
+    case .proxy:
+      // Empty is a choice: no proxy, whatever the environment says (as curl's --proxy "").
+      if !text.trimmingWhitespace.isEmpty {
+        do {
+          _ = try ProxyEndpoint(parsing: text)
+        } catch {
+          throw Problem(error.reason)
+        }
       }
+      settings.proxy = Secret(text)
+    case .noProxy:
+      settings.noProxy = text
+    case .caFile:
+      guard !text.isEmpty else { throw Problem("must not be empty") }
+      settings.caFile = Self.expandingHome(text, home: home)
     }
+  }
+
+  private static func expandingHome(_ text: String, home: String?) -> String {
+    guard text.hasPrefix("~/"), let home, !home.isEmpty else { return text }
+    return home + text.dropFirst()
   }
 
   /// `"fast"`: the text shortened to 40 characters, on one line.

@@ -30,7 +30,9 @@ extension Settings {
     case .url(let sourceID): PriceSourceRegistry.definition(id: sourceID)?.urlEnvironmentVariable
     case .apiKey(let sourceID):
       PriceSourceRegistry.definition(id: sourceID)?.apiKey?.environmentVariable
-    case .interval, .primaryTimeout, .format, .cachePath: nil
+    // The proxy's own variables (https_proxy, NO_PROXY, ...) and SSL_CERT_FILE are read as
+    // curl and OpenSSL read them, under these settings (ProxySelector, TrustSource).
+    case .interval, .primaryTimeout, .format, .cachePath, .proxy, .noProxy, .caFile: nil
     }
   }
 }

@@ -1,4 +1,5 @@
 import BTCPriceCore
+import BTCPriceNetworking
 import BTCPriceTerminal
 
 #if canImport(FoundationEssentials)
@@ -12,7 +13,7 @@ import BTCPriceTerminal
 ///
 /// The settings file's keys mirror the long options: `sources`, `currency`, `interval`,
 /// `primary-timeout`, `format`, `<source>-url`, `<source>-api-key` (`cryptocompare-api-key`),
-/// `cache-path`.
+/// `cache-path`, `proxy`, `no-proxy`, `ca-file`.
 public struct Settings: Equatable, Sendable, CustomStringConvertible {
   /// Source ids in the order to ask them (`--sources`).
   public var sources: [String]?
@@ -29,12 +30,22 @@ public struct Settings: Equatable, Sendable, CustomStringConvertible {
   public var apiKeys: [String: Secret]
   /// `--cache-path`, with a leading `~/` already expanded.
   public var cachePath: String?
+  /// `--proxy`: a proxy URL (it may carry a password), or empty for "no proxy".
+  public var proxy: Secret?
+  /// `--no-proxy`: hosts reached directly, as `NO_PROXY`.
+  public var noProxy: String?
+  /// `--ca-file`: certificate authorities to trust instead of the system's.
+  public var caFile: String?
 
   public init(
     sources: [String]? = nil, currency: Currency? = nil, interval: Double? = nil,
     primaryTimeout: Double? = nil, format: PriceTemplate? = nil, urls: [String: URL] = [:],
-    apiKeys: [String: Secret] = [:], cachePath: String? = nil
+    apiKeys: [String: Secret] = [:], cachePath: String? = nil, proxy: Secret? = nil,
+    noProxy: String? = nil, caFile: String? = nil
   ) {
+    self.proxy = proxy
+    self.noProxy = noProxy
+    self.caFile = caFile
     self.sources = sources
     self.currency = currency
     self.interval = interval
@@ -63,7 +74,10 @@ public struct Settings: Equatable, Sendable, CustomStringConvertible {
       format: format ?? lower.format,
       urls: urls.merging(lower.urls) { mine, _ in mine },
       apiKeys: apiKeys.merging(lower.apiKeys) { mine, _ in mine },
-      cachePath: cachePath ?? lower.cachePath)
+      cachePath: cachePath ?? lower.cachePath,
+      proxy: proxy ?? lower.proxy,
+      noProxy: noProxy ?? lower.noProxy,
+      caFile: caFile ?? lower.caFile)
   }
 
   /// The values that are set, one `key: value` per line in file order; the API key only as
@@ -82,6 +96,12 @@ public struct Settings: Equatable, Sendable, CustomStringConvertible {
       lines.append("\(id)-api-key: \(key)")
     }
     if let cachePath { lines.append("cache-path: \(cachePath)") }
+    if let proxy {
+      let shown = (try? ProxyEndpoint(parsing: proxy.value).redacted) ?? "\(proxy)"
+      lines.append("proxy: \(proxy.value.isEmpty ? "" : shown)")
+    }
+    if let noProxy { lines.append("no-proxy: \(noProxy)") }
+    if let caFile { lines.append("ca-file: \(caFile)") }
     return lines.joined(separator: "\n")
   }
 }

@@ -102,13 +102,14 @@ public final class TerminalSession: Sendable {
     }
   }
 
-  public func show(_ viewState: PriceViewState) throws(TerminalOutputError) {
+  /// - Parameter reason: why no source gives a price (``OutageNotice/reason``), for `--json`.
+  public func show(_ viewState: PriceViewState, reason: String? = nil) throws(TerminalOutputError) {
     try withState { state throws(TerminalOutputError) in
       state.history.record(viewState)
       state.last = viewState
       switch mode {
       case .json:
-        try write(JSONLineRenderer.render(viewState) + "\n")
+        try write(JSONLineRenderer.render(viewState, reason: reason) + "\n")
       case .plain(let colors):
         try write(
           PlainLineRenderer.render(viewState, change: movement(state), colors: colors) + "\n")

@@ -94,9 +94,13 @@ struct CommandLineComposition {
       await prices.restore(pipeline)
       let ticks = prices.tickLoop(pipeline, presenter: presenter)
       let lastTickSucceeded = NIOLockedValueBox(false)
+      // Say why once when no source gives a price; a --once run says it at once.
+      let outage = NIOLockedValueBox(OutageNotice(threshold: min(3, count ?? 3)))
       let task = prices.loop.startTask { [count] in
-        try await ticks.run(count: count) { state in
-          try session.show(state)
+        try await ticks.run(count: count) { update, state in
+          let (line, reason) = outage.withLockedValue { ($0.record(update), $0.reason) }
+          if let line { session.diagnostic(Console.warning(line)) }
+          try session.show(state, reason: reason)
           lastTickSucceeded.withLockedValue { $0 = !state.isStale }
         }
       }

@@ -46,7 +46,8 @@ struct NIOPipeline {
     // (see EventLoopExecutor). At one request a second there is nothing to spread over cores.
     let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
     let loop = group.next()
-    let client = NIOHTTPClient(eventLoopGroup: group)
+    let client = NIOHTTPClient(
+      eventLoopGroup: group, proxies: resolved.proxies, trust: resolved.trust)
     let clock = EventLoopClock(loop: loop)
     let now: @Sendable () -> Date = { Date() }
     let report = sourceReport(resolved, warn: warn, log: log)
@@ -58,6 +59,12 @@ struct NIOPipeline {
             currency: resolved.configuration.currency,
             sourceIDs: resolved.configuration.sources.map(\.source.id),
             leftOutIDs: resolved.leftOut.map(\.source.id))))
+      for definition in resolved.configuration.sources {
+        let url = resolved.configuration.urls[definition.source.id] ?? definition.defaultURL
+        log(
+          VerboseLine.format(
+            .info, "\(definition.source.id) goes \(resolved.proxies.explain(for: url))"))
+      }
     }
     let pipeline = PricePipeline(
       resolved.configuration, client: client, clock: clock, now: now, store: resolved.store,

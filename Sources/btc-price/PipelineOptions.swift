@@ -28,6 +28,10 @@ struct PipelineOptions: ParsableArguments {
     /// Where the limits sources set (bans, refusals) are kept across runs.
     let limitStore: FileSourceLimitStore?
     let verbose: Bool
+    /// Which proxy each source goes through.
+    let proxies: ProxySelector
+    /// The certificate authorities TLS trusts.
+    let trust: TrustSource
   }
 
   @Option(
@@ -65,6 +69,26 @@ struct PipelineOptions: ParsableArguments {
       "Cache file (default: $XDG_CACHE_HOME/btc-price/last-price.json).", valueName: "file"))
   var cachePath: String?
 
+  @Option(
+    help: ArgumentHelp(
+      "Proxy for every source: http://[user:password@]host:port, socks5://, socks5h://; \"\" for none (over $https_proxy, $all_proxy).",
+      valueName: "url"))
+  var proxy: String?
+
+  @Option(
+    name: .customLong("no-proxy"),
+    help: ArgumentHelp(
+      "Hosts to reach directly, comma-separated, as $NO_PROXY (domains, IPs, CIDR, *).",
+      valueName: "list"))
+  var noProxy: String?
+
+  @Option(
+    name: .customLong("ca-file"),
+    help: ArgumentHelp(
+      "PEM file of certificate authorities to trust, e.g. a company proxy's (over $SSL_CERT_FILE).",
+      valueName: "file"))
+  var caFile: String?
+
   @Flag(name: .customLong("no-cache"), help: "Neither read nor write the cache file.")
   var noCache = false
 
@@ -101,6 +125,9 @@ struct PipelineOptions: ParsableArguments {
       given["currency"] = currency
       given["format"] = format
       given["cache-path"] = cachePath
+      given["proxy"] = proxy
+      given["no-proxy"] = noProxy
+      given["ca-file"] = caFile
       let commandLine = try Settings.fromCommandLine(given, home: home)
       let fromEnvironment = try Settings.fromEnvironment(environment)
       let path = config ?? SettingsFile.defaultPath(environment: environment)
@@ -143,7 +170,10 @@ struct PipelineOptions: ParsableArguments {
       format: settings.format,
       store: store,
       limitStore: FileSourceLimitStore(fileURL: Self.limitsFileURL(environment: environment)),
-      verbose: verbose)
+      verbose: verbose,
+      proxies: ProxySelector(
+        explicit: settings.proxy?.value, noProxy: settings.noProxy, environment: environment),
+      trust: TrustSource.choose(caFile: settings.caFile, environment: environment))
   }
 
   /// `$XDG_STATE_HOME/btc-price/limits.json` (default `~/.local/state/…`); Application Support

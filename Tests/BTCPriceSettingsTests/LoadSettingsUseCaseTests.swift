@@ -65,7 +65,8 @@ struct LoadSettingsFileUseCaseTests {
       expectError(
         file,
         "\(file.path):3: unknown key \"intervall\"; known keys: sources, currency, interval, "
-          + "primary-timeout, format, \(urlKeys), \(apiKeyKeys), cache-path")
+          + "primary-timeout, format, \(urlKeys), \(apiKeyKeys), cache-path, proxy, no-proxy, "
+          + "ca-file")
     }
   }
 
@@ -201,6 +202,28 @@ struct LoadSettingsFileUseCaseTests {
       dump(settings, to: &dumped)
       #expect(!dumped.contains(key))
       #expect(settings.description == "cryptocompare-api-key: <redacted>")
+    }
+  }
+
+  @Test func load_readsTheProxyKeysAndNeverShowsTheProxyPassword() throws {
+    try withFile("proxy: http://ana:pw-1234@proxy.corp:3128\nno-proxy: .corp\nca-file: ~/ca.pem\n")
+    {
+      file in
+      let settings = try file.load(home: "/home/ana")
+      #expect(settings.proxy?.value == "http://ana:pw-1234@proxy.corp:3128")
+      #expect(settings.noProxy == ".corp")
+      #expect(settings.caFile == "/home/ana/ca.pem")
+      #expect(
+        settings.description
+          == "proxy: http://***@proxy.corp:3128\nno-proxy: .corp\nca-file: /home/ana/ca.pem")
+    }
+    try withFile("proxy: gopher://ana:pw-1234@p\n") { file in
+      #expect {
+        try file.load(home: nil)
+      } throws: { error in
+        !String(describing: error).contains("pw-1234")
+          && String(describing: error).contains("scheme")
+      }
     }
   }
 

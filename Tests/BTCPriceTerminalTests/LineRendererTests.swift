@@ -55,6 +55,16 @@ struct LineRendererTests {
     #expect(object["error"] as? String == failure.description)
   }
 
+  @Test func json_staleLineCarriesTheReasonWhenThereIsOne() throws {
+    let stale = presenter.present(.stale(lastKnown: nil, failure: failure))
+    let object = try #require(
+      try JSONSerialization.jsonObject(
+        with: Data(JSONLineRenderer.render(stale, reason: "offline?").utf8)) as? [String: Any])
+    #expect(object["reason"] as? String == "offline?")
+    let fresh = JSONLineRenderer.render(presenter.present(.fresh(quote)), reason: "offline?")
+    #expect(!fresh.contains("reason"))
+  }
+
   @Test func json_rendersNullsWhenNothingIsKnown() {
     #expect(
       JSONLineRenderer.render(

@@ -1,0 +1,122 @@
+import BTCPriceCore
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+
+/// `btc-price doctor`'s findings and their two renderings (text for people, `--json`), and its
+/// exit status: 0 when at least one source gave a valid price, else 1.
+public struct DoctorReport: Sendable {
+  /// A setting in effect: its name, value (secrets already redacted) and where it came from.
+  public struct Setting: Equatable, Sendable, Encodable {
+    public let name: String
+    public let value: String
+    public let origin: String
+
+    public init(name: String, value: String, origin: String) {
+      self.name = name
+      self.value = value
+      self.origin = origin
+    }
+  }
+
+  /// A file the tool keeps (cache, state): where, how old, and whether it can be read.
+  public struct File: Equatable, Sendable, Encodable {
+    public let name: String
+    public let path: String
+    public let health: String
+    public let ageSeconds: Int?
+
+    public init(name: String, path: String, health: String, ageSeconds: Int?) {
+      self.name = name
+      self.path = path
+      self.health = health
+      self.ageSeconds = ageSeconds
+    }
+  }
+
+  public let checks: [DoctorCheck]
+  public let settings: [Setting]
+  public let files: [File]
+  /// Limits in force from earlier runs, one line each.
+  public let limits: [String]
+
+  public init(checks: [DoctorCheck], settings: [Setting], files: [File], limits: [String]) {
+    self.checks = checks
+    self.settings = settings
+    self.files = files
+    self.limits = limits
+  }
+
+  public var exitStatus: Int32 { checks.contains(where: \.gavePrice) ? 0 : 1 }
+
+  public var text: String {
+    var lines: [String] = ["Sources, each asked once:"]
+    for check in checks {
+      let latency = check.latency.map { " in \($0.millisecondsText)" } ?? ""
+      lines.append("  \(check.source) (\(check.url)), \(check.route)")
+      lines.append(
+        "    "
+          + check.steps.map { "\($0.step.rawValue) \($0.state.rawValue)" }.joined(
+            separator: ", "))
+      lines.append("    \(check.verdict)\(latency)")
+      if let advice = check.advice { lines.append("    advice: \(advice)") }
+    }
+    lines.append("Settings in effect:")
+    for setting in settings {
+      lines.append("  \(setting.name): \(setting.value) (\(setting.origin))")
+    }
+    lines.append("Files:")
+    for file in files {
+      let age = file.ageSeconds.map { ", \(Duration.seconds($0).humanText) old" } ?? ""
+      lines.append("  \(file.name): \(file.path): \(file.health)\(age)")
+    }
+    lines.append("Limits in force:")
+    lines.append(contentsOf: limits.isEmpty ? ["  none"] : limits.map { "  \($0)" })
+    let working = checks.filter(\.gavePrice).map(\.source)
+    lines.append(
+      working.isEmpty
+        ? "Verdict: no source gave a price."
+        : "Verdict: a price from \(working.joined(separator: ", ")).")
+    return lines.joined(separator: "\n") + "\n"
+  }
+
+  /// One JSON object, keys sorted.
+  public var json: String {
+    struct Check: Encodable {
+      let source, url, route, verdict: String
+      let steps: [String: String]
+      let latencyMilliseconds: Int?
+      let price: String?
+      let advice: String?
+    }
+    struct Document: Encodable {
+      let ok: Bool
+      let sources: [Check]
+      let settings: [Setting]
+      let files: [File]
+      let limits: [String]
+    }
+    let document = Document(
+      ok: exitStatus == 0,
+      sources: checks.map { check in
+        var price: String?
+        if case .price(let quote) = check.outcome { price = "\(quote.value)" }
+        return Check(
+          source: check.source, url: check.url, route: check.route, verdict: check.verdict,
+          steps: Dictionary(
+            uniqueKeysWithValues: check.steps.map { ($0.step.rawValue, $0.state.rawValue) }),
+          latencyMilliseconds: check.latency.map {
+            Int($0.components.seconds * 1000 + $0.components.attoseconds / 1_000_000_000_000_000)
+          },
+          price: price, advice: check.advice)
+      },
+      settings: settings, files: files, limits: limits)
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    let data = (try? encoder.encode(document)) ?? Data("{}".utf8)
+    return String(decoding: data, as: UTF8.self) + "\n"
+  }
+}

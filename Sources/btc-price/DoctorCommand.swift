@@ -1,0 +1,179 @@
+import ArgumentParser
+import BTCPriceCore
+import BTCPriceNIO
+import BTCPriceNetworking
+import BTCPriceTerminal
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+
+/// `btc-price doctor`: asks every source once and says how far each request got, with the
+/// settings, files and limits in effect. Composition only: the verdicts, steps and both
+/// renderings are ``DoctorCheck`` and ``DoctorReport``'s.
+struct DoctorCommand: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "doctor",
+    abstract: "Ask every source once and say what works, what does not, and why.",
+    discussion: """
+      For each source: the way it goes (direct or through which proxy), the steps of one \
+      request (proxy, dns, connect, tls, http, body, price) with the latency and a verdict, \
+      and advice. Then the settings in effect and where they came from (secrets redacted), the \
+      cache and state files with their age and health, and the limits from earlier runs \
+      (a source under a ban or rate limit is not asked). --json prints one object.
+
+      Exit status 0 when at least one source gave a valid price, else 1.
+      """)
+
+  @OptionGroup(visibility: .private) var root: BTCPriceCommand
+
+  func validate() throws {
+    if root.once || root.count != nil || root.live || root.waybar || root.format != nil
+      || root.maxAge != nil
+    {
+      throw ValidationError(
+        "--once, --count, --live, --waybar, --format and --max-age are for the terminal, "
+          + "not doctor.")
+    }
+  }
+
+  func run() async throws {
+    let environment = ProcessInfo.processInfo.environment
+    let resolved = try root.pipeline.resolved(environment: environment, format: nil)
+    let now: @Sendable () -> Date = { Date() }
+    let client = NIOHTTPClient(
+      transportTimeout: .seconds(10), proxies: resolved.proxies, trust: resolved.trust)
+    let limits = resolved.limitStore.map {
+      SourceLimits(store: $0, targets: resolved.configuration.limitTargets, now: now).restore()
+    }
+    var checks: [DoctorCheck] = []
+    for definition in resolved.configuration.sources {
+      let id = definition.source.id
+      let url =
+        (try? definition.url(
+          for: resolved.configuration.currency, base: resolved.configuration.urls[id]))
+        ?? definition.defaultURL
+      let route = resolved.proxies.explain(for: url)
+      if let limit = limits?[id] {
+        checks.append(
+          DoctorCheck(
+            source: id, url: url.absoluteString, route: route,
+            outcome: .notAsked(
+              "resting for \(limit.remaining.humanText) after \(limit.cause) (an earlier run)"),
+            latency: nil))
+        continue
+      }
+      let clock = ContinuousClock()
+      let start = clock.now
+      let outcome: DoctorCheck.Outcome
+      do {
+        let loader = try RemotePriceLoader(
+          client: client, definition: definition, currency: resolved.configuration.currency,
+          url: resolved.configuration.urls[id], apiKey: resolved.configuration.apiKeys[id], now: now
+        )
+        outcome = .price(try await loader.load())
+      } catch let error as PriceSourceError {
+        outcome = .failed(error)
+      } catch {
+        outcome = .failed(.unreachable("\(error)"))
+      }
+      checks.append(
+        DoctorCheck(
+          source: id, url: url.absoluteString, route: route, outcome: outcome,
+          latency: clock.now - start))
+    }
+    await client.shutdown()
+    let report = DoctorReport(
+      checks: checks, settings: settings(resolved, environment: environment),
+      files: files(resolved, now: now()), limits: limitLines(limits ?? [:]))
+    do throws(TerminalOutputError) {
+      try Console.writeStdout(root.json ? report.json : report.text)
+    } catch {
+      // A reader that left (`| head`) wanted no more; any other write error is said.
+      if case .failed(let reason) = error {
+        Console.error("cannot write the report: \(reason)")
+        throw ExitCode(1)
+      }
+    }
+    throw ExitCode(report.exitStatus)
+  }
+
+  private func settings(_ resolved: PipelineOptions.Resolved, environment: [String: String])
+    -> [DoctorReport.Setting]
+  {
+    func origin(_ option: String?, _ variable: String? = nil) -> String {
+      if option != nil { return "command line" }
+      if let variable, environment[variable]?.isEmpty == false { return "$\(variable)" }
+      return "settings file or default"
+    }
+    let options = root.pipeline
+    var settings: [DoctorReport.Setting] = [
+      .init(
+        name: "sources",
+        value: resolved.configuration.sources.map(\.source.id).joined(separator: ","),
+        origin: origin(options.sources, "BTC_PRICE_SOURCES")),
+      .init(
+        name: "currency", value: resolved.configuration.currency.code,
+        origin: origin(options.currency, "BTC_PRICE_CURRENCY")),
+      .init(
+        name: "interval", value: resolved.interval.humanText, origin: origin(options.interval)),
+      .init(
+        name: "primary-timeout", value: resolved.configuration.primaryTimeout.humanText,
+        origin: origin(options.primaryTimeout)),
+      .init(
+        name: "trust", value: "\(resolved.trust)",
+        origin: options.caFile != nil ? "command line" : "see value"),
+    ]
+    for (id, _) in resolved.configuration.apiKeys.sorted(by: { $0.key < $1.key }) {
+      settings.append(.init(name: "\(id)-api-key", value: "<redacted>", origin: "given"))
+    }
+    return settings
+  }
+
+  private func files(_ resolved: PipelineOptions.Resolved, now: Date) -> [DoctorReport.File] {
+    var files: [DoctorReport.File] = []
+    if let store = resolved.store {
+      let health: String
+      do {
+        health =
+          try store.load().map { "holds \($0.value) \($0.currency) from \($0.source.id)" }
+          ?? "missing (no price kept yet)"
+      } catch {
+        health = "unreadable: \(error)"
+      }
+      files.append(
+        .init(
+          name: "cache", path: store.fileURL.path, health: health,
+          ageSeconds: Self.age(of: store.fileURL, now: now)))
+    }
+    if let limitStore = resolved.limitStore {
+      let health: String
+      do {
+        let count = try limitStore.load().count
+        health = "readable, \(count) limit\(count == 1 ? "" : "s") kept"
+      } catch {
+        health = "unreadable: \(error)"
+      }
+      files.append(
+        .init(
+          name: "state", path: limitStore.fileURL.path, health: health,
+          ageSeconds: Self.age(of: limitStore.fileURL, now: now)))
+    }
+    return files
+  }
+
+  private static func age(of url: URL, now: Date) -> Int? {
+    guard let attributes = try? FileManager.default.attributesOfItem(atPath: url.path),
+      let modified = attributes[.modificationDate] as? Date
+    else { return nil }
+    return max(0, Int(now.timeIntervalSince(modified)))
+  }
+
+  private func limitLines(_ limits: [String: PriceSourceChain.InheritedLimit]) -> [String] {
+    limits.sorted(by: { $0.key < $1.key }).map { id, limit in
+      "\(id): not asked for \(limit.remaining.humanText) (\(limit.cause))"
+    }
+  }
+}

@@ -1,0 +1,163 @@
+import BTCPriceNIO
+import BTCPriceNetworking
+import BTCPriceTestSupport
+import Foundation
+import Testing
+
+/// The SwiftNIO client behind a real proxy on 127.0.0.1: an HTTP CONNECT proxy and a SOCKS5
+/// proxy, each with its refusals. The fake exchange is named `exchange.test`, a name only the
+/// proxy resolves, so a price that arrives proves the proxy did the lookup.
+@Suite("Reach the sources through a proxy", .timeLimit(.minutes(1)))
+struct ReachSourcesThroughAProxyUseCaseTests {
+  @Test func connectProxy_tunnelsToTheSourceByName() async throws {
+    try await withProxy(.httpConnect) { proxy, server, url in
+      let response = try await get(url, through: proxy.url())
+      #expect(response.status == 200)
+      #expect(proxy.requests.map(\.target) == ["exchange.test:\(server.port)"])
+      #expect(proxy.requests.first?.proxyAuthorization == nil)
+    }
+  }
+
+  @Test func connectProxy_getsTheCredentialsOfItsURL() async throws {
+    try await withProxy(.httpConnect, credentials: ("alice", "s3cret")) { proxy, _, url in
+      let response = try await get(url, through: proxy.url(userInfo: "alice:s3cret"))
+      #expect(response.status == 200)
+      let expected = "Basic " + Data("alice:s3cret".utf8).base64EncodedString()
+      #expect(proxy.requests.first?.proxyAuthorization == expected)
+    }
+  }
+
+  @Test func connectProxy_407WithoutCredentials_asksForThemInTheURL() async throws {
+    try await withProxy(.httpConnect, credentials: ("alice", "s3cret")) { proxy, _, url in
+      let error = await failure(url, through: proxy.url())
+      guard case .proxy(.authenticationRequired(_, sentCredentials: false)) = error else {
+        Issue.record("got \(String(describing: error))")
+        return
+      }
+      #expect(error?.description.contains("http://user:password@host:port") == true)
+    }
+  }
+
+  @Test func connectProxy_407WithWrongCredentials_saysTheyWereRefusedWithoutShowingThem()
+    async throws
+  {
+    try await withProxy(.httpConnect, credentials: ("alice", "s3cret")) { proxy, _, url in
+      let error = await failure(url, through: proxy.url(userInfo: "alice:wrong"))
+      guard case .proxy(.authenticationRequired(_, sentCredentials: true)) = error else {
+        Issue.record("got \(String(describing: error))")
+        return
+      }
+      #expect(error?.description.contains("wrong") == false)
+      #expect(error?.description.contains("***@127.0.0.1") == true)
+    }
+  }
+
+  @Test func connectProxy_403_isARefusalWithAdvice() async throws {
+    try await withProxy(.httpConnect, behaviour: .refuse(status: 403)) { proxy, _, url in
+      let error = await failure(url, through: proxy.url())
+      #expect(error == .proxy(.refused(proxy: "http://127.0.0.1:\(proxy.port)", status: 403)))
+      #expect(error?.description.contains("ask your administrator") == true)
+    }
+  }
+
+  @Test func connectProxy_closingFirst_isAClosedTunnel() async throws {
+    try await withProxy(.httpConnect, behaviour: .hangUp) { proxy, _, url in
+      let error = await failure(url, through: proxy.url())
+      #expect(error == .proxy(.closedTunnel(proxy: "http://127.0.0.1:\(proxy.port)")))
+    }
+  }
+
+  @Test func socks5h_letsTheProxyResolveTheName() async throws {
+    try await withProxy(.socks5) { proxy, server, url in
+      let response = try await get(url, through: proxy.url(scheme: "socks5h"))
+      #expect(response.status == 200)
+      #expect(proxy.requests.map(\.target) == ["exchange.test:\(server.port)"])
+    }
+  }
+
+  @Test func socks5_resolvesTheNameHereFirst() async throws {
+    try await withProxy(.socks5) { proxy, server, _ in
+      let url = server.url(for: .binance)
+      var components = URLComponents(url: url, resolvingAgainstBaseURL: false)!
+      components.host = "localhost"
+      let response = try await get(components.url!, through: proxy.url(scheme: "socks5"))
+      #expect(response.status == 200)
+      #expect(proxy.requests.map(\.target) == ["127.0.0.1:\(server.port)"])
+    }
+  }
+
+  @Test func socks5_refusal_isInWords() async throws {
+    try await withProxy(.socks5, behaviour: .refuse(status: 0)) { proxy, _, url in
+      let error = await failure(url, through: proxy.url())
+      guard case .proxy(.socksRefused(_, let reason)) = error else {
+        Issue.record("got \(String(describing: error))")
+        return
+      }
+      #expect(reason == "connection not allowed by its rules")
+    }
+  }
+
+  @Test func noProxy_sendsTheHostDirect() async throws {
+    try await withProxy(.httpConnect) { proxy, server, _ in
+      let client = NIOHTTPClient(
+        proxies: ProxySelector(explicit: proxy.url(), noProxy: "127.0.0.1", environment: [:]))
+      let response = try await client.get(HTTPRequest(url: server.url(for: .binance)))
+      await client.shutdown()
+      #expect(response.status == 200)
+      #expect(proxy.requests.isEmpty)
+    }
+  }
+
+  @Test func proxyNobodyListensOn_isUnreachableNotTheSource() async throws {
+    try await withProxy(.httpConnect) { _, _, url in
+      let port = try FakeExchangeServer.unusedPort()
+      let error = await failure(url, through: "http://127.0.0.1:\(port)")
+      #expect(
+        error
+          == .proxy(
+            .unreachable(proxy: "http://127.0.0.1:\(port)", reason: "it refused the connection")))
+    }
+  }
+
+  // MARK: Helpers
+
+  private func withProxy(
+    _ kind: FakeProxyServer.Kind, behaviour: FakeProxyServer.Behaviour = .tunnel,
+    credentials: (String, String)? = nil,
+    _ body: (FakeProxyServer, FakeExchangeServer, URL) async throws -> Void
+  ) async throws {
+    try await FakeExchangeServer.withRunning { server in
+      await server.stub(.binance, .binance(price: "68901.23"))
+      try await FakeProxyServer.withRunning(
+        kind, behaviour: behaviour, credentials: credentials,
+        hosts: ["exchange.test": "127.0.0.1", "localhost": "127.0.0.1"]
+      ) { proxy in
+        var components = URLComponents(
+          url: server.url(for: .binance), resolvingAgainstBaseURL: false)!
+        components.host = "exchange.test"
+        try await body(proxy, server, components.url!)
+      }
+    }
+  }
+
+  private func get(_ url: URL, through proxy: String) async throws -> HTTPResponse {
+    let client = NIOHTTPClient(proxies: ProxySelector(explicit: proxy, environment: [:]))
+    do {
+      let response = try await client.get(HTTPRequest(url: url))
+      await client.shutdown()
+      return response
+    } catch {
+      await client.shutdown()
+      throw error
+    }
+  }
+
+  private func failure(_ url: URL, through proxy: String) async -> HTTPClientError? {
+    do {
+      _ = try await get(url, through: proxy)
+      return nil
+    } catch {
+      return error as? HTTPClientError
+    }
+  }
+}

@@ -1,0 +1,96 @@
+import BTCPriceNIO
+import BTCPriceNetworking
+import BTCPriceTestSupport
+import Foundation
+import Testing
+
+/// TLS servers on 127.0.0.1 with a private CA (Tests/Fixtures/tls, made by
+/// scripts/make-tls-fixtures): the CA trusted through `--ca-file` or `SSL_CERT_FILE`, and each
+/// kind of failure told in words.
+@Suite("Trust a private CA and tell TLS failures in words", .timeLimit(.minutes(1)))
+struct TellTLSFailuresInWordsUseCaseTests {
+  let ca = FakeTLSServer.fixture("ca.pem")
+
+  @Test func caFile_trustsThePrivateAuthority() async throws {
+    let response = try await get(serving: "localhost", trust: .file(path: ca, origin: "test"))
+    #expect(response.status == 200)
+  }
+
+  @Test func sslCertFile_isHonoured() async throws {
+    let trust = TrustSource.choose(caFile: nil, environment: ["SSL_CERT_FILE": ca])
+    #expect(trust == .file(path: ca, origin: "$SSL_CERT_FILE"))
+    let response = try await get(serving: "localhost", trust: trust)
+    #expect(response.status == 200)
+  }
+
+  @Test func caFileSetting_winsOverTheEnvironment() {
+    let trust = TrustSource.choose(
+      caFile: "/mine.pem", environment: ["SSL_CERT_FILE": "/theirs.pem", "SSL_CERT_DIR": "/d"])
+    #expect(trust == .file(path: "/mine.pem", origin: "the ca-file setting"))
+  }
+
+  @Test func untrustedAuthority_saysSoAndPointsToCAFile() async throws {
+    let error = await failure(serving: "localhost", trust: .system)
+    #expect(error == .tlsFailure(TLSFailureReason.unknownIssuer.description))
+    #expect(error?.description.contains("--ca-file") == true)
+  }
+
+  @Test func wrongHost_namesTheHostsTheCertificateIsFor() async throws {
+    let error = await failure(serving: "other-host", trust: .file(path: ca, origin: "test"))
+    #expect(
+      error
+        == .tlsFailure(
+          TLSFailureReason.wrongHost(
+            expected: "localhost", names: ["other.example", "www.other.example"]
+          ).description))
+  }
+
+  @Test func expiredCertificate_saysWhen() async throws {
+    let error = await failure(serving: "expired", trust: .file(path: ca, origin: "test"))
+    #expect(error?.description.contains("the certificate expired on 2021-01-01") == true)
+  }
+
+  @Test func plainHTTPOnAnHTTPSURL_isNotTLS() async throws {
+    try await FakeExchangeServer.withRunning { server in
+      let client = NIOHTTPClient()
+      let url = URL(string: "https://localhost:\(server.port)/api/v3/ticker/price")!
+      let error = await #expect(throws: HTTPClientError.self) {
+        try await client.get(HTTPRequest(url: url))
+      }
+      await client.shutdown()
+      #expect(error == .tlsFailure(TLSFailureReason.notTLS.description))
+    }
+  }
+
+  // MARK: Helpers
+
+  private func get(serving certificate: String, trust: TrustSource) async throws -> HTTPResponse {
+    try await FakeExchangeServer.withRunning { server in
+      await server.stub(.binance, .binance(price: "68901.23"))
+      let tls = try await FakeTLSServer.start(
+        certificate: FakeTLSServer.fixture("\(certificate).pem"),
+        key: FakeTLSServer.fixture("\(certificate).key"), backendPort: server.port)
+      let client = NIOHTTPClient(trust: trust)
+      let url = URL(string: "https://localhost:\(tls.port)/api/v3/ticker/price?symbol=BTCUSDT")!
+      do {
+        let response = try await client.get(HTTPRequest(url: url))
+        await client.shutdown()
+        await tls.stop()
+        return response
+      } catch {
+        await client.shutdown()
+        await tls.stop()
+        throw error
+      }
+    }
+  }
+
+  private func failure(serving certificate: String, trust: TrustSource) async -> HTTPClientError? {
+    do {
+      _ = try await get(serving: certificate, trust: trust)
+      return nil
+    } catch {
+      return error as? HTTPClientError
+    }
+  }
+}

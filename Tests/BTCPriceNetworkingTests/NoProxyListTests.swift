@@ -1,0 +1,66 @@
+import BTCPriceNetworking
+import Foundation
+import Testing
+
+/// NO_PROXY as libcurl documents it (https://curl.se/libcurl/c/CURLOPT_NOPROXY.html): "ample.com
+/// would match ample.com, ample.com:80, and www.ample.com, but not www.example.com or
+/// ample.com.org"; a single `*` matches every host; IPv6 without brackets
+/// ("example.com,::1,localhost"); CIDR since 7.86.0 ("192.168.0.0/16 would match all addresses
+/// starting with 192.168"); an empty string enables the proxy for every host.
+@Suite("Go direct to the hosts NO_PROXY names")
+struct NoProxyListTests {
+  @Test(arguments: ["ample.com", "www.ample.com", "AMPLE.com", "ample.com."])
+  func domain_matchesTheHostAndItsSubdomains(host: String) {
+    #expect(NoProxyList("ample.com").matches(host))
+  }
+
+  @Test(arguments: ["www.example.com", "ample.com.org", "notample.com"])
+  func domain_doesNotMatchOtherHostsThatMerelyEndAlike(host: String) {
+    #expect(!NoProxyList("ample.com").matches(host))
+  }
+
+  @Test func leadingDot_meansTheSameDomain() {
+    let list = NoProxyList(".ample.com")
+    #expect(list.matches("www.ample.com"))
+    #expect(list.matches("ample.com"))
+    #expect(!list.matches("example.com"))
+  }
+
+  @Test func portInTheList_isIgnoredForTheName() {
+    #expect(NoProxyList("ample.com:80").matches("ample.com"))
+  }
+
+  @Test func star_matchesEveryHost() {
+    #expect(NoProxyList("*").matches("api.binance.com"))
+    #expect(NoProxyList("example.com, *").matches("10.1.2.3"))
+  }
+
+  @Test func empty_matchesNothing() {
+    #expect(!NoProxyList("").matches("localhost"))
+    #expect(!NoProxyList(" , ").matches("localhost"))
+  }
+
+  @Test func list_isCommaSeparatedWithSpacesIgnored() {
+    let list = NoProxyList("example.com, ::1 ,localhost")
+    #expect(list.matches("localhost"))
+    #expect(list.matches("::1"))
+    #expect(list.matches("[::1]"))
+    #expect(list.matches("www.example.com"))
+    #expect(!list.matches("api.binance.com"))
+  }
+
+  @Test func ipAddress_matchesOnlyThatAddress() {
+    let list = NoProxyList("127.0.0.1")
+    #expect(list.matches("127.0.0.1"))
+    #expect(!list.matches("127.0.0.2"))
+    #expect(!list.matches("1127.0.0.1"))
+  }
+
+  @Test func cidr_matchesTheAddressesInTheNetwork() {
+    let list = NoProxyList("192.168.0.0/16, fd00::/8")
+    #expect(list.matches("192.168.4.20"))
+    #expect(!list.matches("192.169.0.1"))
+    #expect(list.matches("fd12:3456::1"))
+    #expect(!list.matches("fe80::1"))
+  }
+}
