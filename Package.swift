@@ -66,6 +66,8 @@ let package = Package(
         .product(name: "NIOHTTP1", package: "swift-nio"),
         .product(name: "NIOPosix", package: "swift-nio"),
         .product(name: "NIOSSL", package: "swift-nio-ssl"),
+        // The price streams' transport (NIOWebSocketConnector).
+        .product(name: "NIOWebSocket", package: "swift-nio"),
       ],
       swiftSettings: strict
     ),
@@ -146,6 +148,7 @@ let package = Package(
         .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "NIOHTTP1", package: "swift-nio"),
         .product(name: "NIOPosix", package: "swift-nio"),
+        .product(name: "NIOWebSocket", package: "swift-nio"),
         .product(name: "Clocks", package: "swift-clocks"),
       ],
       swiftSettings: strict
@@ -211,6 +214,7 @@ let package = Package(
         .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "NIOPosix", package: "swift-nio"),
+        .product(name: "NIOWebSocket", package: "swift-nio"),
         .product(name: "Clocks", package: "swift-clocks"),
       ],
       swiftSettings: strict
