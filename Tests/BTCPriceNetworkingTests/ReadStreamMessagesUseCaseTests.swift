@@ -1,5 +1,6 @@
 import BTCPriceCore
 import BTCPriceNetworking
+import BTCPriceTestSupport
 import Foundation
 import Testing
 
@@ -165,5 +166,36 @@ struct ReadStreamMessagesUseCaseTests {
 
   private func read(_ stream: PriceStreamDefinition, _ text: String) throws -> PriceStreamMessage {
     try stream.endpoint(for: .usd).read(text)
+  }
+}
+
+@Suite("Choose the streams to keep open")
+struct ChooseStreamsUseCaseTests {
+  @Test func init_opensThePrimaryAndOneCrossCheckInChainOrder() {
+    let set = makeSUT(currency: .usd)
+
+    #expect(set.streams.map(\.source) == [.binance, .coinbase])
+    #expect(set.runners.count == 2)
+  }
+
+  @Test func init_skipsSourcesWithoutAStreamForTheCurrency() {
+    let set = makeSUT(currency: .gbp)
+
+    #expect(set.streams.map(\.source) == [.coinbase, .kraken])
+  }
+
+  private func makeSUT(currency: Currency) -> PriceStreamSet {
+    PriceStreamSet(
+      sources: PriceSourceRegistry.all, currency: currency, connector: NeverConnector(),
+      clock: ContinuousClock(), now: { Date() })
+  }
+}
+
+private struct NeverConnector: WebSocketConnector {
+  func run(
+    url: URL, subscriptions: [String],
+    onInbound: @escaping @Sendable (WebSocketInbound) -> PriceStreamError?
+  ) async -> PriceStreamError {
+    .unreachable("not used")
   }
 }
