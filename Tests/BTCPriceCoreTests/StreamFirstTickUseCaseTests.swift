@@ -188,3 +188,23 @@ struct CrossCheckTests {
     #expect(CrossCheck().agree(Decimal(string: a)!, Decimal(string: b)!) == expected)
   }
 }
+
+@Suite("Feed the screen from the streams")
+struct FeedFromStreamsUseCaseTests {
+  @Test func update_deliversTheStreamsPriceAsFresh() async throws {
+    let clock = SteppedTestClock()
+    let board = StreamPriceBoard(clock: clock, now: { Date(timeIntervalSince1970: 1_795_356_185) })
+    let rest = LoaderStub(clock: clock, result: .failure(.unreachable("down")))
+    let loader = StreamFirstPriceLoader(
+      board: board, streams: [.init(source: .binance, silenceBound: .seconds(5))],
+      chain: PriceSourceChain([.init(source: .kraken, loader: rest)], clock: clock),
+      referee: nil)
+    let feed = PriceFeed(load: { try await loader.load(within: $0).quote }, cache: nil)
+    board.record(.trade(Decimal(string: "68901.23")!), from: .binance)
+
+    let update = try await feed.update(within: .milliseconds(800))
+
+    #expect(update == .fresh(makeQuote("68901.23", source: .binance)))
+    #expect(rest.callCount == 0)
+  }
+}
