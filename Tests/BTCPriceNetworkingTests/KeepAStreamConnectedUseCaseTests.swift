@@ -70,7 +70,8 @@ struct KeepAStreamConnectedUseCaseTests {
     await waitUntil { events.value.contains { if case .closed = $0 { true } else { false } } }
 
     #expect(events.value.contains(.closed(.binance, .silent(after: .milliseconds(7_500)))))
-    #expect(connector.cancellations == 1)
+    // The silent connection is cancelled, not left open beside the next one.
+    await waitUntil { connector.cancellations == 1 }
     task.cancel()
     await task.value
   }
@@ -94,13 +95,38 @@ struct KeepAStreamConnectedUseCaseTests {
     await task.value
   }
 
+  @Test func run_handsOverAConnectionAtItsAgeLimitBeforeTheServerCutsIt() async {
+    let (runner, board, clock, connector, events) = makeSUT(
+      scripts: [
+        .init(messages: [trade("68901.23")], then: .waitForCancellation),
+        .init(messages: [trade("68902.00")], then: .waitForCancellation),
+      ],
+      // Binance's 24-hour cut, shortened to within the silence limit so that the scripted
+      // connection need not talk for a day: the same code path.
+      maximumAge: .seconds(4))
+    let task = Task { await runner.run() }
+    await waitUntil { events.value.contains(.connected(.binance)) }
+
+    await clock.advance(to: .seconds(5), afterSleeps: 1)
+    await waitUntil { board.entry(for: .binance).quote?.value == Decimal(string: "68902.00")! }
+    await waitUntil { connector.cancellations == 1 }
+
+    #expect(events.value.contains(.handingOver(.binance)))
+    #expect(connector.attempts == 2)
+    #expect(!events.value.contains { if case .backingOff = $0 { true } else { false } })
+    task.cancel()
+    await task.value
+  }
+
   // MARK: Helpers
 
   private func trade(_ price: String) -> WebSocketInbound {
     .text(#"{"e":"trade","s":"BTCUSDT","p":""# + price + #""}"#)
   }
 
-  private func makeSUT(scripts: [ScriptedConnector.Script]) -> (
+  private func makeSUT(
+    scripts: [ScriptedConnector.Script], maximumAge: Duration? = .seconds(23 * 3600 + 50 * 60)
+  ) -> (
     PriceStreamRunner, StreamPriceBoard, SteppedTestClock, ScriptedConnector,
     Locked<[PriceStreamEvent]>
   ) {
@@ -110,7 +136,7 @@ struct KeepAStreamConnectedUseCaseTests {
     let events = Locked<[PriceStreamEvent]>([])
     let runner = PriceStreamRunner(
       endpoint: try! PriceStreamDefinition.binance.endpoint(for: .usd), connector: connector,
-      board: board, clock: clock, random: { 0 },
+      board: board, clock: clock, maximumAge: maximumAge, random: { 0 },
       onEvent: { event in events.withValue { $0.append(event) } })
     return (runner, board, clock, connector, events)
   }
