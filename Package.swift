@@ -70,6 +70,8 @@ let package = Package(
         .product(name: "NIOSSL", package: "swift-nio-ssl"),
         // SOCKS5 proxies (socks5:// and socks5h://); HTTP CONNECT is ours (ProxyTunnel).
         .product(name: "NIOSOCKS", package: "swift-nio-extras"),
+        // The price streams' transport (NIOWebSocketConnector).
+        .product(name: "NIOWebSocket", package: "swift-nio"),
       ],
       swiftSettings: strict
     ),
@@ -158,6 +160,7 @@ let package = Package(
         .product(name: "NIOPosix", package: "swift-nio"),
         // FakeTLSServer, for the tests of trust and TLS failures.
         .product(name: "NIOSSL", package: "swift-nio-ssl"),
+        .product(name: "NIOWebSocket", package: "swift-nio"),
         .product(name: "Clocks", package: "swift-clocks"),
       ],
       swiftSettings: strict
@@ -230,6 +233,7 @@ let package = Package(
         .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "NIOPosix", package: "swift-nio"),
+        .product(name: "NIOWebSocket", package: "swift-nio"),
         .product(name: "Clocks", package: "swift-clocks"),
       ],
       swiftSettings: strict

@@ -3,20 +3,20 @@
 /// Core takes `any Clock<Duration>`, whose instants cannot be stored or compared without opening
 /// the existential. Wrapping it once gives a concrete clock whose instants are plain offsets, so
 /// that the ticker, the deadlines and the circuit breakers need not be generic over the clock.
-struct ElapsedClock: Clock {
+package struct ElapsedClock: Clock {
   /// Time since the clock was wrapped.
-  struct Instant: InstantProtocol {
-    var offset: Duration
+  package struct Instant: InstantProtocol {
+    package var offset: Duration
 
-    func advanced(by duration: Duration) -> Instant {
+    package func advanced(by duration: Duration) -> Instant {
       Instant(offset: offset + duration)
     }
 
-    func duration(to other: Instant) -> Duration {
+    package func duration(to other: Instant) -> Duration {
       other.offset - offset
     }
 
-    static func < (lhs: Instant, rhs: Instant) -> Bool {
+    package static func < (lhs: Instant, rhs: Instant) -> Bool {
       lhs.offset < rhs.offset
     }
   }
@@ -24,9 +24,9 @@ struct ElapsedClock: Clock {
   private let elapsed: @Sendable () -> Duration
   private let sleepUntil:
     @Sendable (_ offset: Duration, _ tolerance: Duration?) async throws -> Void
-  let minimumResolution: Duration
+  package let minimumResolution: Duration
 
-  init(_ clock: any Clock<Duration>) {
+  package init(_ clock: any Clock<Duration>) {
     self = Self.wrapping(clock)
   }
 
@@ -50,11 +50,11 @@ struct ElapsedClock: Clock {
       minimumResolution: clock.minimumResolution)
   }
 
-  var now: Instant {
+  package var now: Instant {
     Instant(offset: elapsed())
   }
 
-  func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
+  package func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
     try await sleepUntil(deadline.offset, tolerance)
   }
 }

@@ -13,7 +13,7 @@
 /// warnings.
 public actor PriceFeed {
   public private(set) var lastKnown: PriceQuote?
-  private let chain: PriceSourceChain
+  private let load: @Sendable (Duration) async throws -> PriceQuote
   /// The cache, for the ways out that must write it without waiting for this actor.
   public nonisolated let cache: PriceCache?
   private let warn: @Sendable (PriceFeedWarning) -> Void
@@ -23,7 +23,17 @@ public actor PriceFeed {
     cache: PriceCache?,
     warn: @escaping @Sendable (PriceFeedWarning) -> Void = { _ in }
   ) {
-    self.chain = chain
+    self.init(load: { budget in try await chain.load(within: budget) }, cache: cache, warn: warn)
+  }
+
+  /// A feed whose ticks load through `load` (e.g. a ``StreamFirstPriceLoader``'s quote), which
+  /// throws ``PriceFetchFailure`` when it has no price.
+  public init(
+    load: @escaping @Sendable (_ budget: Duration) async throws -> PriceQuote,
+    cache: PriceCache?,
+    warn: @escaping @Sendable (PriceFeedWarning) -> Void = { _ in }
+  ) {
+    self.load = load
     self.cache = cache
     self.warn = warn
   }
@@ -48,7 +58,7 @@ public actor PriceFeed {
   public func update(within budget: Duration) async throws -> PriceUpdate {
     let quote: PriceQuote
     do {
-      quote = try await chain.load(within: budget)
+      quote = try await load(budget)
     } catch let failure as PriceFetchFailure {
       cache?.record(nil)
       return .stale(lastKnown: lastKnown, failure: failure)

@@ -1,0 +1,120 @@
+/// One tick's price, streams first: the primary stream's newest trade if that stream is alive,
+/// else the next alive stream's, else the REST chain with its own deadlines. Two alive streams
+/// check each other; a disagreement is settled by a referee (a third source), and the price the
+/// majority supports is shown.
+///
+/// It never waits for a stream: a tick reads the ``StreamPriceBoard`` the streams write as
+/// messages arrive, so with healthy streams a tick costs no request and no wait at all.
+public struct StreamFirstPriceLoader: Sendable {
+  /// One stream the tick may read, and how long it may stay silent and still count as alive.
+  public struct Stream: Equatable, Sendable {
+    public let source: PriceSource
+    public let silenceBound: Duration
+
+    public init(source: PriceSource, silenceBound: Duration) {
+      self.source = source
+      self.silenceBound = silenceBound
+    }
+  }
+
+  /// Where a tick's price came from.
+  public enum Transport: Equatable, Sendable {
+    case stream(PriceSource)
+    case rest
+  }
+
+  /// One tick's answer.
+  public struct Tick: Equatable, Sendable {
+    public let quote: PriceQuote
+    public let transport: Transport
+    /// What the cross-check decided; nil when fewer than two streams were alive.
+    public let crossCheck: CrossCheckOutcome?
+
+    /// The price a cross-check kept off the screen because two other sources contradicted it.
+    public var rejected: PriceQuote? { crossCheck?.rejected }
+  }
+
+  /// What a tick decided, for `--verbose` and the one stderr notice of a rejection.
+  public enum Event: Equatable, Sendable {
+    /// No stream was alive: the REST chain was asked. `silent` lists the streams passed over.
+    case fellBackToREST(silent: [PriceSource])
+    /// The primary stream was not alive; a later stream's price was used.
+    case usedNextStream(PriceSource, insteadOf: PriceSource)
+    /// Two streams disagreed and a referee settled it.
+    case crossCheck(CrossCheckOutcome)
+  }
+
+  private let board: StreamPriceBoard
+  private let streams: [Stream]
+  private let chain: PriceSourceChain
+  private let referee: PriceSourceChain?
+  private let check: CrossCheck
+  private let onEvent: @Sendable (Event) -> Void
+
+  /// - Parameters:
+  ///   - streams: in priority order; the first is the primary, the second its cross-check.
+  ///   - chain: today's REST chain, asked only when no stream is alive.
+  ///   - referee: the sources asked to settle a disagreement (exchanges other than the two
+  ///     streams'); nil settles with a third alive stream only.
+  public init(
+    board: StreamPriceBoard, streams: [Stream], chain: PriceSourceChain,
+    referee: PriceSourceChain?, crossCheck: CrossCheck = CrossCheck(),
+    onEvent: @escaping @Sendable (Event) -> Void = { _ in }
+  ) {
+    self.board = board
+    self.streams = streams
+    self.chain = chain
+    self.referee = referee
+    self.check = crossCheck
+    self.onEvent = onEvent
+  }
+
+  /// The tick's price within `budget`.
+  ///
+  /// - Throws: the REST chain's ``PriceFetchFailure`` when no stream is alive and no source
+  ///   answers; a ``PriceFetchFailure`` naming both streams when they disagree and nothing
+  ///   settles it (neither is shown alone); `CancellationError` when cancelled.
+  public func load(within budget: Duration) async throws -> Tick {
+    let alive = streams.compactMap { stream in
+      board.freshQuote(of: stream.source, within: stream.silenceBound)
+    }
+    guard let first = alive.first else {
+      onEvent(.fellBackToREST(silent: streams.map(\.source)))
+      return Tick(quote: try await chain.load(within: budget), transport: .rest, crossCheck: nil)
+    }
+    if let primary = streams.first?.source, first.source != primary {
+      onEvent(.usedNextStream(first.source, insteadOf: primary))
+    }
+    guard alive.count > 1 else {
+      return Tick(quote: first, transport: .stream(first.source), crossCheck: nil)
+    }
+    let second = alive[1]
+    var outcome = check.settle(first, second, referee: nil)
+    if case .unsettled = outcome {
+      let third = alive.count > 2 ? alive[2] : try await refereeQuote(within: budget)
+      outcome = check.settle(first, second, referee: third)
+      onEvent(.crossCheck(outcome))
+    }
+    switch outcome {
+    case .agreed(let quote, _), .settled(let quote, _, _):
+      return Tick(quote: quote, transport: .stream(quote.source), crossCheck: outcome)
+    case .unsettled(let a, let b):
+      let reason = PriceSourceError.invalidData(
+        "\(a.source.id) (\(a.value)) and \(b.source.id) (\(b.value)) differ by more than "
+          + "\(check.tolerance * 100) % and no third source settled it")
+      throw PriceFetchFailure(failures: [
+        .init(source: a.source, error: reason), .init(source: b.source, error: reason),
+      ])
+    }
+  }
+
+  /// The referee's price, or nil when it has none within the budget.
+  private func refereeQuote(within budget: Duration) async throws -> PriceQuote? {
+    guard let referee else { return nil }
+    do {
+      return try await referee.load(within: budget)
+    } catch is PriceFetchFailure {
+      return nil
+    }
+  }
+}

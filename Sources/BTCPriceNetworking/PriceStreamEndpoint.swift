@@ -1,0 +1,37 @@
+import BTCPriceCore
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+
+/// One stream to open: where, what to send once connected, and how to read what comes back.
+public struct PriceStreamEndpoint: Sendable {
+  public let source: PriceSource
+  public let url: URL
+  /// The stream's name for the pair (`btcusdt`, `BTC-USD`).
+  public let market: String
+  /// The text messages to send once the connection is open, in order.
+  public let subscriptions: [String]
+  public let silenceBound: Duration
+  let reader: PriceStreamDefinition.Reader
+
+  /// The largest message we read: the biggest real one (a Coinbase ticker) is under 1 KiB; 64 KiB
+  /// leaves room for any acknowledgement while keeping an endless frame from costing memory.
+  public static let maximumMessageSize = 64 * 1024
+
+  /// Reads one text message: a trade of our pair, a sign of life, or a notice of shutdown.
+  public func read(_ text: String) throws(PriceStreamError) -> PriceStreamMessage {
+    let json: JSONValue
+    do {
+      json = try JSONValue.parse(Data(text.utf8))
+    } catch {
+      throw .invalidMessage("not JSON: \(UntrustedText.excerpt(text))")
+    }
+    guard json.objectValue != nil else {
+      throw .invalidMessage("not a JSON object: \(UntrustedText.excerpt(text))")
+    }
+    return try reader(json, market)
+  }
+}

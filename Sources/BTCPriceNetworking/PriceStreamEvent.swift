@@ -1,0 +1,20 @@
+import BTCPriceCore
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+
+/// Something that happened to one price stream, for `--verbose`.
+public enum PriceStreamEvent: Equatable, Sendable {
+  case connecting(PriceSource, URL)
+  /// The first message of a connection arrived.
+  case connected(PriceSource)
+  case closed(PriceSource, PriceStreamError)
+  /// The next attempt waits this long.
+  case backingOff(PriceSource, Duration)
+  /// The server will close soon or the connection is near its age limit: a new connection is
+  /// opened before the old one is let go.
+  case handingOver(PriceSource)
+}

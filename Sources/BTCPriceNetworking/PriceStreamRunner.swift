@@ -1,0 +1,222 @@
+import BTCPriceCore
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+
+/// Keeps one exchange's stream connected and writes what it says to the ``StreamPriceBoard``.
+///
+/// A connection that closes, stays silent for twice its silence bound, sends junk, a price of
+/// another pair or a refusal ends with a typed error, and the next one is opened after a jittered
+/// exponential back-off (``ReconnectBackoff``), which restarts from its base once a connection
+/// delivers a message. A connection near its age limit (Binance cuts every connection after
+/// 24 hours) or told the server will shut down is handed over: the next connection opens first,
+/// and the old one is closed only when the new one has delivered its first message, so no tick
+/// notices. Time is the injected clock's; randomness is injected.
+public struct PriceStreamRunner: Sendable {
+  private let endpoint: PriceStreamEndpoint
+  private let connector: any WebSocketConnector
+  private let board: StreamPriceBoard
+  private let clock: ElapsedClock
+  private let initialBackoff: ReconnectBackoff
+  private let maximumAge: Duration?
+  private let random: @Sendable () -> Double
+  private let onEvent: @Sendable (PriceStreamEvent) -> Void
+
+  /// - Parameters:
+  ///   - maximumAge: hand the connection over once it is this old; nil keeps it for ever.
+  public init(
+    endpoint: PriceStreamEndpoint, connector: any WebSocketConnector, board: StreamPriceBoard,
+    clock: any Clock<Duration>, backoff: ReconnectBackoff = ReconnectBackoff(),
+    maximumAge: Duration? = .seconds(23 * 3600 + 50 * 60),
+    random: @escaping @Sendable () -> Double = { Double.random(in: 0...1) },
+    onEvent: @escaping @Sendable (PriceStreamEvent) -> Void = { _ in }
+  ) {
+    self.endpoint = endpoint
+    self.connector = connector
+    self.board = board
+    self.clock = ElapsedClock(clock)
+    self.initialBackoff = backoff
+    self.maximumAge = maximumAge
+    self.random = random
+    self.onEvent = onEvent
+  }
+
+  /// How long a connection may say nothing before it is dropped and replaced. Twice the bound at
+  /// which ticks stop reading it, and never less than 5 s, so an upgrade and a subscription have
+  /// time to be answered.
+  var silenceLimit: Duration { max(endpoint.silenceBound * 2, .seconds(5)) }
+
+  /// Runs until the task is cancelled.
+  public func run() async {
+    var backoff = initialBackoff
+    var retiring: Connection?
+    loop: while !Task.isCancelled {
+      let connection = Connection(retiring: retiring)
+      retiring = nil
+      onEvent(.connecting(endpoint.source, endpoint.url))
+      connection.start(self)
+      switch await connection.outcome(self) {
+      case .handover:
+        onEvent(.handingOver(endpoint.source))
+        backoff.reset()
+        retiring = connection
+        continue
+      case .ended(let error):
+        connection.close()
+        if Task.isCancelled { break loop }
+        board.markDown(endpoint.source, because: error)
+        onEvent(.closed(endpoint.source, error))
+        if connection.hasDelivered { backoff.reset() }
+        let delay = backoff.nextDelay(random: random())
+        // The deadline is fixed before anyone hears of the wait, so the wait ends on time however
+        // late this task gets to sleep.
+        let wake = clock.now.advanced(by: delay)
+        onEvent(.backingOff(endpoint.source, delay))
+        do {
+          try await clock.sleep(until: wake)
+        } catch {
+          break loop
+        }
+      }
+    }
+    retiring?.close()
+  }
+
+  /// Reads one inbound message into the board; an error ends the connection.
+  fileprivate func handle(_ inbound: WebSocketInbound, on connection: Connection)
+    -> PriceStreamError?
+  {
+    let message: PriceStreamMessage
+    switch inbound {
+    case .ping:
+      message = .alive
+    case .text(let text):
+      do {
+        message = try endpoint.read(text)
+      } catch {
+        board.record(error, from: endpoint.source)
+        return error
+      }
+    }
+    if connection.deliver(at: clock.now) {
+      onEvent(.connected(endpoint.source))
+    }
+    board.record(message, from: endpoint.source)
+    if message == .reconnectSoon { connection.signal(.handover) }
+    return nil
+  }
+
+  fileprivate var source: PriceSource { endpoint.source }
+  fileprivate var now: ElapsedClock.Instant { clock.now }
+
+  fileprivate func sleep(until deadline: ElapsedClock.Instant) async throws {
+    try await clock.sleep(until: deadline)
+  }
+
+  fileprivate func open(
+    onInbound: @escaping @Sendable (WebSocketInbound) -> PriceStreamError?
+  ) async -> PriceStreamError {
+    await connector.run(
+      url: endpoint.url, subscriptions: endpoint.subscriptions, onInbound: onInbound)
+  }
+
+  fileprivate var ageLimit: Duration? { maximumAge }
+}
+
+/// One connection of a ``PriceStreamRunner``: its task, its watchdog, and how it ended.
+private final class Connection: Sendable {
+  enum Outcome: Sendable {
+    case ended(PriceStreamError)
+    case handover
+  }
+
+  private struct State {
+    var lastMessage: ElapsedClock.Instant?
+    var delivered = false
+    var task: Task<Void, Never>?
+    var watchdog: Task<Void, Never>?
+    var retiring: Connection?
+  }
+
+  private let state: Locked<State>
+  private let signals: AsyncStream<Outcome>
+  private let continuation: AsyncStream<Outcome>.Continuation
+
+  init(retiring: Connection?) {
+    state = Locked(State(retiring: retiring))
+    (signals, continuation) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(4))
+  }
+
+  var hasDelivered: Bool { state.value.delivered }
+
+  func start(_ runner: PriceStreamRunner) {
+    let opened = runner.now
+    let task = Task { [continuation] in
+      let error = await runner.open { inbound in runner.handle(inbound, on: self) }
+      continuation.yield(.ended(error))
+    }
+    let watchdog = Task { [continuation] in
+      let limit = runner.silenceLimit
+      // Checks on absolute deadlines, half the limit apart, so a late wake-up never drifts them.
+      var check = opened
+      while !Task.isCancelled {
+        check = check.advanced(by: limit / 2)
+        do { try await runner.sleep(until: check) } catch { return }
+        let now = runner.now
+        let last = self.state.value.lastMessage ?? opened
+        if last.duration(to: now) > limit {
+          continuation.yield(.ended(.silent(after: last.duration(to: now))))
+          return
+        }
+        if let age = runner.ageLimit, opened.duration(to: now) >= age {
+          continuation.yield(.handover)
+          return
+        }
+      }
+    }
+    state.withValue {
+      $0.task = task
+      $0.watchdog = watchdog
+    }
+  }
+
+  /// Records a message; true for the connection's first, which also lets the one it replaces go.
+  func deliver(at instant: ElapsedClock.Instant) -> Bool {
+    let (first, retiring) = state.withValue { state in
+      let first = !state.delivered
+      state.delivered = true
+      state.lastMessage = instant
+      let retiring = first ? state.retiring : nil
+      if first { state.retiring = nil }
+      return (first, retiring)
+    }
+    retiring?.close()
+    return first
+  }
+
+  func signal(_ outcome: Outcome) {
+    continuation.yield(outcome)
+  }
+
+  /// The first of: the connection ended, the watchdog found it silent, or it must be handed over.
+  func outcome(_ runner: PriceStreamRunner) async -> Outcome {
+    for await outcome in signals {
+      state.withValue { $0.watchdog }?.cancel()
+      return outcome
+    }
+    return .ended(.closed(code: nil))
+  }
+
+  func close() {
+    let (task, watchdog, retiring) = state.withValue {
+      ($0.task, $0.watchdog, $0.retiring)
+    }
+    task?.cancel()
+    watchdog?.cancel()
+    retiring?.close()
+    continuation.finish()
+  }
+}

@@ -1,0 +1,62 @@
+import BTCPriceCore
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+
+/// The streams one process keeps open, chosen from its source chain: the first sources (in chain
+/// order) that have a stream for the currency, at most two (the primary and its cross-check, as
+/// few connections as the job needs), each on its own ``PriceStreamRunner``, all writing one
+/// ``StreamPriceBoard``.
+///
+/// The composition roots build one, start ``run()`` beside the ticker, and hand
+/// ``loader(chain:referee:onEvent:)`` to the tick in place of the bare REST chain.
+public struct PriceStreamSet: Sendable {
+  public let board: StreamPriceBoard
+  public let runners: [PriceStreamRunner]
+  /// The streams a tick reads, primary first.
+  public let streams: [StreamFirstPriceLoader.Stream]
+
+  /// - Parameters:
+  ///   - sources: the chain's sources, in order.
+  ///   - urls: by source id, a stream URL given with `--<name>-stream-url` (or its setting).
+  public init(
+    sources: [PriceSourceDefinition], currency: Currency, urls: [String: URL] = [:],
+    connector: any WebSocketConnector, clock: any Clock<Duration>,
+    now: @escaping @Sendable () -> Date, maximumStreams: Int = 2,
+    onEvent: @escaping @Sendable (PriceStreamEvent) -> Void = { _ in }
+  ) {
+    let board = StreamPriceBoard(clock: clock, currency: currency.code, now: now)
+    let endpoints = sources.lazy
+      .compactMap { source in
+        try? source.stream?.endpoint(for: currency, base: urls[source.source.id])
+      }
+      .prefix(maximumStreams)
+    self.board = board
+    self.runners = endpoints.map { endpoint in
+      PriceStreamRunner(
+        endpoint: endpoint, connector: connector, board: board, clock: clock, onEvent: onEvent)
+    }
+    self.streams = endpoints.map { .init(source: $0.source, silenceBound: $0.silenceBound) }
+  }
+
+  /// Keeps every stream connected until the task is cancelled.
+  public func run() async {
+    await withDiscardingTaskGroup { group in
+      for runner in runners {
+        group.addTask { await runner.run() }
+      }
+    }
+  }
+
+  /// The tick's loader: these streams first, then `chain`; `referee` settles a disagreement.
+  public func loader(
+    chain: PriceSourceChain, referee: PriceSourceChain?,
+    onEvent: @escaping @Sendable (StreamFirstPriceLoader.Event) -> Void = { _ in }
+  ) -> StreamFirstPriceLoader {
+    StreamFirstPriceLoader(
+      board: board, streams: streams, chain: chain, referee: referee, onEvent: onEvent)
+  }
+}

@@ -1,0 +1,30 @@
+import BTCPriceCore
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+
+/// What a WebSocket connection hands its reader.
+public enum WebSocketInbound: Equatable, Sendable {
+  /// A complete text message (one unfragmented, uncompressed frame of valid UTF-8).
+  case text(String)
+  /// A ping the transport has already answered: the server is there.
+  case ping
+}
+
+/// The transport a price stream runs on: SwiftNIO in the command-line tool, `URLSession` in the
+/// app. It owns the socket and the protocol rules (frame size, fragments, compression, UTF-8,
+/// pongs); everything that decides anything is in ``PriceStreamRunner``.
+public protocol WebSocketConnector: Sendable {
+  /// Opens `url`, sends each of `subscriptions` as a text message, then hands every inbound
+  /// message to `onInbound` until the connection ends, `onInbound` returns an error (the
+  /// connection is then closed), or the task is cancelled (closed too).
+  ///
+  /// - Returns: why the connection ended.
+  func run(
+    url: URL, subscriptions: [String],
+    onInbound: @escaping @Sendable (WebSocketInbound) -> PriceStreamError?
+  ) async -> PriceStreamError
+}

@@ -1,0 +1,317 @@
+import BTCPriceNetworking
+import NIOConcurrencyHelpers
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+import NIOWebSocket
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+
+/// The fake exchange's WebSocket side, on its own 127.0.0.1 port: it upgrades any path, records
+/// what clients send (subscriptions, pongs), answers subscriptions as the real exchanges do, and
+/// on demand sends real-shaped messages (``FakeStreamMessage``), pings, junk, forbidden frames, an
+/// oversized frame, a close; refuses the upgrade; or stays silent.
+public final class FakeStreamServer: Sendable {
+  /// How the server treats the next connections.
+  public enum Behaviour: Sendable, Equatable {
+    /// Upgrades and acknowledges subscriptions.
+    case serve
+    /// Answers the upgrade with HTTP 403.
+    case refuseUpgrade
+    /// Upgrades and then never sends anything, not even an acknowledgement.
+    case silent
+    /// Upgrades and answers every subscription with Coinbase's refusal.
+    case refuseSubscription
+  }
+
+  /// What the server knows, shared with its connections.
+  struct StateBox {
+    var behaviour = Behaviour.serve
+    var channels: [ObjectIdentifier: any Channel] = [:]
+    var connections = 0
+    var received: [String] = []
+    var pongs = 0
+    var repeating: RepeatedTask?
+  }
+
+  public let port: Int
+  private let listener: any Channel
+  private let state: NIOLockedValueBox<StateBox>
+
+  private init(port: Int, listener: any Channel, state: NIOLockedValueBox<StateBox>) {
+    self.port = port
+    self.listener = listener
+    self.state = state
+  }
+
+  /// Starts a server and returns once it is listening.
+  public static func start() async throws -> FakeStreamServer {
+    let state = NIOLockedValueBox(StateBox())
+    let upgrader = NIOWebSocketServerUpgrader(
+      maxFrameSize: 1 << 20,
+      shouldUpgrade: { channel, _ in
+        let refuse = state.withLockedValue { $0.behaviour == .refuseUpgrade }
+        return channel.eventLoop.makeSucceededFuture(refuse ? nil : HTTPHeaders())
+      },
+      upgradePipelineHandler: { channel, _ in
+        channel.eventLoop.makeCompletedFuture {
+          // Upgraded: what follows is WebSocket frames, not HTTP requests to refuse.
+          let refusal = try channel.pipeline.syncOperations.handler(
+            type: RefusedUpgradeHandler.self)
+          channel.pipeline.syncOperations.removeHandler(refusal, promise: nil)
+          try channel.pipeline.syncOperations.addHandler(FakeStreamHandler(state: state))
+        }
+      })
+    let listener = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+      .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+      .childChannelInitializer { channel in
+        channel.eventLoop.makeCompletedFuture {
+          try channel.pipeline.syncOperations.configureHTTPServerPipeline(
+            withServerUpgrade: (upgraders: [upgrader], completionHandler: { _ in }))
+          try channel.pipeline.syncOperations.addHandler(RefusedUpgradeHandler())
+        }
+      }
+      .bind(host: "127.0.0.1", port: 0).get()
+    guard let port = listener.localAddress?.port else {
+      try? await listener.close()
+      throw FakeExchangeError.didNotStart
+    }
+    return FakeStreamServer(port: port, listener: listener, state: state)
+  }
+
+  /// Stops listening and closes every connection.
+  public func stop() async {
+    let (channels, repeating) = state.withLockedValue { state in
+      let open = Array(state.channels.values)
+      state.channels = [:]
+      let repeating = state.repeating
+      state.repeating = nil
+      return (open, repeating)
+    }
+    repeating?.cancel()
+    for channel in channels { try? await channel.close() }
+    try? await listener.close()
+  }
+
+  /// The URL of this server for `path` (Binance names its stream in the path).
+  public func url(path: String = "/") -> URL {
+    URL(string: "ws://127.0.0.1:\(port)\(path)")!
+  }
+
+  /// The `--<name>-stream-url` of each stream, all pointing here.
+  public var urlArguments: [String] {
+    PriceStreamDefinition.all.flatMap { stream in
+      let path = stream.source.id == "binance" ? "/ws/btcusdt@trade" : "/\(stream.source.id)"
+      return ["--\(stream.urlOptionName)", url(path: path).absoluteString]
+    }
+  }
+
+  public func behave(_ behaviour: Behaviour) {
+    state.withLockedValue { $0.behaviour = behaviour }
+  }
+
+  /// Connections accepted so far (upgraded ones).
+  public var connections: Int { state.withLockedValue { $0.connections } }
+  /// Connections open now.
+  public var openConnections: Int { state.withLockedValue { $0.channels.count } }
+  /// Every text message clients sent, in order.
+  public var received: [String] { state.withLockedValue { $0.received } }
+  /// Pongs clients sent.
+  public var pongs: Int { state.withLockedValue { $0.pongs } }
+
+  /// Sends `text` to every open connection.
+  public func send(_ text: String) {
+    send(WebSocketFrame(fin: true, opcode: .text, data: ByteBuffer(string: text)))
+  }
+
+  /// Sends `message` to every open connection every `interval`, until ``stopRepeating()``.
+  public func `repeat`(_ message: @escaping @Sendable () -> String, every interval: Duration) {
+    let amount = TimeAmount.nanoseconds(
+      interval.components.seconds * 1_000_000_000 + interval.components.attoseconds
+        / 1_000_000_000)
+    let task = MultiThreadedEventLoopGroup.singleton.next().scheduleRepeatedTask(
+      initialDelay: .zero, delay: amount
+    ) { [self] _ in send(message()) }
+    let previous = state.withLockedValue { state in
+      defer { state.repeating = task }
+      return state.repeating
+    }
+    previous?.cancel()
+  }
+
+  public func stopRepeating() {
+    state.withLockedValue { state in
+      state.repeating?.cancel()
+      state.repeating = nil
+    }
+  }
+
+  /// Sends a ping with `payload`.
+  public func ping(_ payload: String = "fake") {
+    send(WebSocketFrame(fin: true, opcode: .ping, data: ByteBuffer(string: payload)))
+  }
+
+  /// Sends a close frame with `code` and closes.
+  public func close(code: UInt16 = 1001) {
+    var data = ByteBuffer()
+    data.writeInteger(code)
+    send(WebSocketFrame(fin: true, opcode: .connectionClose, data: data))
+  }
+
+  /// Sends a frame the client must refuse.
+  public func sendForbidden(_ kind: ForbiddenFrame) {
+    switch kind {
+    case .fragmented:
+      send(WebSocketFrame(fin: false, opcode: .text, data: ByteBuffer(string: #"{"e":"tr"#)))
+    case .compressed:
+      send(WebSocketFrame(fin: true, rsv1: true, opcode: .text, data: ByteBuffer(bytes: [1, 2])))
+    case .binary:
+      send(WebSocketFrame(fin: true, opcode: .binary, data: ByteBuffer(bytes: [1, 2, 3])))
+    case .invalidUTF8:
+      send(WebSocketFrame(fin: true, opcode: .text, data: ByteBuffer(bytes: [0x7B, 0xFF, 0x7D])))
+    case .oversized(let bytes):
+      send(
+        WebSocketFrame(
+          fin: true, opcode: .text, data: ByteBuffer(repeating: UInt8(ascii: "x"), count: bytes)))
+    }
+  }
+
+  public enum ForbiddenFrame: Sendable {
+    case fragmented, compressed, binary, invalidUTF8
+    /// A text frame of this many bytes (the client refuses it from its header).
+    case oversized(bytes: Int)
+  }
+
+  private func send(_ frame: WebSocketFrame) {
+    let channels = state.withLockedValue { Array($0.channels.values) }
+    for channel in channels { channel.writeAndFlush(frame, promise: nil) }
+  }
+}
+
+/// Real-shaped stream messages (docs/STREAMS.md says where each shape was confirmed).
+public enum FakeStreamMessage {
+  public static func binanceTrade(price: String, symbol: String = "BTCUSDT") -> String {
+    #"{"e":"trade","E":1763800000123,"s":""# + symbol + #"","t":5123456789,"p":""# + price
+      + #"","q":"0.00100000","T":1763800000120,"m":true,"M":true}"#
+  }
+
+  public static let binanceServerShutdown = #"{"e":"serverShutdown","E":1763800000123}"#
+
+  public static func coinbaseTicker(price: String, product: String = "BTC-USD") -> String {
+    #"{"type":"ticker","sequence":3262786978,"product_id":""# + product + #"","price":""# + price
+      + #"","side":"buy","time":"2026-11-23T21:00:00.250000Z","trade_id":20153558,"#
+      + #""last_size":"0.03000000"}"#
+  }
+
+  public static let coinbaseHeartbeat =
+    #"{"type":"heartbeat","last_trade_id":20153558,"product_id":"BTC-USD","sequence":1,"#
+    + #""time":"2026-11-23T21:00:01.000000Z"}"#
+
+  public static func krakenTicker(price: String, symbol: String = "BTC/USD") -> String {
+    #"{"channel":"ticker","type":"update","data":[{"symbol":""# + symbol + #"","bid":"# + price
+      + #","ask":"# + price + #","last":"# + price + #","volume":1234.5}]}"#
+  }
+
+  public static let krakenHeartbeat = #"{"channel":"heartbeat"}"#
+
+  public static func bitstampTrade(price: String, market: String = "btcusd") -> String {
+    #"{"data":{"id":412345678,"timestamp":"1763800000","amount":0.01,"amount_str":"0.01","#
+      + #""price":"# + price + #","price_str":""# + price + #"","type":0},"#
+      + #""channel":"live_trades_"# + market + #"","event":"trade"}"#
+  }
+}
+
+/// Answers a request that was not upgraded with 403, as an exchange refusing us does.
+private final class RefusedUpgradeHandler: ChannelInboundHandler, RemovableChannelHandler {
+  typealias InboundIn = HTTPServerRequestPart
+  typealias OutboundOut = HTTPServerResponsePart
+
+  func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+    guard case .end = unwrapInboundIn(data) else { return }
+    var headers = HTTPHeaders()
+    headers.add(name: "Content-Length", value: "0")
+    headers.add(name: "Connection", value: "close")
+    context.write(
+      wrapOutboundOut(
+        .head(HTTPResponseHead(version: .http1_1, status: .forbidden, headers: headers))),
+      promise: nil)
+    let channel = context.channel
+    context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in
+      channel.close(promise: nil)
+    }
+  }
+}
+
+/// One upgraded connection of the fake stream server.
+private final class FakeStreamHandler: ChannelInboundHandler {
+  typealias InboundIn = WebSocketFrame
+  typealias OutboundOut = WebSocketFrame
+
+  private let state: NIOLockedValueBox<FakeStreamServer.StateBox>
+
+  init(state: NIOLockedValueBox<FakeStreamServer.StateBox>) {
+    self.state = state
+  }
+
+  func handlerAdded(context: ChannelHandlerContext) {
+    let channel = context.channel
+    state.withLockedValue {
+      $0.channels[ObjectIdentifier(channel)] = channel
+      $0.connections += 1
+    }
+  }
+
+  func channelInactive(context: ChannelHandlerContext) {
+    let id = ObjectIdentifier(context.channel)
+    state.withLockedValue { $0.channels[id] = nil }
+    context.fireChannelInactive()
+  }
+
+  func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+    let frame = unwrapInboundIn(data)
+    switch frame.opcode {
+    case .text:
+      let text = String(buffer: frame.unmaskedData)
+      let behaviour = state.withLockedValue {
+        $0.received.append(text)
+        return $0.behaviour
+      }
+      guard let answer = Self.answer(to: text, behaviour: behaviour) else { return }
+      context.writeAndFlush(
+        wrapOutboundOut(WebSocketFrame(fin: true, opcode: .text, data: ByteBuffer(string: answer))),
+        promise: nil)
+    case .pong:
+      state.withLockedValue { $0.pongs += 1 }
+    case .connectionClose:
+      context.close(promise: nil)
+    default:
+      break
+    }
+  }
+
+  /// What each exchange answers a subscription with.
+  private static func answer(to text: String, behaviour: FakeStreamServer.Behaviour) -> String? {
+    switch behaviour {
+    case .silent, .refuseUpgrade:
+      return nil
+    case .refuseSubscription:
+      return #"{"type":"error","message":"Failed to subscribe","reason":"BTC-USD is delisted"}"#
+    case .serve:
+      if text.contains(#""type":"subscribe""#) {
+        return #"{"type":"subscriptions","channels":[{"name":"ticker","product_ids":["BTC-USD"]}]}"#
+      }
+      if text.contains(#""method":"subscribe""#) {
+        return #"{"method":"subscribe","result":{"channel":"ticker","symbol":"BTC/USD"},"#
+          + #""success":true}"#
+      }
+      if text.contains("bts:subscribe") {
+        return #"{"event":"bts:subscription_succeeded","channel":"live_trades_btcusd","data":{}}"#
+      }
+      return nil
+    }
+  }
+}

@@ -1,0 +1,210 @@
+import BTCPriceCore
+import BTCPriceTestSupport
+import Foundation
+import Testing
+
+/// A tick reads the streams first, falls back to the next alive stream and then to REST, and never
+/// shows a price that two other sources contradict.
+@Suite("Take each tick's price from the streams first")
+struct StreamFirstTickUseCaseTests {
+  @Test func load_deliversPrimaryStreamPriceWithoutAnyRequestWhileItIsAlive() async throws {
+    let (sut, board, clock, rest, _) = makeSUT()
+    board.record(.trade(Decimal(string: "68901.23")!), from: .binance)
+    await clock.advance(to: .seconds(1))
+
+    let tick = try await sut.load(within: .milliseconds(800))
+
+    #expect(tick.quote.value == Decimal(string: "68901.23")!)
+    #expect(tick.quote.source == .binance)
+    #expect(tick.transport == .stream(.binance))
+    #expect(rest.callCount == 0)
+  }
+
+  @Test func load_deliversTheNewestTradeAndItsArrivalTime() async throws {
+    let (sut, board, _, _, _) = makeSUT()
+    board.record(.trade(Decimal(string: "68900")!), from: .binance)
+    board.record(.trade(Decimal(string: "68901.5")!), from: .binance)
+
+    let tick = try await sut.load(within: .milliseconds(800))
+
+    #expect(tick.quote.value == Decimal(string: "68901.5")!)
+    #expect(tick.quote.timestamp == Date(timeIntervalSince1970: 1_795_356_185))
+  }
+
+  @Test func load_keepsAStreamAliveOnHeartbeatsAlone() async throws {
+    let (sut, board, clock, rest, _) = makeSUT()
+    board.record(.trade(Decimal(string: "68901.23")!), from: .binance)
+    await clock.advance(to: .seconds(4))
+    board.record(.alive, from: .binance)
+    await clock.advance(to: .seconds(6))
+
+    let tick = try await sut.load(within: .milliseconds(800))
+
+    #expect(tick.transport == .stream(.binance))
+    #expect(rest.callCount == 0)
+  }
+
+  @Test func load_takesTheNextAliveStreamWhenThePrimaryFallsSilent() async throws {
+    let (sut, board, clock, rest, events) = makeSUT()
+    board.record(.trade(Decimal(string: "68901.23")!), from: .binance)
+    await clock.advance(to: .seconds(2))
+    board.record(.trade(Decimal(string: "68880.55")!), from: .coinbase)
+    await clock.advance(to: .milliseconds(5_001))
+
+    let tick = try await sut.load(within: .milliseconds(800))
+
+    #expect(tick.quote.source == .coinbase)
+    #expect(tick.transport == .stream(.coinbase))
+    #expect(events.value == [.usedNextStream(.coinbase, insteadOf: .binance)])
+    #expect(rest.callCount == 0)
+  }
+
+  @Test func load_fallsBackToTheRESTChainWhenNoStreamIsAlive() async throws {
+    let (sut, board, clock, rest, events) = makeSUT()
+    board.record(.trade(Decimal(string: "68901.23")!), from: .binance)
+    await clock.advance(to: .seconds(6))
+
+    let tick = try await sut.load(within: .milliseconds(800))
+
+    #expect(tick.transport == .rest)
+    #expect(tick.quote == makeQuote("68870.10", source: .kraken))
+    #expect(rest.callCount == 1)
+    #expect(events.value == [.fellBackToREST(silent: [.binance, .coinbase])])
+  }
+
+  @Test func load_fallsBackToRESTWhenAStreamWentDownEvenIfItSpokeJustBefore() async throws {
+    let (sut, board, _, rest, _) = makeSUT()
+    board.record(.trade(Decimal(string: "68901.23")!), from: .binance)
+    board.markDown(.binance, because: .closed(code: 1001))
+
+    let tick = try await sut.load(within: .milliseconds(800))
+
+    #expect(tick.transport == .rest)
+    #expect(rest.callCount == 1)
+  }
+
+  @Test func load_showsThePrimaryWhenTwoStreamsAgree() async throws {
+    let (sut, board, _, rest, _) = makeSUT()
+    board.record(.trade(Decimal(string: "68901.23")!), from: .binance)
+    board.record(.trade(Decimal(string: "68880.55")!), from: .coinbase)
+
+    let tick = try await sut.load(within: .milliseconds(800))
+
+    #expect(tick.quote.source == .binance)
+    #expect(tick.rejected == nil)
+    #expect(rest.callCount == 0)
+  }
+
+  @Test func load_neverShowsAPriceTenTimesOffThatTheRefereeContradicts() async throws {
+    let (sut, board, _, _, events) = makeSUT()
+    board.record(.trade(Decimal(string: "689012.3")!), from: .binance)
+    board.record(.trade(Decimal(string: "68880.55")!), from: .coinbase)
+
+    let tick = try await sut.load(within: .milliseconds(800))
+
+    #expect(tick.quote.source == .coinbase)
+    #expect(tick.quote.value == Decimal(string: "68880.55")!)
+    #expect(tick.rejected?.value == Decimal(string: "689012.3")!)
+    #expect(events.value.count == 1)
+  }
+
+  @Test func load_failsRatherThanShowEitherWhenNothingSettlesADisagreement() async throws {
+    let (sut, board, _, _, _) = makeSUT(referee: .failure(.unreachable("down")))
+    board.record(.trade(Decimal(string: "689012.3")!), from: .binance)
+    board.record(.trade(Decimal(string: "68880.55")!), from: .coinbase)
+
+    await #expect(throws: PriceFetchFailure.self) {
+      try await sut.load(within: .milliseconds(800))
+    }
+  }
+
+  // MARK: Helpers
+
+  private func makeSUT(
+    referee: Result<PriceQuote, PriceSourceError> = .success(makeQuote("68870.10", source: .kraken))
+  ) -> (
+    StreamFirstPriceLoader, StreamPriceBoard, SteppedTestClock, LoaderStub,
+    Locked<[StreamFirstPriceLoader.Event]>
+  ) {
+    let clock = SteppedTestClock()
+    let board = StreamPriceBoard(
+      clock: clock, now: { Date(timeIntervalSince1970: 1_795_356_185) })
+    let rest = LoaderStub(clock: clock, result: .success(makeQuote("68870.10", source: .kraken)))
+    let refereeStub = LoaderStub(clock: clock, result: referee)
+    let events = Locked<[StreamFirstPriceLoader.Event]>([])
+    let sut = StreamFirstPriceLoader(
+      board: board,
+      streams: [
+        .init(source: .binance, silenceBound: .seconds(5)),
+        .init(source: .coinbase, silenceBound: .seconds(5)),
+      ],
+      chain: PriceSourceChain([.init(source: .kraken, loader: rest)], clock: clock),
+      referee: PriceSourceChain([.init(source: .kraken, loader: refereeStub)], clock: clock),
+      onEvent: { event in events.withValue { $0.append(event) } })
+    return (sut, board, clock, rest, events)
+  }
+}
+
+@Suite("Reconnect a stream with jittered exponential back-off")
+struct ReconnectBackoffTests {
+  @Test func nextDelay_doublesUpToTheCapWithinItsJitterRange() {
+    var backoff = ReconnectBackoff(base: .milliseconds(500), cap: .seconds(4))
+
+    let lowest = (0..<6).map { _ in backoff.nextDelay(random: 0) }
+
+    #expect(
+      lowest == [
+        .milliseconds(250), .milliseconds(500), .seconds(1), .seconds(2), .seconds(2),
+        .seconds(2),
+      ])
+  }
+
+  @Test func nextDelay_neverExceedsTheCeilingOfItsAttempt() {
+    var backoff = ReconnectBackoff(base: .milliseconds(500), cap: .seconds(30))
+
+    #expect(backoff.nextDelay(random: 1) == .milliseconds(500))
+    #expect(backoff.nextDelay(random: 1) == .seconds(1))
+    #expect(backoff.nextDelay(random: 0.5) == .milliseconds(1_500))
+  }
+
+  @Test func reset_startsFromTheBaseAgain() {
+    var backoff = ReconnectBackoff(base: .milliseconds(500), cap: .seconds(30))
+    _ = backoff.nextDelay(random: 0)
+    _ = backoff.nextDelay(random: 0)
+
+    backoff.reset()
+
+    #expect(backoff.nextDelay(random: 1) == .milliseconds(500))
+  }
+}
+
+@Suite("Cross-check two sources")
+struct CrossCheckTests {
+  @Test(arguments: [
+    ("68901.23", "68880.55", true), ("68901.23", "70000", true), ("68901.23", "70400", false),
+    ("689012.3", "68880.55", false), ("1", "68880.55", false),
+  ])
+  func agree_acceptsDifferencesUpToTwoPercent(a: String, b: String, expected: Bool) {
+    #expect(CrossCheck().agree(Decimal(string: a)!, Decimal(string: b)!) == expected)
+  }
+}
+
+@Suite("Feed the screen from the streams")
+struct FeedFromStreamsUseCaseTests {
+  @Test func update_deliversTheStreamsPriceAsFresh() async throws {
+    let clock = SteppedTestClock()
+    let board = StreamPriceBoard(clock: clock, now: { Date(timeIntervalSince1970: 1_795_356_185) })
+    let rest = LoaderStub(clock: clock, result: .failure(.unreachable("down")))
+    let loader = StreamFirstPriceLoader(
+      board: board, streams: [.init(source: .binance, silenceBound: .seconds(5))],
+      chain: PriceSourceChain([.init(source: .kraken, loader: rest)], clock: clock),
+      referee: nil)
+    let feed = PriceFeed(load: { try await loader.load(within: $0).quote }, cache: nil)
+    board.record(.trade(Decimal(string: "68901.23")!), from: .binance)
+
+    let update = try await feed.update(within: .milliseconds(800))
+
+    #expect(update == .fresh(makeQuote("68901.23", source: .binance)))
+    #expect(rest.callCount == 0)
+  }
+}

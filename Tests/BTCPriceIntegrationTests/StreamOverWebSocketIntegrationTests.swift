@@ -1,0 +1,176 @@
+import BTCPriceCore
+import BTCPriceNIO
+import BTCPriceNetworking
+import BTCPriceTestSupport
+import Foundation
+import NIOPosix
+import Testing
+
+/// The NIO WebSocket transport against the fake exchange's stream side over real sockets on
+/// 127.0.0.1: it subscribes, delivers messages, answers pings, and ends every fault of a stream
+/// with its typed error.
+@Suite("Read a price stream over WebSocket")
+struct StreamOverWebSocketIntegrationTests {
+  @Test func run_sendsTheSubscriptionAndDeliversMessagesAndAnswersPings() async throws {
+    try await withStreamServer { server, connector in
+      let inbound = Locked<[WebSocketInbound]>([])
+      let endpoint = try PriceStreamDefinition.coinbase.endpoint(for: .usd, base: server.url())
+      let task = Task {
+        await connector.run(url: endpoint.url, subscriptions: endpoint.subscriptions) { message in
+          inbound.withValue { $0.append(message) }
+          return nil
+        }
+      }
+      try await eventually { inbound.value.count == 1 }
+      server.send(FakeStreamMessage.coinbaseTicker(price: "68880.55"))
+      server.ping("keep-alive")
+      try await eventually { inbound.value.count == 3 && server.pongs == 1 }
+
+      #expect(server.received == endpoint.subscriptions)
+      #expect(inbound.value[1] == .text(FakeStreamMessage.coinbaseTicker(price: "68880.55")))
+      #expect(inbound.value[2] == .ping)
+      task.cancel()
+      #expect(await task.value == .closed(code: nil))
+    }
+  }
+
+  @Test func run_endsWithTheCloseFramesCode() async throws {
+    try await expectEnding(.closed(code: 1001)) { $0.close(code: 1001) }
+  }
+
+  @Test func run_refusesAFragmentedFrame() async throws {
+    try await expectEnding(.protocolViolation("fragmented frame")) {
+      $0.sendForbidden(.fragmented)
+    }
+  }
+
+  @Test func run_refusesACompressedFrameItDidNotNegotiate() async throws {
+    try await expectEnding(.protocolViolation("compressed or extended frame (none negotiated)")) {
+      $0.sendForbidden(.compressed)
+    }
+  }
+
+  @Test func run_refusesTextThatIsNotUTF8() async throws {
+    try await expectEnding(.protocolViolation("text frame is not UTF-8")) {
+      $0.sendForbidden(.invalidUTF8)
+    }
+  }
+
+  @Test func run_refusesABinaryFrame() async throws {
+    try await expectEnding(.protocolViolation("binary frame")) { $0.sendForbidden(.binary) }
+  }
+
+  @Test func run_refusesAFrameLargerThanTheBoundFromItsHeader() async throws {
+    try await expectEnding(.frameTooLarge(limit: PriceStreamEndpoint.maximumMessageSize)) {
+      $0.sendForbidden(.oversized(bytes: 4 << 20))
+    }
+  }
+
+  @Test func run_deliversARefusedUpgrade() async throws {
+    try await withStreamServer { server, connector in
+      server.behave(.refuseUpgrade)
+
+      let ending = await connector.run(url: server.url(), subscriptions: []) { _ in nil }
+
+      #expect(
+        ending == .handshakeFailed(status: nil, reason: "the server did not upgrade to WebSocket"))
+    }
+  }
+
+  @Test func run_deliversUnreachableWhenNothingListens() async throws {
+    let connector = NIOWebSocketConnector(group: MultiThreadedEventLoopGroup.singleton)
+    let url = URL(string: "ws://127.0.0.1:\(try FakeExchangeServer.unusedPort())/")!
+
+    let ending = await connector.run(url: url, subscriptions: []) { _ in nil }
+
+    guard case .unreachable = ending else {
+      Issue.record("expected unreachable, got \(ending)")
+      return
+    }
+  }
+
+  @Test func runner_putsTheStreamsTradeOnTheBoardAndReplacesAClosedConnection() async throws {
+    try await withStreamServer { server, connector in
+      let board = StreamPriceBoard(clock: ContinuousClock(), now: { Date() })
+      let events = Locked<[PriceStreamEvent]>([])
+      let runner = PriceStreamRunner(
+        endpoint: try PriceStreamDefinition.binance.endpoint(
+          for: .usd, base: server.url(path: "/ws/btcusdt@trade")),
+        connector: connector, board: board, clock: ContinuousClock(),
+        backoff: ReconnectBackoff(base: .milliseconds(20), cap: .milliseconds(100)),
+        onEvent: { event in events.withValue { $0.append(event) } })
+      let task = Task { await runner.run() }
+      // Binance sends no acknowledgement, so trades are repeated until the client has upgraded.
+      server.repeat(
+        { FakeStreamMessage.binanceTrade(price: "68901.23000000") }, every: .milliseconds(10))
+      try await eventually { board.entry(for: .binance).quote != nil }
+
+      server.close()
+      try await eventually { events.value.contains(.closed(.binance, .closed(code: 1001))) }
+      server.repeat(
+        { FakeStreamMessage.binanceTrade(price: "68902.00000000") }, every: .milliseconds(10))
+      try await eventually {
+        board.freshQuote(of: .binance, within: .seconds(1))?.value == Decimal(string: "68902")!
+      }
+
+      #expect(server.connections == 2)
+      server.stopRepeating()
+      task.cancel()
+      await task.value
+    }
+  }
+
+  // MARK: Helpers
+
+  private func expectEnding(
+    _ expected: PriceStreamError, sourceLocation: SourceLocation = #_sourceLocation,
+    after fault: @escaping @Sendable (FakeStreamServer) -> Void
+  ) async throws {
+    try await withStreamServer { server, connector in
+      let endpoint = try PriceStreamDefinition.coinbase.endpoint(for: .usd, base: server.url())
+      let acknowledged = Locked(false)
+      let task = Task {
+        await connector.run(url: endpoint.url, subscriptions: endpoint.subscriptions) { _ in
+          acknowledged.withValue { $0 = true }
+          return nil
+        }
+      }
+      // The acknowledgement proves the client upgraded: a fault sent earlier could reach it
+      // while it still reads HTTP.
+      try await eventually { acknowledged.value }
+
+      fault(server)
+
+      let ending = await task.value
+      #expect(ending == expected, sourceLocation: sourceLocation)
+    }
+  }
+
+  private func withStreamServer(
+    _ body: (FakeStreamServer, NIOWebSocketConnector) async throws -> Void
+  ) async throws {
+    let server = try await FakeStreamServer.start()
+    let connector = NIOWebSocketConnector(group: MultiThreadedEventLoopGroup.singleton)
+    do {
+      try await body(server, connector)
+      await server.stop()
+    } catch {
+      await server.stop()
+      throw error
+    }
+  }
+
+  /// Polls real time (these are real sockets) until `condition` holds, for at most 5 s.
+  private func eventually(
+    _ condition: () -> Bool, sourceLocation: SourceLocation = #_sourceLocation
+  ) async throws {
+    let deadline = ContinuousClock.now.advanced(by: .seconds(5))
+    while !condition() {
+      guard ContinuousClock.now < deadline else {
+        Issue.record("condition never became true", sourceLocation: sourceLocation)
+        return
+      }
+      try await Task.sleep(for: .milliseconds(5))
+    }
+  }
+}

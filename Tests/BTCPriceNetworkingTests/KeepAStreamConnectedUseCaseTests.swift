@@ -1,0 +1,191 @@
+import BTCPriceCore
+import BTCPriceNetworking
+import BTCPriceTestSupport
+import Foundation
+import Testing
+
+/// The runner keeps one stream connected: trades reach the board, every fault is a typed error
+/// and a reconnect after a jittered back-off, and a connection about to end is replaced before
+/// it goes.
+@Suite("Keep a price stream connected")
+struct KeepAStreamConnectedUseCaseTests {
+  @Test func run_writesEachTradeToTheBoard() async {
+    let (runner, board, _, connector, _) = makeSUT(scripts: [
+      .init(messages: [trade("68901.23")], then: .waitForCancellation)
+    ])
+    let task = Task { await runner.run() }
+
+    await waitUntil { board.entry(for: .binance).quote != nil }
+
+    #expect(board.entry(for: .binance).quote?.value == Decimal(string: "68901.23")!)
+    #expect(connector.attempts == 1)
+    task.cancel()
+    await task.value
+  }
+
+  @Test func run_reconnectsAfterAClosedConnectionWithJitteredBackoff() async {
+    let (runner, board, clock, connector, events) = makeSUT(scripts: [
+      .init(messages: [trade("68901.23")], then: .end(.closed(code: 1001))),
+      .init(messages: [trade("68902.00")], then: .waitForCancellation),
+    ])
+    let task = Task { await runner.run() }
+    await waitUntil { events.value.contains(.backingOff(.binance, .milliseconds(250))) }
+    #expect(board.freshQuote(of: .binance, within: .seconds(60)) == nil)
+    #expect(connector.attempts == 1)
+
+    await clock.advance(to: .milliseconds(250))
+    await waitUntil { board.entry(for: .binance).quote?.value == Decimal(string: "68902.00")! }
+
+    #expect(connector.attempts == 2)
+    task.cancel()
+    await task.value
+  }
+
+  @Test func run_dropsAConnectionThatSendsJunkWithATypedError() async {
+    let (runner, board, _, _, events) = makeSUT(scripts: [
+      .init(messages: [.text("<html>oops</html>")], then: .waitForCancellation)
+    ])
+    let task = Task { await runner.run() }
+
+    await waitUntil { events.value.contains { if case .closed = $0 { true } else { false } } }
+
+    #expect(
+      events.value.contains(
+        .closed(.binance, .invalidMessage("not JSON: <html>oops</html>"))))
+    #expect(board.entry(for: .binance).quote == nil)
+    task.cancel()
+    await task.value
+  }
+
+  @Test func run_replacesASilentConnection() async {
+    let (runner, _, clock, connector, events) = makeSUT(scripts: [
+      .init(messages: [trade("68901.23")], then: .waitForCancellation),
+      .init(messages: [trade("68902.00")], then: .waitForCancellation),
+    ])
+    let task = Task { await runner.run() }
+    await waitUntil { events.value.contains(.connected(.binance)) }
+
+    // Silence limit: max(2 × 2.5 s, 5 s) = 5 s, checked every 2.5 s.
+    await clock.advance(to: .milliseconds(7_500), afterSleeps: 1)
+    await waitUntil { events.value.contains { if case .closed = $0 { true } else { false } } }
+
+    #expect(events.value.contains(.closed(.binance, .silent(after: .milliseconds(7_500)))))
+    // The silent connection is cancelled, not left open beside the next one.
+    await waitUntil { connector.cancellations == 1 }
+    task.cancel()
+    await task.value
+  }
+
+  @Test func run_opensTheNextConnectionBeforeLettingGoOnServerShutdown() async {
+    let (runner, board, _, connector, events) = makeSUT(scripts: [
+      .init(
+        messages: [trade("68901.23"), .text(#"{"e":"serverShutdown","E":1}"#)],
+        then: .waitForCancellation),
+      .init(messages: [trade("68902.00")], then: .waitForCancellation),
+    ])
+    let task = Task { await runner.run() }
+
+    await waitUntil { board.entry(for: .binance).quote?.value == Decimal(string: "68902.00")! }
+    await waitUntil { connector.cancellations == 1 }
+
+    #expect(events.value.contains(.handingOver(.binance)))
+    #expect(!events.value.contains { if case .backingOff = $0 { true } else { false } })
+    #expect(board.freshQuote(of: .binance, within: .seconds(1)) != nil)
+    task.cancel()
+    await task.value
+  }
+
+  @Test func run_handsOverAConnectionAtItsAgeLimitBeforeTheServerCutsIt() async {
+    let (runner, board, clock, connector, events) = makeSUT(
+      scripts: [
+        .init(messages: [trade("68901.23")], then: .waitForCancellation),
+        .init(messages: [trade("68902.00")], then: .waitForCancellation),
+      ],
+      // Binance's 24-hour cut, shortened to within the silence limit so that the scripted
+      // connection need not talk for a day: the same code path.
+      maximumAge: .seconds(4))
+    let task = Task { await runner.run() }
+    await waitUntil { events.value.contains(.connected(.binance)) }
+
+    await clock.advance(to: .seconds(5), afterSleeps: 1)
+    await waitUntil { board.entry(for: .binance).quote?.value == Decimal(string: "68902.00")! }
+    await waitUntil { connector.cancellations == 1 }
+
+    #expect(events.value.contains(.handingOver(.binance)))
+    #expect(connector.attempts == 2)
+    #expect(!events.value.contains { if case .backingOff = $0 { true } else { false } })
+    task.cancel()
+    await task.value
+  }
+
+  // MARK: Helpers
+
+  private func trade(_ price: String) -> WebSocketInbound {
+    .text(#"{"e":"trade","s":"BTCUSDT","p":""# + price + #""}"#)
+  }
+
+  private func makeSUT(
+    scripts: [ScriptedConnector.Script], maximumAge: Duration? = .seconds(23 * 3600 + 50 * 60)
+  ) -> (
+    PriceStreamRunner, StreamPriceBoard, SteppedTestClock, ScriptedConnector,
+    Locked<[PriceStreamEvent]>
+  ) {
+    let clock = SteppedTestClock()
+    let board = StreamPriceBoard(clock: clock, now: { Date(timeIntervalSince1970: 1_795_356_185) })
+    let connector = ScriptedConnector(scripts: scripts)
+    let events = Locked<[PriceStreamEvent]>([])
+    let runner = PriceStreamRunner(
+      endpoint: try! PriceStreamDefinition.binance.endpoint(for: .usd), connector: connector,
+      board: board, clock: clock, maximumAge: maximumAge, random: { 0 },
+      onEvent: { event in events.withValue { $0.append(event) } })
+    return (runner, board, clock, connector, events)
+  }
+}
+
+/// A connector that plays one script per connection attempt.
+final class ScriptedConnector: WebSocketConnector {
+  struct Script: Sendable {
+    enum Ending: Sendable {
+      case end(PriceStreamError)
+      case waitForCancellation
+    }
+
+    let messages: [WebSocketInbound]
+    let then: Ending
+  }
+
+  private let scripts: Locked<[Script]>
+  private let counts = Locked((attempts: 0, cancellations: 0))
+
+  init(scripts: [Script]) {
+    self.scripts = Locked(scripts)
+  }
+
+  var attempts: Int { counts.value.attempts }
+  var cancellations: Int { counts.value.cancellations }
+
+  func run(
+    url: URL, subscriptions: [String],
+    onInbound: @escaping @Sendable (WebSocketInbound) -> PriceStreamError?
+  ) async -> PriceStreamError {
+    counts.withValue { $0.attempts += 1 }
+    let script = scripts.withValue { $0.isEmpty ? nil : $0.removeFirst() }
+    guard let script else { return await waitForCancellation() }
+    for message in script.messages {
+      if let error = onInbound(message) { return error }
+    }
+    switch script.then {
+    case .end(let error): return error
+    case .waitForCancellation: return await waitForCancellation()
+    }
+  }
+
+  private func waitForCancellation() async -> PriceStreamError {
+    // A stream that never yields: the loop ends only when the task is cancelled.
+    let (stream, continuation) = AsyncStream<Void>.makeStream()
+    for await _ in stream {}
+    continuation.finish()
+    counts.withValue { $0.cancellations += 1 }
+    return .closed(code: nil)
+  }
+}

@@ -1,0 +1,201 @@
+import BTCPriceCore
+import BTCPriceNetworking
+import BTCPriceTestSupport
+import Foundation
+import Testing
+
+/// Real-shaped messages of each exchange's stream (docs/STREAMS.md says where each shape was
+/// confirmed) and the bad ones: junk, another symbol, a price that is not a positive decimal, a
+/// refused subscription.
+@Suite("Read the exchanges' stream messages")
+struct ReadStreamMessagesUseCaseTests {
+  // MARK: Binance (spot API docs, "Trade Streams")
+
+  @Test func binance_deliversTheTradePriceFromItsText() throws {
+    let message = try read(
+      .binance,
+      #"{"e":"trade","E":1763800000123,"s":"BTCUSDT","t":5123456789,"p":"68901.23000000","#
+        + #""q":"0.00100000","T":1763800000120,"m":true,"M":true}"#)
+
+    #expect(message == .trade(Decimal(string: "68901.23")!))
+  }
+
+  @Test func binance_asksForANewConnectionOnServerShutdown() throws {
+    #expect(try read(.binance, #"{"e":"serverShutdown","E":1763800000123}"#) == .reconnectSoon)
+  }
+
+  @Test func binance_namesTheMarketInThePathForEachCurrency() throws {
+    let endpoint = try PriceStreamDefinition.binance.endpoint(
+      for: .eur, base: URL(string: "ws://127.0.0.1:8080/ws/btcusdt@trade")!)
+
+    #expect(endpoint.url.absoluteString == "ws://127.0.0.1:8080/ws/btceur@trade")
+    #expect(endpoint.subscriptions.isEmpty)
+  }
+
+  // MARK: Coinbase (Exchange WebSocket feed docs; spiceai's Coinbase connector)
+
+  @Test func coinbase_deliversTheTickerPriceFromItsText() throws {
+    let message = try read(
+      .coinbase,
+      #"{"type":"ticker","sequence":3262786978,"product_id":"BTC-USD","price":"68880.55","#
+        + #""open_24h":"67000.00","side":"buy","time":"2026-11-23T21:00:00.250000Z","#
+        + #""trade_id":20153558,"last_size":"0.03000000","best_bid":"68880.54","#
+        + #""best_ask":"68880.55"}"#)
+
+    #expect(message == .trade(Decimal(string: "68880.55")!))
+  }
+
+  @Test func coinbase_takesAHeartbeatAsASignOfLife() throws {
+    let message = try read(
+      .coinbase,
+      #"{"type":"heartbeat","last_trade_id":20153558,"product_id":"BTC-USD","sequence":1,"#
+        + #""time":"2026-11-23T21:00:01.000000Z"}"#)
+
+    #expect(message == .alive)
+  }
+
+  @Test func coinbase_subscribesToTickerAndHeartbeatForThePair() throws {
+    let endpoint = try PriceStreamDefinition.coinbase.endpoint(for: .usd)
+
+    #expect(
+      endpoint.subscriptions == [
+        #"{"type":"subscribe","product_ids":["BTC-USD"],"channels":["ticker","heartbeat"]}"#
+      ])
+  }
+
+  @Test func coinbase_deliversARefusedSubscription() {
+    #expect(
+      throws: PriceStreamError.subscriptionRefused(
+        "Failed to subscribe: BTC-XYZ is not a valid product")
+    ) {
+      try read(
+        .coinbase,
+        #"{"type":"error","message":"Failed to subscribe","reason":"BTC-XYZ is not a valid product"}"#
+      )
+    }
+  }
+
+  // MARK: Kraken v2 (docs.kraken.com spot-websocket-v2 ticker and heartbeat)
+
+  @Test func kraken_deliversTheLastTradeFromTheNumbersLiteralText() throws {
+    let message = try read(
+      .kraken,
+      #"{"channel":"ticker","type":"update","data":[{"symbol":"BTC/USD","bid":68870.0,"#
+        + #""bid_qty":0.5,"ask":68870.1,"ask_qty":1.2,"last":68870.10,"volume":1234.5,"#
+        + #""vwap":68000.1,"low":67000.0,"high":69000.0,"change":870.1,"change_pct":1.28}]}"#)
+
+    #expect(message == .trade(Decimal(string: "68870.10")!))
+  }
+
+  @Test func kraken_takesAHeartbeatAsASignOfLife() throws {
+    #expect(try read(.kraken, #"{"channel":"heartbeat"}"#) == .alive)
+  }
+
+  @Test func kraken_deliversARefusedSubscription() {
+    #expect(throws: PriceStreamError.subscriptionRefused("Currency pair not supported")) {
+      try read(
+        .kraken,
+        #"{"method":"subscribe","error":"Currency pair not supported","success":false,"#
+          + #""time_in":"2026-11-23T21:00:00.000000Z","time_out":"2026-11-23T21:00:00.000001Z"}"#
+      )
+    }
+  }
+
+  // MARK: Bitstamp (bitstamp.net/websocket/v2)
+
+  @Test func bitstamp_deliversTheTradePriceFromPriceStr() throws {
+    let message = try read(
+      .bitstamp,
+      #"{"data":{"id":412345678,"timestamp":"1763800000","amount":0.01,"amount_str":"0.01000000","#
+        + #""price":73285,"price_str":"73285","type":0,"microtimestamp":"1763800000123456","#
+        + #""buy_order_id":1,"sell_order_id":2},"channel":"live_trades_btcusd","event":"trade"}"#)
+
+    #expect(message == .trade(Decimal(string: "73285")!))
+  }
+
+  @Test func bitstamp_asksForANewConnectionWhenTheServerRequestsIt() throws {
+    #expect(
+      try read(.bitstamp, #"{"event":"bts:request_reconnect","channel":"","data":""}"#)
+        == .reconnectSoon)
+  }
+
+  @Test func bitstamp_subscribesToLiveTradesOfThePair() throws {
+    let endpoint = try PriceStreamDefinition.bitstamp.endpoint(for: .eur)
+
+    #expect(
+      endpoint.subscriptions == [
+        #"{"event":"bts:subscribe","data":{"channel":"live_trades_btceur"}}"#
+      ])
+  }
+
+  // MARK: Bad messages, for every exchange
+
+  @Test(arguments: [
+    (PriceStreamDefinition.binance, #"{"e":"trade","s":"ETHUSDT","p":"3000.00"}"#),
+    (.binance, #"{"e":"trade","s":"BTCUSDT","p":68901.23}"#),
+    (.binance, #"{"e":"trade","s":"BTCUSDT","p":"-1"}"#),
+    (.binance, #"{"e":"trade","s":"BTCUSDT","p":"1e400"}"#),
+    (.coinbase, #"{"type":"ticker","product_id":"ETH-USD","price":"3000.00"}"#),
+    (.coinbase, #"{"type":"ticker","product_id":"BTC-USD","price":"0"}"#),
+    (.kraken, #"{"channel":"ticker","type":"update","data":[{"symbol":"ETH/USD","last":3000.1}]}"#),
+    (.kraken, #"{"channel":"ticker","type":"update","data":[{"symbol":"BTC/USD","last":"x"}]}"#),
+    (.kraken, #"{"channel":"ticker","type":"update","data":[]}"#),
+    (.bitstamp, #"{"event":"trade","channel":"live_trades_ethusd","data":{"price_str":"3000"}}"#),
+    (.bitstamp, #"{"event":"trade","channel":"live_trades_btcusd","data":{"price":73285}}"#),
+    (.binance, "<html>502 Bad Gateway</html>"),
+    (.coinbase, "[1,2,3]"),
+    (.kraken, ""),
+  ])
+  func read_deliversInvalidMessageAndNeverAPrice(stream: PriceStreamDefinition, text: String) {
+    #expect {
+      try read(stream, text)
+    } throws: { error in
+      if case .invalidMessage = error as? PriceStreamError { return true }
+      return false
+    }
+  }
+
+  @Test func registry_givesEveryStreamItsRESTSourcesName() {
+    for stream in PriceStreamDefinition.all {
+      #expect(PriceSourceRegistry.definition(id: stream.source.id)?.stream?.source == stream.source)
+    }
+    #expect(PriceSourceDefinition.cryptoCompare.stream == nil)
+    #expect(PriceStreamDefinition.kraken.urlOptionName == "kraken-stream-url")
+    #expect(PriceStreamDefinition.kraken.urlEnvironmentVariable == "BTC_PRICE_KRAKEN_STREAM_URL")
+  }
+
+  private func read(_ stream: PriceStreamDefinition, _ text: String) throws -> PriceStreamMessage {
+    try stream.endpoint(for: .usd).read(text)
+  }
+}
+
+@Suite("Choose the streams to keep open")
+struct ChooseStreamsUseCaseTests {
+  @Test func init_opensThePrimaryAndOneCrossCheckInChainOrder() {
+    let set = makeSUT(currency: .usd)
+
+    #expect(set.streams.map(\.source) == [.binance, .coinbase])
+    #expect(set.runners.count == 2)
+  }
+
+  @Test func init_skipsSourcesWithoutAStreamForTheCurrency() {
+    let set = makeSUT(currency: .gbp)
+
+    #expect(set.streams.map(\.source) == [.coinbase, .kraken])
+  }
+
+  private func makeSUT(currency: Currency) -> PriceStreamSet {
+    PriceStreamSet(
+      sources: PriceSourceRegistry.all, currency: currency, connector: NeverConnector(),
+      clock: ContinuousClock(), now: { Date() })
+  }
+}
+
+private struct NeverConnector: WebSocketConnector {
+  func run(
+    url: URL, subscriptions: [String],
+    onInbound: @escaping @Sendable (WebSocketInbound) -> PriceStreamError?
+  ) async -> PriceStreamError {
+    .unreachable("not used")
+  }
+}
