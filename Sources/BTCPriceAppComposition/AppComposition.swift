@@ -47,7 +47,7 @@ public enum AppComposition {
         now: now, warn: log)
     }
     let chain = PriceSourceChain.remote(
-      client: client, primaryTimeout: .milliseconds(800), clock: clock, now: now,
+      client: client, primaryTimeout: PriceDefaults.primaryTimeout, clock: clock, now: now,
       inheritedLimits: limits?.restore() ?? [:], onEvent: { limits?.record($0) })
     let store = cacheFileURL.map {
       FilePriceStore(fileURL: $0, knownSources: PriceSourceRegistry.sources)

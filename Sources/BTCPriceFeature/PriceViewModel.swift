@@ -46,7 +46,7 @@ public final class PriceViewModel {
   ///   - timeZone: for the `MMM d, HH:mm` timestamps the apps show, asked at every render so the
   ///     texts follow the user's zone after travel without a relaunch.
   public init(
-    feed: PriceFeed, clock: any Clock<Duration>, interval: Duration = .seconds(1),
+    feed: PriceFeed, clock: any Clock<Duration>, interval: Duration = PriceDefaults.interval,
     timeZone: @escaping @Sendable () -> TimeZone = { .autoupdatingCurrent }
   ) {
     self.feed = feed

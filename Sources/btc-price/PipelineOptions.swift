@@ -40,13 +40,15 @@ struct PipelineOptions: ParsableArguments {
 
   @Option(
     help: ArgumentHelp(
-      "Seconds between ticks; fractions allowed (default 1).", valueName: "seconds"))
+      "Seconds between ticks; fractions allowed (default \(PriceDefaults.interval.secondsText)).",
+      valueName: "seconds"))
   var interval: String?
 
   @Option(
     name: .customLong("primary-timeout"),
     help: ArgumentHelp(
-      "Seconds the first source may take before the next is asked (default 0.8).",
+      "Seconds the first source may take before the next is asked (default "
+        + "\(PriceDefaults.primaryTimeout.secondsText)).",
       valueName: "seconds"))
   var primaryTimeout: String?
 
@@ -99,7 +101,6 @@ struct PipelineOptions: ParsableArguments {
   /// - Throws: `ValidationError` naming where a bad value came from (an option, a variable, or
   ///   the file and its line), for exit status 64.
   func resolved(environment: [String: String], format: String?) throws -> Resolved {
-    let home = environment["HOME"]
     let settings: Settings
     do {
       var given = sourceURLs.given.mapKeys { "\($0)-url" }
@@ -109,17 +110,13 @@ struct PipelineOptions: ParsableArguments {
       given["currency"] = currency
       given["format"] = format
       given["cache-path"] = cachePath
-      let commandLine = try Settings.fromCommandLine(given, home: home)
-      let fromEnvironment = try Settings.fromEnvironment(environment)
-      let path = config ?? SettingsFile.defaultPath(environment: environment)
-      let file = try path.map { try SettingsFile(path: $0).load(home: home) } ?? Settings()
-      settings = Settings.layered(
-        commandLine: commandLine, environment: fromEnvironment, file: file)
+      settings = try Settings.load(
+        commandLine: given, environment: environment, configPath: config)
     } catch {
       throw ValidationError("\(error)")
     }
 
-    let currency = settings.currency ?? .usd
+    let currency = settings.effectiveCurrency
     let (chain, leftOut) = try Self.chain(settings.sources, currency: currency)
     for definition in chain {
       do {
@@ -143,8 +140,8 @@ struct PipelineOptions: ParsableArguments {
         settings.urls[id] ?? definition.defaultURL, apiKeyGiven: apiKeys[id] != nil)
     }
     return Resolved(
-      interval: .seconds(settings.interval ?? 1),
-      primaryTimeout: .seconds(settings.primaryTimeout ?? 0.8),
+      interval: settings.effectiveInterval,
+      primaryTimeout: settings.effectivePrimaryTimeout,
       currency: currency,
       sources: chain,
       leftOut: leftOut,

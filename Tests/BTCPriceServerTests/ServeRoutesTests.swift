@@ -163,6 +163,53 @@ struct ServeRoutesTests {
     }
   }
 
+  /// `If-None-Match` as caches and proxies send it: nginx's gzip turns our strong tag into a
+  /// weak one, and a cache holding several versions sends them all (RFC 9110, 13.1.2). `TAG`
+  /// stands for the tag the first answer carried.
+  @Test(arguments: [
+    ("W/TAG", true),
+    (#""0000000000000000", TAG"#, true),
+    (#""00000000", W/TAG, "x""#, true),
+    (#""a",TAG"#, true),
+    ("*", true),
+    (#""0000000000000000""#, false),
+    (#"W/"0000000000000000""#, false),
+    (#""a", W/"b""#, false),
+  ])
+  func apiPrice_answersNotModifiedToEveryFormOfItsTag(_ condition: String, notModified: Bool)
+    async throws
+  {
+    let (app, broadcaster) = makeSUT()
+    broadcaster.publish(fresh("68901.23"))
+
+    try await app.test(.router) { client in
+      let first = try await client.execute(uri: "/api/price", method: .get)
+      let tag = try #require(first.headers[.eTag])
+
+      let again = try await client.execute(
+        uri: "/api/price", method: .get,
+        headers: [.ifNoneMatch: condition.replacingOccurrences(of: "TAG", with: tag)])
+
+      #expect(again.status == (notModified ? .notModified : .ok))
+    }
+  }
+
+  @Test func apiPrice_answersOKToItsTagWithoutTheQuotes() async throws {
+    let (app, broadcaster) = makeSUT()
+    broadcaster.publish(fresh("68901.23"))
+
+    try await app.test(.router) { client in
+      let first = try await client.execute(uri: "/api/price", method: .get)
+      let tag = try #require(first.headers[.eTag])
+
+      let again = try await client.execute(
+        uri: "/api/price", method: .get, headers: [.ifNoneMatch: String(tag.dropFirst().dropLast())]
+      )
+
+      #expect(again.status == .ok)
+    }
+  }
+
   // The stream is written to the connection itself (see LoopFanout), so its tests need a live
   // server; the router-only test client sees only what goes through the response writer.
 
