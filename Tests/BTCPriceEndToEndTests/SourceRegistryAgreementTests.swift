@@ -11,7 +11,9 @@ import Testing
 
 /// The registry is the one list of sources; the command line and the tests' fake exchange are
 /// derived from it. These tests fail when they drift apart.
-@Suite("The registry, the options, --help and the fake exchange agree")
+@Suite(
+  "The registry, the options, --help and the fake exchange agree", .timeLimit(.minutes(2)),
+  .hangLimit(.seconds(30)))
 struct SourceRegistryAgreementTests {
   @Test(arguments: PriceSourceRegistry.all.map(\.source.id))
   func everySource_hasAURLOptionThatReachesIt(id: String) throws {
