@@ -77,6 +77,15 @@ struct KeepLimitsAcrossRunsUseCaseTests {
         == (kept ? ["binance", "kraken", "coinbase"] : ["kraken", "coinbase"]))
   }
 
+  @Test(arguments: [(-0.001, false), (0, false), (0.001, true)])
+  func restore_handsOnOnlyALimitThatEndsAfterNow(endsIn seconds: Double, restored: Bool) {
+    let store = LimitStoreSpy(stored: [
+      limit("binance", until: now.addingTimeInterval(seconds), cause: ban)
+    ])
+
+    #expect(makeSUT(store: store).restore().isEmpty == !restored)
+  }
+
   @Test func restore_ignoresALimitOnAnotherEndpoint() {
     let store = LimitStoreSpy(stored: [
       limit("binance", until: now.addingTimeInterval(599), cause: ban)

@@ -148,6 +148,20 @@ struct PriceViewModelTests {
     await stop(running)
   }
 
+  @Test func becomingInactive_keepsTicking() async {
+    // Inactive is Control Center or a call's banner over a screen that is still visible: the
+    // price goes on; only the background stops the ticks.
+    let (sut, running) = start(ScriptedLoader(.answer(quote("1.00")), .answer(quote("2.50"))))
+    await waitOnMainActor(until: { sut.priceText == "$1.00" })
+
+    sut.phaseDidChange(to: .inactive)
+    await clock.advance(to: .seconds(1), afterSleeps: 2)
+
+    await waitOnMainActor(
+      until: { sut.priceText == "$2.50" }, "the tick after becoming inactive never came")
+    await stop(running)
+  }
+
   @Test func leavingTheScreen_stopsTicking() async {
     let loader = ScriptedLoader(.answer(cached))
     let (sut, running) = start(loader)
