@@ -1,3 +1,4 @@
+import BTCPriceCore
 import BTCPriceNetworking
 import BTCPriceTestSupport
 import Foundation
@@ -39,6 +40,13 @@ struct SourceRegistryAgreementTests {
       #expect(help.contains(definition.urlEnvironmentVariable), "\(definition.source.id)")
       #expect(help.contains(definition.source.id), "\(definition.source.id)")
     }
+  }
+
+  @Test func help_statesTheDefaultsTheRunUses() {
+    let help = BTCPriceCommand.helpMessage(columns: 200)
+
+    #expect(help.contains("(default \(PriceDefaults.interval.secondsText))"))
+    #expect(help.contains("(default \(PriceDefaults.primaryTimeout.secondsText))"))
   }
 
   @Test func theFakeExchange_servesEverySourceAtItsRealPath() async throws {
