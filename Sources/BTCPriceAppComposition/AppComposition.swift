@@ -62,7 +62,7 @@ public enum AppComposition {
     // next to nothing.
     store?.removeAbandonedTemporaryFiles(now: now())
     let pipeline = PricePipeline(
-      PricePipeline.Configuration(currency: currency, primaryTimeout: .milliseconds(800)),
+      PricePipeline.Configuration(currency: currency, primaryTimeout: PriceDefaults.primaryTimeout),
       client: client, clock: clock, now: now, store: store,
       limitStore: limitsFileURL.map { FileSourceLimitStore(fileURL: $0) }, warn: log)
     return PriceViewModel(

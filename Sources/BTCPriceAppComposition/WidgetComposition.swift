@@ -95,7 +95,7 @@ public struct WidgetComposition: Sendable {
     // widget's hold for the app: one device, one IP, one set of limits. No minimum interval
     // between cache writes: the widget writes at most once per reload.
     PricePipeline(
-      PricePipeline.Configuration(currency: currency, primaryTimeout: .milliseconds(800)),
+      PricePipeline.Configuration(currency: currency, primaryTimeout: PriceDefaults.primaryTimeout),
       client: client, clock: clock, now: now, store: store(for: currency),
       limitStore: folder.map { FileSourceLimitStore(fileURL: AppGroup.limitsFileURL(in: $0)) },
       cacheWriteInterval: .zero, warn: log

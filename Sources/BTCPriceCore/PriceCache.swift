@@ -44,7 +44,8 @@ public final class PriceCache: Sendable {
   private let state = Locked(State())
 
   public init(
-    store: any PriceStore, clock: any Clock<Duration>, minimumInterval: Duration = .seconds(10),
+    store: any PriceStore, clock: any Clock<Duration>,
+    minimumInterval: Duration = PriceDefaults.cacheWriteInterval,
     warn: @escaping @Sendable (PriceFeedWarning) -> Void = { _ in }
   ) {
     self.store = store

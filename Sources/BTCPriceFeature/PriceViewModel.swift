@@ -68,7 +68,7 @@ public final class PriceViewModel {
   ///   - currency: the currency the feed's sources quote in, for the pair and the changes.
   ///   - backgroundTask: keeps the app running while the save on the way to the background ends.
   public init(
-    feed: PriceFeed, clock: any Clock<Duration>, interval: Duration = .seconds(1),
+    feed: PriceFeed, clock: any Clock<Duration>, interval: Duration = PriceDefaults.interval,
     timeZone: @escaping @Sendable () -> TimeZone = { .autoupdatingCurrent },
     currency: Currency = .usd, backgroundTask: BackgroundTaskHooks = .none
   ) {

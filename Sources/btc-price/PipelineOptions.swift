@@ -36,13 +36,15 @@ struct PipelineOptions: ParsableArguments {
 
   @Option(
     help: ArgumentHelp(
-      "Seconds between ticks; fractions allowed (default 1).", valueName: "seconds"))
+      "Seconds between ticks; fractions allowed (default \(PriceDefaults.interval.secondsText)).",
+      valueName: "seconds"))
   var interval: String?
 
   @Option(
     name: .customLong("primary-timeout"),
     help: ArgumentHelp(
-      "Seconds the first source may take before the next is asked (default 0.8).",
+      "Seconds the first source may take before the next is asked (default "
+        + "\(PriceDefaults.primaryTimeout.secondsText)).",
       valueName: "seconds"))
   var primaryTimeout: String?
 
@@ -115,7 +117,6 @@ struct PipelineOptions: ParsableArguments {
   /// - Throws: `ValidationError` naming where a bad value came from (an option, a variable, or
   ///   the file and its line), for exit status 64.
   func resolved(environment: [String: String], format: String?) throws -> Resolved {
-    let home = environment["HOME"]
     let settings: Settings
     do {
       var given = sourceURLs.given.mapKeys { "\($0)-url" }
@@ -128,17 +129,13 @@ struct PipelineOptions: ParsableArguments {
       given["proxy"] = proxy
       given["no-proxy"] = noProxy
       given["ca-file"] = caFile
-      let commandLine = try Settings.fromCommandLine(given, home: home)
-      let fromEnvironment = try Settings.fromEnvironment(environment)
-      let path = config ?? SettingsFile.defaultPath(environment: environment)
-      let file = try path.map { try SettingsFile(path: $0).load(home: home) } ?? Settings()
-      settings = Settings.layered(
-        commandLine: commandLine, environment: fromEnvironment, file: file)
+      settings = try Settings.load(
+        commandLine: given, environment: environment, configPath: config)
     } catch {
       throw ValidationError("\(error)")
     }
 
-    let currency = settings.currency ?? .usd
+    let currency = settings.effectiveCurrency
     let chain: [PriceSourceDefinition]
     let leftOut: [PriceSourceDefinition]
     do {
@@ -162,10 +159,10 @@ struct PipelineOptions: ParsableArguments {
           ?? FilePriceStore.defaultFileURL(environment: environment, currency: currency),
         knownSources: PriceSourceRegistry.sources, currency: currency)
     return Resolved(
-      interval: .seconds(settings.interval ?? 1),
+      interval: settings.effectiveInterval,
       configuration: PricePipeline.Configuration(
         currency: currency, sources: chain, urls: settings.urls, apiKeys: apiKeys,
-        primaryTimeout: .seconds(settings.primaryTimeout ?? 0.8)),
+        primaryTimeout: settings.effectivePrimaryTimeout),
       leftOut: leftOut,
       format: settings.format,
       store: store,

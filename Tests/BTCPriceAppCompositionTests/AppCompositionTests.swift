@@ -9,7 +9,7 @@ import Testing
 
 /// What the iPhone app wires, checked here because the app target itself (SwiftUI) cannot build
 /// on Linux.
-@Suite("Compose the iPhone app", .timeLimit(.minutes(1)))
+@Suite("Compose the iPhone app", .timeLimit(.minutes(1)), .hangLimit(.seconds(10)))
 @MainActor
 struct AppCompositionTests {
   let clock = SteppedTestClock()
@@ -152,6 +152,27 @@ struct AppCompositionTests {
     }
   }
 
+  @Test func compose_givesBinanceTheDefault800msBeforeAskingTheNextSource() async throws {
+    try await withCacheFolder { cacheFile in
+      let client = HangingPrimaryClient()
+      let now = self.now
+      let sut = AppComposition.makePriceViewModel(
+        client: client, clock: clock, now: { now }, cacheFileURL: cacheFile, log: { _ in })
+
+      let running = Task { await sut.run() }
+      await clock.advance(to: .milliseconds(799), afterSleeps: 1)
+      for _ in 0..<1_000 { await Task.yield() }
+      #expect(client.hosts.value == ["api.binance.com"], "the next source was asked before 800 ms")
+
+      await clock.advance(to: .milliseconds(800))
+      await waitOnMainActor(
+        until: { client.hosts.value.contains("min-api.cryptocompare.com") },
+        "the next source was not asked at 800 ms", timeout: .seconds(3))
+      running.cancel()
+      await running.value
+    }
+  }
+
   // MARK: - Helpers
 
   static let cachedJSON = """
@@ -214,5 +235,21 @@ private struct RecordingClient: HTTPClient {
   func get(_ request: HTTPRequest) async throws -> HTTPResponse {
     hosts.append(request.url.host ?? "")
     return HTTPResponse(status: 200, body: Data(body.utf8))
+  }
+}
+
+/// Binance never answers (until the request is cancelled); every other source fails at once.
+/// Records the hosts asked.
+private struct HangingPrimaryClient: HTTPClient {
+  let hosts = Locked<[String]>([])
+
+  func get(_ request: HTTPRequest) async throws -> HTTPResponse {
+    let host = request.url.host ?? ""
+    hosts.append(host)
+    guard host == "api.binance.com" else { return HTTPResponse(status: 500, body: Data()) }
+    let (never, continuation) = AsyncStream.makeStream(of: Never.self)
+    for await _ in never {}
+    continuation.finish()
+    throw CancellationError()
   }
 }

@@ -2,7 +2,9 @@ import BTCPriceCore
 import BTCPriceTestSupport
 import Testing
 
-@Suite("Leave a failing source alone: circuit breaker")
+@Suite(
+  "Leave a failing source alone: circuit breaker", .timeLimit(.minutes(1)), .hangLimit(.seconds(10))
+)
 struct CircuitBreakerTests {
   typealias Breaker = CircuitBreaker<SteppedTestClock.Instant>
   let start = SteppedTestClock().now

@@ -2,9 +2,21 @@ import BTCPriceCore
 import BTCPriceTestSupport
 import Testing
 
-@Suite("Fixed-rate ticker", .timeLimit(.minutes(1)))
+@Suite("Fixed-rate ticker", .timeLimit(.minutes(1)), .hangLimit(.seconds(10)))
 struct FixedRateTickerTests {
   let clock = SteppedTestClock()
+
+  @Test(arguments: [
+    (Duration.seconds(1), Duration.milliseconds(100)), (.milliseconds(500), .milliseconds(50)),
+    (.milliseconds(100), .milliseconds(10)), (.seconds(5), .milliseconds(100)),
+  ])
+  func lateStartTolerance_isATenthOfTheIntervalAndAtMost100ms(
+    interval: Duration, tolerance: Duration
+  ) {
+    // Timer jitter stays below it, a suspension far above it: a larger one would let a stopped
+    // process burst to catch up, a smaller one would re-plan the grid on ordinary jitter.
+    #expect(PriceTicker(interval: interval, clock: clock).lateStartTolerance == tolerance)
+  }
 
   @Test func run_startsTickNAtStartPlusNIntervalsWhenEachTickTakes300ms() async throws {
     let starts = Locked<[Duration]>([])

@@ -3,7 +3,9 @@ import BTCPriceTestSupport
 import Foundation
 import Testing
 
-@Suite("Keep the last known price (cache, stale values)", .timeLimit(.minutes(1)))
+@Suite(
+  "Keep the last known price (cache, stale values)", .timeLimit(.minutes(1)),
+  .hangLimit(.seconds(10)))
 struct KeepLastKnownPriceUseCaseTests {
   let clock = SteppedTestClock()
 

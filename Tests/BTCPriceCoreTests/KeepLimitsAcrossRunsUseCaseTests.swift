@@ -52,6 +52,40 @@ struct KeepLimitsAcrossRunsUseCaseTests {
     #expect(store.saves.value == [[]], "the expired limit went with the next write")
   }
 
+  @Test(arguments: [(9.999, true), (10, false), (10.001, false)])
+  func aWriteMidRun_prunesTheLimitsThatEndedSinceTheStart(after seconds: Double, kept: Bool)
+    throws
+  {
+    // The run's clock moves on: a limit that held at the start ends while the run goes on, and
+    // the next write (another source banned) must not carry it into the next run.
+    let clock = Locked(now)
+    let store = LimitStoreSpy(stored: [
+      limit("binance", until: now.addingTimeInterval(10), cause: ban),
+      limit("kraken", until: now.addingTimeInterval(600), cause: ban),
+    ])
+    let sut = SourceLimits(
+      store: store, targets: ["binance": binance, "kraken": binance, "coinbase": binance],
+      now: { clock.value })
+    #expect(sut.restore().count == 2)
+
+    clock.withValue { $0 = $0.addingTimeInterval(seconds) }
+    sut.record(.circuitChanged(.coinbase, opening(.seconds(60), ban)))
+
+    let written = try #require(store.saves.value.last)
+    #expect(
+      written.map(\.source)
+        == (kept ? ["binance", "kraken", "coinbase"] : ["kraken", "coinbase"]))
+  }
+
+  @Test(arguments: [(-0.001, false), (0, false), (0.001, true)])
+  func restore_handsOnOnlyALimitThatEndsAfterNow(endsIn seconds: Double, restored: Bool) {
+    let store = LimitStoreSpy(stored: [
+      limit("binance", until: now.addingTimeInterval(seconds), cause: ban)
+    ])
+
+    #expect(makeSUT(store: store).restore().isEmpty == !restored)
+  }
+
   @Test func restore_ignoresALimitOnAnotherEndpoint() {
     let store = LimitStoreSpy(stored: [
       limit("binance", until: now.addingTimeInterval(599), cause: ban)

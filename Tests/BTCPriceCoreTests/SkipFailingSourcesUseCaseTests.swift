@@ -2,7 +2,9 @@ import BTCPriceCore
 import BTCPriceTestSupport
 import Testing
 
-@Suite("Skip failing sources: the chain with circuit breakers", .timeLimit(.minutes(1)))
+@Suite(
+  "Skip failing sources: the chain with circuit breakers", .timeLimit(.minutes(1)),
+  .hangLimit(.seconds(10)))
 struct SkipFailingSourcesUseCaseTests {
   let clock = SteppedTestClock()
   let events = Locked<[PriceSourceEvent]>([])

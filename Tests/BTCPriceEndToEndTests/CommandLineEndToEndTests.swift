@@ -11,7 +11,7 @@ import Testing
 
 /// Runs the built `btc-price` binary against the fake exchange on 127.0.0.1.
 extension BinaryEndToEndTests {
-  @Suite("btc-price end to end", .serialized, .timeLimit(.minutes(2)))
+  @Suite("btc-price end to end", .serialized, .timeLimit(.minutes(2)), .hangLimit(.seconds(30)))
   final class CommandLineEndToEndTests {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
       "btc-price-e2e-\(UUID().uuidString)")

@@ -4,7 +4,7 @@ import Testing
 
 /// `btc-price doctor` against the fake exchange, its output in a pipe.
 extension BinaryEndToEndTests {
-  @Suite("btc-price doctor", .serialized, .timeLimit(.minutes(2)))
+  @Suite("btc-price doctor", .serialized, .timeLimit(.minutes(2)), .hangLimit(.seconds(30)))
   struct DoctorEndToEndTests {
     @Test func oneSourceWorking_isEnough_andEachFailureIsPlaced() async throws {
       try await FakeExchangeServer.withRunning { server in

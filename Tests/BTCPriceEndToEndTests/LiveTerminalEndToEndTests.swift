@@ -5,7 +5,7 @@ import Testing
 /// `btc-price --live` and colours under a real pseudo-terminal (scripts/pty-run.py, Python's
 /// `pty` module), against the fake exchange.
 extension BinaryEndToEndTests {
-  @Suite("btc-price in a terminal", .serialized, .timeLimit(.minutes(2)))
+  @Suite("btc-price in a terminal", .serialized, .timeLimit(.minutes(2)), .hangLimit(.seconds(30)))
   struct LiveTerminalEndToEndTests {
     static let hideCursor = "\u{1B}[?25l"
     static let showCursor = "\u{1B}[?25h"

@@ -6,7 +6,7 @@ import Testing
 /// `exchange.test`, which only the proxy resolves: a price on stdout proves the request went
 /// through the proxy.
 extension BinaryEndToEndTests {
-  @Suite("btc-price behind a proxy", .serialized, .timeLimit(.minutes(2)))
+  @Suite("btc-price behind a proxy", .serialized, .timeLimit(.minutes(2)), .hangLimit(.seconds(30)))
   struct ProxyEndToEndTests {
     @Test func proxyOption_carriesEverySourceAndVerboseSaysWhich() async throws {
       try await withExchangeAndProxy { server, proxy in

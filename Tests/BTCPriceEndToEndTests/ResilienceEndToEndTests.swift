@@ -15,7 +15,7 @@ import Testing
 extension BinaryEndToEndTests {
   /// Intervals are 0.5 s or more where a tick must succeed: on a loaded machine the first tick
   /// (process start, first connection) can take a few hundred milliseconds.
-  @Suite("btc-price under failure", .serialized, .timeLimit(.minutes(2)))
+  @Suite("btc-price under failure", .serialized, .timeLimit(.minutes(2)), .hangLimit(.seconds(30)))
   final class ResilienceEndToEndTests {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
       "btc-price-resilience-\(UUID().uuidString)")

@@ -5,7 +5,9 @@ import Testing
 /// "Say why, once" with the built binary: one warning when no source gives a price, naming the
 /// common reason, and one line when prices come back.
 extension BinaryEndToEndTests {
-  @Suite("btc-price says why no price comes", .serialized, .timeLimit(.minutes(2)))
+  @Suite(
+    "btc-price says why no price comes", .serialized, .timeLimit(.minutes(2)),
+    .hangLimit(.seconds(30)))
   struct SayWhyEndToEndTests {
     @Test func offline_everyHostNotFound_warnsOnceNamingIt() async throws {
       let run = try BinaryProcess(

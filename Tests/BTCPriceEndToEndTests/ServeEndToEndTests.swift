@@ -12,7 +12,8 @@ import Testing
 
 /// `btc-price serve`, the built binary, against the fake exchange, over real HTTP.
 extension BinaryEndToEndTests {
-  @Suite("btc-price serve end to end", .serialized, .timeLimit(.minutes(2)))
+  @Suite(
+    "btc-price serve end to end", .serialized, .timeLimit(.minutes(2)), .hangLimit(.seconds(30)))
   final class ServeEndToEndTests {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
       "btc-price-serve-\(UUID().uuidString)")

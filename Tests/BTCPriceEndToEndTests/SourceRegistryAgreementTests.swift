@@ -1,3 +1,4 @@
+import BTCPriceCore
 import BTCPriceNetworking
 import BTCPriceTestSupport
 import Foundation
@@ -11,7 +12,9 @@ import Testing
 
 /// The registry is the one list of sources; the command line and the tests' fake exchange are
 /// derived from it. These tests fail when they drift apart.
-@Suite("The registry, the options, --help and the fake exchange agree")
+@Suite(
+  "The registry, the options, --help and the fake exchange agree", .timeLimit(.minutes(2)),
+  .hangLimit(.seconds(30)))
 struct SourceRegistryAgreementTests {
   @Test(arguments: PriceSourceRegistry.all.map(\.source.id))
   func everySource_hasAURLOptionThatReachesIt(id: String) throws {
@@ -62,6 +65,13 @@ struct SourceRegistryAgreementTests {
         "\(definition.source.id)")
       #expect(row[3] == (definition.apiKey?.environmentVariable ?? "no"), "\(definition.source.id)")
     }
+  }
+
+  @Test func help_statesTheDefaultsTheRunUses() {
+    let help = BTCPriceCommand.helpMessage(columns: 200)
+
+    #expect(help.contains("(default \(PriceDefaults.interval.secondsText))"))
+    #expect(help.contains("(default \(PriceDefaults.primaryTimeout.secondsText))"))
   }
 
   @Test func theFakeExchange_servesEverySourceAtItsRealPath() async throws {

@@ -6,7 +6,8 @@ import Testing
 /// The built binary as status bars run it: in another currency, shaped by a template, as Waybar
 /// JSON, re-run every few seconds from many panes, with a settings file.
 extension BinaryEndToEndTests {
-  @Suite("btc-price in a status bar", .serialized, .timeLimit(.minutes(2)))
+  @Suite(
+    "btc-price in a status bar", .serialized, .timeLimit(.minutes(2)), .hangLimit(.seconds(30)))
   final class StatusBarEndToEndTests {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
       "btc-price-statusbar-\(UUID().uuidString)")

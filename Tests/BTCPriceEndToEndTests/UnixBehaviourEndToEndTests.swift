@@ -12,7 +12,7 @@ import Testing
 /// The built binary where people run command-line tools: in pipes, under signals, stopped and
 /// continued, restarted, with a cache and a state file left by an earlier run.
 extension BinaryEndToEndTests {
-  @Suite("btc-price as a Unix tool", .serialized, .timeLimit(.minutes(2)))
+  @Suite("btc-price as a Unix tool", .serialized, .timeLimit(.minutes(2)), .hangLimit(.seconds(30)))
   final class UnixBehaviourEndToEndTests {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
       "btc-price-unix-\(UUID().uuidString)")

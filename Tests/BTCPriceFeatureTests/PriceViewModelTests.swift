@@ -5,7 +5,7 @@ import Foundation
 import Observation
 import Testing
 
-@Suite("Price screen view model", .timeLimit(.minutes(1)))
+@Suite("Price screen view model", .timeLimit(.minutes(1)), .hangLimit(.seconds(10)))
 @MainActor
 struct PriceViewModelTests {
   let clock = SteppedTestClock()
@@ -194,6 +194,20 @@ struct PriceViewModelTests {
     await waitOnMainActor(until: { spy.events.value.count == 2 }, "the assertion never ended")
     #expect(spy.events.value == ["begin Save the last Bitcoin price", "end 1"])
     #expect(store.saved.value == [cached], "the save ran before the assertion ended")
+    await stop(running)
+  }
+
+  @Test func becomingInactive_keepsTicking() async {
+    // Inactive is Control Center or a call's banner over a screen that is still visible: the
+    // price goes on; only the background stops the ticks.
+    let (sut, running) = start(ScriptedLoader(.answer(quote("1.00")), .answer(quote("2.50"))))
+    await waitOnMainActor(until: { sut.priceText == "$1.00" })
+
+    sut.phaseDidChange(to: .inactive)
+    await clock.advance(to: .seconds(1), afterSleeps: 2)
+
+    await waitOnMainActor(
+      until: { sut.priceText == "$2.50" }, "the tick after becoming inactive never came")
     await stop(running)
   }
 

@@ -6,7 +6,8 @@ import Testing
 
 /// `PriceTickLoop`: the one loop the terminal, `serve` and the app run. On the grid, each tick
 /// asks the feed within its budget and hands the presenter's state to the view.
-@Suite("Run the tick loop every front end shares", .timeLimit(.minutes(1)))
+@Suite(
+  "Run the tick loop every front end shares", .timeLimit(.minutes(1)), .hangLimit(.seconds(10)))
 struct RunTheTickLoopUseCaseTests {
   let clock = SteppedTestClock()
 

@@ -9,7 +9,7 @@ import Testing
 
 /// The command-line tool's runtime: its ticks run on one event loop, sleeping on that loop's
 /// timers. Real threads and real (short) timers; bounds are generous because CI machines stall.
-@Suite("Event-loop executor and clock", .timeLimit(.minutes(1)))
+@Suite("Event-loop executor and clock", .timeLimit(.minutes(1)), .hangLimit(.seconds(30)))
 struct EventLoopRuntimeTests {
   @Test func sleep_returnsAtTheDeadlineNotBefore() async throws {
     try await withLoop { _, clock in

@@ -6,7 +6,9 @@ import Testing
 
 /// Both HTTPClient adapters against the fake exchange: every contract and fault spec, once per
 /// adapter, so the CLI's transport and the iPhone app's keep the same behaviour.
-@Suite("HTTP client adapters against the fake exchange", .timeLimit(.minutes(1)))
+@Suite(
+  "HTTP client adapters against the fake exchange", .timeLimit(.minutes(1)),
+  .hangLimit(.seconds(30)))
 struct HTTPClientAdapterTests {
   enum Adapter: String, CaseIterable, Sendable, CustomTestStringConvertible {
     case swiftNIO = "SwiftNIO"

@@ -12,7 +12,9 @@ import Testing
 /// which value is shown, whether the banner shows, that every tick ends within its second, and
 /// that the cache file stays valid.
 extension RealTimePipelineTests {
-  @Suite("Hostile servers: fault injection through the whole pipeline", .timeLimit(.minutes(2)))
+  @Suite(
+    "Hostile servers: fault injection through the whole pipeline", .timeLimit(.minutes(2)),
+    .hangLimit(.seconds(30)))
   struct HostileServerIntegrationTests {
     /// Something a server can do wrong, and what it is called in test output.
     struct Fault: Sendable, CustomTestStringConvertible {

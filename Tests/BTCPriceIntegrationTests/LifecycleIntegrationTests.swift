@@ -8,7 +8,7 @@ import Testing
 
 /// The app's view model over real HTTP on 127.0.0.1 through the URLSession adapter, with ticks
 /// driven by a test clock: what backgrounding, foregrounding and leaving the screen do to requests.
-@Suite("Price screen lifecycle over real HTTP", .timeLimit(.minutes(1)))
+@Suite("Price screen lifecycle over real HTTP", .timeLimit(.minutes(1)), .hangLimit(.seconds(30)))
 @MainActor
 struct LifecycleIntegrationTests {
   let clock = SteppedTestClock()

@@ -7,7 +7,7 @@ import Testing
 /// What the command-line tool's HTTP client does beyond the adapter contract, which
 /// ``HTTPClientAdapterTests`` checks: redirects as AsyncHTTPClient followed them, a pooled
 /// connection the server dropped, headers that could forge a request.
-@Suite("The SwiftNIO client beyond the contract", .timeLimit(.minutes(1)))
+@Suite("The SwiftNIO client beyond the contract", .timeLimit(.minutes(1)), .hangLimit(.seconds(30)))
 struct NIOHTTPClientTests {
   @Test func redirect_isFollowedWithTheRequestsHeaders() async throws {
     try await withClientAndServer { client, server in

@@ -10,7 +10,7 @@ import Testing
 /// The whole pipeline over real HTTP on 127.0.0.1: the SwiftNIO client → fake exchange → mappers →
 /// source chain with real-time deadlines → presenter, with the cache in a real file.
 extension RealTimePipelineTests {
-  @Suite("Price pipeline over real HTTP", .timeLimit(.minutes(1)))
+  @Suite("Price pipeline over real HTTP", .timeLimit(.minutes(1)), .hangLimit(.seconds(30)))
   final class PricePipelineIntegrationTests {
     let cacheURL = FileManager.default.temporaryDirectory
       .appendingPathComponent("PricePipelineIntegrationTests-\(UUID().uuidString)/last-price.json")

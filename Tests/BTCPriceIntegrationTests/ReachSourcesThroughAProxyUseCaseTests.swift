@@ -7,7 +7,7 @@ import Testing
 /// The SwiftNIO client behind a real proxy on 127.0.0.1: an HTTP CONNECT proxy and a SOCKS5
 /// proxy, each with its refusals. The fake exchange is named `exchange.test`, a name only the
 /// proxy resolves, so a price that arrives proves the proxy did the lookup.
-@Suite("Reach the sources through a proxy", .timeLimit(.minutes(1)))
+@Suite("Reach the sources through a proxy", .timeLimit(.minutes(1)), .hangLimit(.seconds(30)))
 struct ReachSourcesThroughAProxyUseCaseTests {
   @Test func connectProxy_tunnelsToTheSourceByName() async throws {
     try await withProxy(.httpConnect) { proxy, server, url in

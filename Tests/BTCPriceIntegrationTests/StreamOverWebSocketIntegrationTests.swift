@@ -9,7 +9,7 @@ import Testing
 /// The NIO WebSocket transport against the fake exchange's stream side over real sockets on
 /// 127.0.0.1: it subscribes, delivers messages, answers pings, and ends every fault of a stream
 /// with its typed error.
-@Suite("Read a price stream over WebSocket")
+@Suite("Read a price stream over WebSocket", .timeLimit(.minutes(1)), .hangLimit(.seconds(30)))
 struct StreamOverWebSocketIntegrationTests {
   @Test func run_sendsTheSubscriptionAndDeliversMessagesAndAnswersPings() async throws {
     try await withStreamServer { server, connector in

@@ -7,7 +7,9 @@ import Testing
 /// TLS servers on 127.0.0.1 with a private CA (Tests/Fixtures/tls, made by
 /// scripts/make-tls-fixtures): the CA trusted through `--ca-file` or `SSL_CERT_FILE`, and each
 /// kind of failure told in words.
-@Suite("Trust a private CA and tell TLS failures in words", .timeLimit(.minutes(1)))
+@Suite(
+  "Trust a private CA and tell TLS failures in words", .timeLimit(.minutes(1)),
+  .hangLimit(.seconds(30)))
 struct TellTLSFailuresInWordsUseCaseTests {
   let ca = FakeTLSServer.fixture("ca.pem")
 

@@ -6,7 +6,7 @@ import BTCPriceTestSupport
 import NIOCore
 import Testing
 
-@Suite("Broadcast each tick to every viewer")
+@Suite("Broadcast each tick to every viewer", .timeLimit(.minutes(1)), .hangLimit(.seconds(10)))
 struct BroadcastPriceToViewersUseCaseTests {
   @Test func publish_numbersTicksFromOneAfterTheRestoredState() {
     let sut = makeSUT(initial: nothingKnown)

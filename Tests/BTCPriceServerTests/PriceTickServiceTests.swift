@@ -6,7 +6,8 @@ import Logging
 import ServiceLifecycle
 import Testing
 
-@Suite("Tick once for every viewer, and stop cleanly")
+@Suite(
+  "Tick once for every viewer, and stop cleanly", .timeLimit(.minutes(1)), .hangLimit(.seconds(10)))
 struct PriceTickServiceTests {
   @Test func eachTickIsPublishedAndCounted() async throws {
     let broadcaster = PriceBroadcaster(initial: nothingKnown)

@@ -10,7 +10,7 @@ import HummingbirdTesting
 import Logging
 import Testing
 
-@Suite("Serve the price over HTTP")
+@Suite("Serve the price over HTTP", .timeLimit(.minutes(1)), .hangLimit(.seconds(10)))
 struct ServeRoutesTests {
   // MARK: The page
 
@@ -175,6 +175,53 @@ struct ServeRoutesTests {
         uri: "/api/price", method: .get, headers: [.ifNoneMatch: tag])
       #expect(changed.status == .ok)
       #expect(changed.headers[.eTag] != tag)
+    }
+  }
+
+  /// `If-None-Match` as caches and proxies send it: nginx's gzip turns our strong tag into a
+  /// weak one, and a cache holding several versions sends them all (RFC 9110, 13.1.2). `TAG`
+  /// stands for the tag the first answer carried.
+  @Test(arguments: [
+    ("W/TAG", true),
+    (#""0000000000000000", TAG"#, true),
+    (#""00000000", W/TAG, "x""#, true),
+    (#""a",TAG"#, true),
+    ("*", true),
+    (#""0000000000000000""#, false),
+    (#"W/"0000000000000000""#, false),
+    (#""a", W/"b""#, false),
+  ])
+  func apiPrice_answersNotModifiedToEveryFormOfItsTag(_ condition: String, notModified: Bool)
+    async throws
+  {
+    let (app, broadcaster) = makeSUT()
+    broadcaster.publish(fresh("68901.23"))
+
+    try await app.test(.router) { client in
+      let first = try await client.execute(uri: "/api/price", method: .get)
+      let tag = try #require(first.headers[.eTag])
+
+      let again = try await client.execute(
+        uri: "/api/price", method: .get,
+        headers: [.ifNoneMatch: condition.replacingOccurrences(of: "TAG", with: tag)])
+
+      #expect(again.status == (notModified ? .notModified : .ok))
+    }
+  }
+
+  @Test func apiPrice_answersOKToItsTagWithoutTheQuotes() async throws {
+    let (app, broadcaster) = makeSUT()
+    broadcaster.publish(fresh("68901.23"))
+
+    try await app.test(.router) { client in
+      let first = try await client.execute(uri: "/api/price", method: .get)
+      let tag = try #require(first.headers[.eTag])
+
+      let again = try await client.execute(
+        uri: "/api/price", method: .get, headers: [.ifNoneMatch: String(tag.dropFirst().dropLast())]
+      )
+
+      #expect(again.status == .ok)
     }
   }
 

@@ -37,6 +37,14 @@ struct LoadSettingsFileUseCaseTests {
     }
   }
 
+  @Test(arguments: [("0.01", 0.01), ("86400", 86_400)])
+  func load_acceptsAnIntervalAtEitherEndOfItsRange(text: String, seconds: Double) throws {
+    try withFile("interval: \(text)\n") { file in
+      let settings = try file.load(home: nil)
+      #expect(settings.interval == seconds)
+    }
+  }
+
   @Test func load_acceptsSourcesAsAYAMLList() throws {
     try withFile("sources:\n  - bitstamp\n  - Kraken\n") { file in
       let settings = try file.load(home: nil)
@@ -77,6 +85,15 @@ struct LoadSettingsFileUseCaseTests {
         #"interval: must be a number of seconds from 0.01 to 86400, got "fast""#
       ),
       ("interval: 0\n", 1, #"interval: must be a number of seconds from 0.01 to 86400, got "0""#),
+      (
+        "interval: 0.009\n", 1,
+        #"interval: must be a number of seconds from 0.01 to 86400, got "0.009""#
+      ),
+      (
+        "interval: 86400.001\n", 1,
+        #"interval: must be a number of seconds from 0.01 to 86400, got "86400.001""#
+      ),
+
       (
         "primary-timeout: -1\n", 1,
         #"primary-timeout: must be a positive number of seconds up to 86400, got "-1""#

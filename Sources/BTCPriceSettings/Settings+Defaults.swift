@@ -1,0 +1,18 @@
+import BTCPriceCore
+
+extension Settings {
+  /// The tick interval the layers give, or ``PriceDefaults/interval`` when none does.
+  public var effectiveInterval: Duration {
+    interval.map { .seconds($0) } ?? PriceDefaults.interval
+  }
+
+  /// The first source's deadline the layers give, or ``PriceDefaults/primaryTimeout``.
+  public var effectivePrimaryTimeout: Duration {
+    primaryTimeout.map { .seconds($0) } ?? PriceDefaults.primaryTimeout
+  }
+
+  /// The currency the layers give, or US dollars.
+  public var effectiveCurrency: Currency {
+    currency ?? .usd
+  }
+}
