@@ -16,6 +16,10 @@ enum SettingKey: Equatable {
   case url(sourceID: String)
   case apiKey(sourceID: String)
   case cachePath
+  /// `alert`: price alert rules, a list (`--alert`, repeatable).
+  case alerts
+  /// `on-alert`: the command run for each alert.
+  case onAlert
 
   /// Every key, in the order the documentation lists them; the source URLs and API keys are the
   /// registry's.
@@ -23,7 +27,7 @@ enum SettingKey: Equatable {
     [.sources, .currency, .interval, .primaryTimeout, .format]
       + PriceSourceRegistry.all.map { .url(sourceID: $0.source.id) }
       + PriceSourceRegistry.all.filter { $0.apiKey != nil }.map { .apiKey(sourceID: $0.source.id) }
-      + [.cachePath]
+      + [.cachePath, .alerts, .onAlert]
   }
 
   static func named(_ name: String) -> SettingKey? {
@@ -40,6 +44,8 @@ enum SettingKey: Equatable {
     case .url(let sourceID): "\(sourceID)-url"
     case .apiKey(let sourceID): "\(sourceID)-api-key"
     case .cachePath: "cache-path"
+    case .alerts: "alert"
+    case .onAlert: "on-alert"
     }
   }
 
@@ -100,6 +106,20 @@ enum SettingKey: Equatable {
       } else {
         settings.cachePath = text
       }
+    case .alerts:
+      // Rules hold no commas, so a list comes as one comma-separated text from every layer.
+      var rules: [AlertRule] = []
+      for item in text.split(separator: ",", omittingEmptySubsequences: false) {
+        do {
+          rules.append(try AlertRule.parse(String(item)))
+        } catch {
+          throw Problem(error.description)
+        }
+      }
+      settings.alerts = rules
+    case .onAlert:
+      guard !text.trimmingWhitespace.isEmpty else { throw Problem("must not be empty") }
+      settings.onAlert = text
     }
   }
 

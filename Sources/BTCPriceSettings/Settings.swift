@@ -12,7 +12,7 @@ import BTCPriceTerminal
 ///
 /// The settings file's keys mirror the long options: `sources`, `currency`, `interval`,
 /// `primary-timeout`, `format`, `<source>-url`, `<source>-api-key` (`cryptocompare-api-key`),
-/// `cache-path`.
+/// `cache-path`, `alert` (a list of rules), `on-alert`.
 public struct Settings: Equatable, Sendable, CustomStringConvertible {
   /// Source ids in the order to ask them (`--sources`).
   public var sources: [String]?
@@ -29,11 +29,16 @@ public struct Settings: Equatable, Sendable, CustomStringConvertible {
   public var apiKeys: [String: Secret]
   /// `--cache-path`, with a leading `~/` already expanded.
   public var cachePath: String?
+  /// `--alert`, every rule; a layer that gives any replaces the lower layers' list.
+  public var alerts: [AlertRule]?
+  /// `--on-alert`: the command run for each alert, by `/bin/sh -c`.
+  public var onAlert: String?
 
   public init(
     sources: [String]? = nil, currency: Currency? = nil, interval: Double? = nil,
     primaryTimeout: Double? = nil, format: PriceTemplate? = nil, urls: [String: URL] = [:],
-    apiKeys: [String: Secret] = [:], cachePath: String? = nil
+    apiKeys: [String: Secret] = [:], cachePath: String? = nil, alerts: [AlertRule]? = nil,
+    onAlert: String? = nil
   ) {
     self.sources = sources
     self.currency = currency
@@ -43,6 +48,8 @@ public struct Settings: Equatable, Sendable, CustomStringConvertible {
     self.urls = urls
     self.apiKeys = apiKeys
     self.cachePath = cachePath
+    self.alerts = alerts
+    self.onAlert = onAlert
   }
 
   /// The layers merged, each value taken from the first layer that sets it: command line, then
@@ -63,7 +70,9 @@ public struct Settings: Equatable, Sendable, CustomStringConvertible {
       format: format ?? lower.format,
       urls: urls.merging(lower.urls) { mine, _ in mine },
       apiKeys: apiKeys.merging(lower.apiKeys) { mine, _ in mine },
-      cachePath: cachePath ?? lower.cachePath)
+      cachePath: cachePath ?? lower.cachePath,
+      alerts: alerts ?? lower.alerts,
+      onAlert: onAlert ?? lower.onAlert)
   }
 
   /// The values that are set, one `key: value` per line in file order; the API key only as
@@ -82,6 +91,8 @@ public struct Settings: Equatable, Sendable, CustomStringConvertible {
       lines.append("\(id)-api-key: \(key)")
     }
     if let cachePath { lines.append("cache-path: \(cachePath)") }
+    if let alerts { lines.append("alert: [\(alerts.map(\.description).joined(separator: ", "))]") }
+    if let onAlert { lines.append("on-alert: \(onAlert)") }
     return lines.joined(separator: "\n")
   }
 }

@@ -11,7 +11,8 @@ import BTCPriceFeature
 /// `{"timestamp":"2026-11-22T14:03:05Z","price":"68901.23","currency":"USD","source":"binance","stale":false}`
 ///
 /// A stale line carries the last known value with its own timestamp and source (`null` when
-/// nothing is known) and an `error` with the reason.
+/// nothing is known) and an `error` with the reason. A tick that fired alerts ends with
+/// `"alerts":[{"rule":"above:100000","direction":"up","text":"above $100,000.00"}]`.
 public enum JSONLineRenderer {
   public static func render(_ state: PriceViewState) -> String {
     let record = state.record
@@ -24,6 +25,13 @@ public enum JSONLineRenderer {
     ]
     if let error = record.error {
       fields.append(("error", string(error)))
+    }
+    if let alert = state.alert {
+      let items = alert.items.map { item in
+        "{\"rule\":\(string(item.rule)),\"direction\":\(string(item.direction)),"
+          + "\"text\":\(string(item.text))}"
+      }
+      fields.append(("alerts", "[" + items.joined(separator: ",") + "]"))
     }
     return "{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}"
   }

@@ -84,7 +84,7 @@ struct BTCPriceCommand: AsyncParsableCommand {
       \(PriceSourceRegistry.servingSummary.map { "  " + $0 }.joined(separator: "\n"))
 
       STATUS BARS: --format shapes each line ({price} {amount} {currency} {time} \
-      {source} {arrow} {change} {change_pct} {stale}); --waybar prints Waybar's \
+      {source} {arrow} {change} {change_pct} {stale} {alert}); --waybar prints Waybar's \
       custom-module JSON; --once --max-age 10 prints a cached price younger than \
       10 s without asking any source (one request per 10 s, however many panes).
 
@@ -138,7 +138,7 @@ struct BTCPriceCommand: AsyncParsableCommand {
   @Option(
     help: ArgumentHelp(
       "Shape each line: {price} {amount} {currency} {time} {source} {arrow} {change} "
-        + "{change_pct} {stale}; {{ and }} for braces.",
+        + "{change_pct} {stale} {alert}; {{ and }} for braces.",
       valueName: "template"))
   var format: String?
 

@@ -85,6 +85,9 @@ struct CommandLineComposition {
       pipeline, warn: { session.diagnostic(Console.warning($0)) },
       log: { session.diagnostic($0) })
     let (feed, report) = (prices.feed, prices.report)
+    let alerts = AlertDispatch.make(
+      pipeline, clock: prices.clock, runStarted: prices.now(), presenter: presenter,
+      warn: { session.diagnostic(Console.warning($0)) })
 
     // The trap goes first: a signal at any later moment must find it, and give the cursor back.
     let ticking = NIOLockedValueBox<Task<Void, any Error>?>(nil)
@@ -105,7 +108,8 @@ struct CommandLineComposition {
         try await ticker.run(count: count) { slot, budget in
           report.tickStarted(slot, budget: budget)
           guard let update = try? await feed.update(within: budget) else { return }
-          let state = presenter.present(update)
+          var state = presenter.present(update)
+          state.alert = alerts?.tick(update)
           try session.show(state)
           lastTickSucceeded.withLockedValue { $0 = !state.isStale }
         }

@@ -36,6 +36,12 @@ struct PipelineOptions: ParsableArguments {
     /// What this run asks each source, to tell which kept limits still apply.
     let limitTargets: [String: SourceLimits.Target]
     let verbose: Bool
+    /// `--alert`: the rules, every layer applied.
+    let alerts: [AlertRule]
+    /// Where the rules' state is kept across runs (next to the limits).
+    let alertStore: FileAlertStateStore?
+    /// `--on-alert`: the command run for each alert.
+    let onAlert: String?
   }
 
   @Option(
@@ -81,6 +87,23 @@ struct PipelineOptions: ParsableArguments {
       "Settings file (default: $XDG_CONFIG_HOME/btc-price/config).", valueName: "file"))
   var config: String?
 
+  @Option(
+    name: .customLong("alert"),
+    help: ArgumentHelp(
+      "Alert when a rule fires: above:PRICE, below:PRICE or move:PERCENT%/WINDOW; repeatable "
+        + "(env BTC_PRICE_ALERTS).",
+      discussion: "E.g. --alert above:100000 --alert move:2%/15m.",
+      valueName: "rule"))
+  var alerts: [String] = []
+
+  @Option(
+    name: .customLong("on-alert"),
+    help: ArgumentHelp(
+      "Run this command (by /bin/sh -c) for each alert, with the alert in BTC_PRICE_ALERT_* "
+        + "variables (env BTC_PRICE_ON_ALERT).",
+      valueName: "command"))
+  var onAlert: String?
+
   @Flag(
     name: [.customShort("v"), .long],
     help: ArgumentHelp(
@@ -109,6 +132,8 @@ struct PipelineOptions: ParsableArguments {
       given["currency"] = currency
       given["format"] = format
       given["cache-path"] = cachePath
+      given["alert"] = alerts.isEmpty ? nil : alerts.joined(separator: ",")
+      given["on-alert"] = onAlert
       let commandLine = try Settings.fromCommandLine(given, home: home)
       let fromEnvironment = try Settings.fromEnvironment(environment)
       let path = config ?? SettingsFile.defaultPath(environment: environment)
@@ -154,7 +179,12 @@ struct PipelineOptions: ParsableArguments {
       store: store,
       limitStore: FileSourceLimitStore(fileURL: Self.limitsFileURL(environment: environment)),
       limitTargets: limitTargets,
-      verbose: verbose)
+      verbose: verbose,
+      alerts: settings.alerts ?? [],
+      alertStore: FileAlertStateStore(
+        fileURL: Self.limitsFileURL(environment: environment).deletingLastPathComponent()
+          .appendingPathComponent("alerts.json")),
+      onAlert: settings.onAlert)
   }
 
   /// The chain for `currency`: by default every source that serves it; a list someone gave must

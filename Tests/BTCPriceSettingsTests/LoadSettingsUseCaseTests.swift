@@ -65,7 +65,7 @@ struct LoadSettingsFileUseCaseTests {
         file,
         "\(file.path):3: unknown key \"intervall\"; known keys: sources, currency, interval, "
           + "primary-timeout, format, binance-url, cryptocompare-url, coinbase-url, kraken-url, "
-          + "bitstamp-url, cryptocompare-api-key, cache-path")
+          + "bitstamp-url, cryptocompare-api-key, cache-path, alert, on-alert")
     }
   }
 
@@ -95,7 +95,7 @@ struct LoadSettingsFileUseCaseTests {
       ),
       (
         "format: \"{prize}\"\n", 1,
-        "format: unknown placeholder {prize} at column 1; known placeholders: {price}, {amount}, {currency}, {time}, {source}, {arrow}, {change}, {change_pct}, {stale}; write {{ and }} for literal braces"
+        "format: unknown placeholder {prize} at column 1; known placeholders: {price}, {amount}, {currency}, {time}, {source}, {arrow}, {change}, {change_pct}, {stale}, {alert}; write {{ and }} for literal braces"
       ),
       (
         "format: {price}\n", 1,
