@@ -13,19 +13,34 @@ import BTCPricePersistence
 struct AlertDispatch: Sendable {
   let engine: AlertEngine
   let presenter: PricePresenter
+  /// `--on-alert`'s command, for `/bin/sh -c`.
+  let command: String?
+  /// `--notify`'s program, when it was found.
+  let notifier: DesktopNotifier?
+  let runner: AlertCommandRunner
 
   /// The engine for the run's rules, with where they stood at the end of earlier runs; nil when
   /// the run has no rules.
   static func make(
     _ resolved: PipelineOptions.Resolved, clock: any Clock<Duration>, runStarted: Date,
-    presenter: PricePresenter, warn: @escaping @Sendable (String) -> Void
+    presenter: PricePresenter, environment: [String: String],
+    warn: @escaping @Sendable (String) -> Void
   ) -> AlertDispatch? {
     guard !resolved.alerts.isEmpty else { return nil }
+    var notifier: DesktopNotifier?
+    if resolved.notify {
+      switch DesktopNotifier.find(environment: environment) {
+      case .success(let found): notifier = found
+      case .failure(let missing): warn(missing.description)
+      }
+    }
     let engine = AlertEngine(
       rules: resolved.alerts, currency: resolved.currency.code, clock: clock,
       runStarted: runStarted, store: resolved.alertStore, warn: warn)
     engine.restore()
-    return AlertDispatch(engine: engine, presenter: presenter)
+    return AlertDispatch(
+      engine: engine, presenter: presenter, command: resolved.onAlert, notifier: notifier,
+      runner: AlertCommandRunner(warn: warn))
   }
 
   /// The tick's alerts, worded for the views; nil when none fired.
@@ -33,6 +48,23 @@ struct AlertDispatch: Sendable {
   /// - Parameter crossCheckRejected: the streams' cross-check rejected this price (issue 20);
   ///   false until that check exists.
   func tick(_ update: PriceUpdate, crossCheckRejected: Bool = false) -> AlertViewState? {
-    presenter.presentAlerts(engine.evaluate(update, crossCheckRejected: crossCheckRejected))
+    let alerts = engine.evaluate(update, crossCheckRejected: crossCheckRejected)
+    guard let state = presenter.presentAlerts(alerts) else { return nil }
+    for item in state.items {
+      if let command {
+        runner.start(["/bin/sh", "-c", command], adding: item.environment, label: "--on-alert")
+      }
+      if let notifier {
+        runner.start(
+          notifier.arguments(title: item.title, body: item.body), adding: [:], label: "--notify")
+      }
+    }
+    return state
+  }
+
+  /// Waits up to `grace` for the commands still running, then ends them: the way out leaves
+  /// nothing behind.
+  func shutdown(grace: Duration) async {
+    await runner.finish(within: grace)
   }
 }

@@ -87,6 +87,7 @@ struct CommandLineComposition {
     let (feed, report) = (prices.feed, prices.report)
     let alerts = AlertDispatch.make(
       pipeline, clock: prices.clock, runStarted: prices.now(), presenter: presenter,
+      environment: ProcessInfo.processInfo.environment,
       warn: { session.diagnostic(Console.warning($0)) })
 
     // The trap goes first: a signal at any later moment must find it, and give the cursor back.
@@ -127,6 +128,8 @@ struct CommandLineComposition {
     }
     if let signal = signals.received { outcome = .interrupted(signal: signal) }
     if outcome != .readerGone { try? session.end() }
+    // A signal means now; a run that ended on its own lets a last alert's command finish.
+    await alerts?.shutdown(grace: signals.received == nil ? .seconds(2) : .zero)
     await prices.shutdown()
     return outcome
   }

@@ -42,6 +42,8 @@ struct PipelineOptions: ParsableArguments {
     let alertStore: FileAlertStateStore?
     /// `--on-alert`: the command run for each alert.
     let onAlert: String?
+    /// `--notify`: a desktop notification for each alert.
+    let notify: Bool
   }
 
   @Option(
@@ -105,6 +107,10 @@ struct PipelineOptions: ParsableArguments {
   var onAlert: String?
 
   @Flag(
+    help: "Show a desktop notification for each alert (notify-send on Linux, osascript on macOS).")
+  var notify = false
+
+  @Flag(
     name: [.customShort("v"), .long],
     help: ArgumentHelp(
       "Log every source attempt, its latency and outcome, and circuit changes to stderr."))
@@ -144,6 +150,9 @@ struct PipelineOptions: ParsableArguments {
       throw ValidationError("\(error)")
     }
 
+    if onAlert != nil || notify, settings.alerts?.isEmpty ?? true {
+      throw ValidationError("--on-alert and --notify need a rule: --alert above:PRICE, …")
+    }
     let currency = settings.currency ?? .usd
     let (chain, leftOut) = try Self.chain(settings.sources, currency: currency)
     for definition in chain {
@@ -184,7 +193,8 @@ struct PipelineOptions: ParsableArguments {
       alertStore: FileAlertStateStore(
         fileURL: Self.limitsFileURL(environment: environment).deletingLastPathComponent()
           .appendingPathComponent("alerts.json")),
-      onAlert: settings.onAlert)
+      onAlert: settings.onAlert,
+      notify: notify)
   }
 
   /// The chain for `currency`: by default every source that serves it; a list someone gave must
