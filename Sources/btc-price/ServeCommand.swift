@@ -80,6 +80,10 @@ struct ServeCommand: AsyncParsableCommand {
         "--once, --count, --json, --live, --waybar, --format and --max-age are for the "
           + "terminal, not serve.")
     }
+    if !root.pipeline.alerts.isEmpty || root.pipeline.onAlert != nil || root.pipeline.notify {
+      // Until serve delivers alerts (issue 22: webhook, page), a rule here would do nothing.
+      throw ValidationError("--alert, --on-alert and --notify are for the terminal, not serve.")
+    }
     guard (0...65_535).contains(port) else { throw ValidationError("--port must be 0 to 65535.") }
     guard !host.isEmpty else { throw ValidationError("--host must name an address.") }
     guard connectionsPerAddress >= 1 else {
