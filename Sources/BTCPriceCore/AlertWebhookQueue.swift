@@ -30,6 +30,8 @@ public final class AlertWebhookQueue<Item: Sendable>: Sendable {
     case delivered
     /// The queue was full: the oldest alert was dropped.
     case dropped
+    /// A delivery failed; it is retried after a pause.
+    case attemptFailed
     /// A delivery failed after the last one succeeded (reported once until one succeeds).
     case receiverDown(String)
     /// A delivery succeeded after failures.
@@ -112,6 +114,7 @@ public final class AlertWebhookQueue<Item: Sendable>: Sendable {
           defer { state.failing = true }
           return !state.failing
         }
+        onEvent(.attemptFailed)
         if first { onEvent(.receiverDown("\(error)")) }
         let pause = backOff / 2 + backOff / 2 * min(max(jitter(), 0), 1)
         backOff = min(backOff * 2, policy.longestRetry)

@@ -68,10 +68,13 @@ public final class NIOHTTPClient: BTCPriceNetworking.HTTPClient {
   public func get(_ request: HTTPRequest) async throws -> HTTPResponse {
     var url = request.url
     var headers = request.headers
-    var response = try await fetch(url, headers: headers, maxBodySize: request.maxBodySize)
+    var response = try await fetch(
+      url, headers: headers, body: request.body, maxBodySize: request.maxBodySize)
     // Redirects, as AsyncHTTPClient followed them: at most 3, never twice to the same URL.
     var visited: Set<String> = [url.absoluteString]
-    while visited.count <= 3, [301, 302, 303, 307, 308].contains(response.status),
+    // A POST is not redirected: where its body may go again is the caller's decision.
+    while request.body == nil, visited.count <= 3,
+      [301, 302, 303, 307, 308].contains(response.status),
       let location = response.headers["location"],
       let next = URL(string: location, relativeTo: url)?.absoluteURL,
       let nextOrigin = try? Origin(next), visited.insert(next.absoluteString).inserted
@@ -81,7 +84,8 @@ public final class NIOHTTPClient: BTCPriceNetworking.HTTPClient {
         headers.removeAll { $0.name.lowercased() == "authorization" }
       }
       url = next
-      response = try await fetch(url, headers: headers, maxBodySize: request.maxBodySize)
+      response = try await fetch(
+        url, headers: headers, body: nil, maxBodySize: request.maxBodySize)
     }
     return response
   }
@@ -124,10 +128,15 @@ public final class NIOHTTPClient: BTCPriceNetworking.HTTPClient {
   }
 
   private func fetch(
-    _ url: URL, headers: [(name: String, value: String)], maxBodySize: Int
+    _ url: URL, headers: [(name: String, value: String)], body: Data?, maxBodySize: Int
   ) async throws -> HTTPResponse {
     do {
-      let (origin, head) = try prepare(url, headers: headers)
+      var (origin, head) = try prepare(url, headers: headers)
+      let payload = body.map { ByteBuffer(bytes: $0) }
+      if let body {
+        head.method = .POST
+        head.headers.replaceOrAdd(name: "Content-Length", value: "\(body.count)")
+      }
       // A pooled connection the server has just closed fails before any answer arrives: asked
       // again on a new connection, as a GET may be.
       for attempt in 0..<2 {
@@ -138,7 +147,9 @@ public final class NIOHTTPClient: BTCPriceNetworking.HTTPClient {
           loop: pooled?.channel.eventLoop ?? preferred, maxBodySize: maxBodySize)
         do {
           return try await withTaskCancellationHandler {
-            try await run(exchange, origin: origin, head: head, pooled: pooled).get()
+            try await run(
+              exchange, origin: origin, head: head, body: payload, pooled: pooled
+            ).get()
           } onCancel: {
             exchange.cancel()
           }
@@ -155,7 +166,8 @@ public final class NIOHTTPClient: BTCPriceNetworking.HTTPClient {
   /// The request on the exchange's loop: on the pooled connection or a new one, the head
   /// written, the answer collected by the connection's ``ResponseHandler``.
   private func run(
-    _ exchange: Exchange, origin: Origin, head: HTTPRequestHead, pooled: Connection?
+    _ exchange: Exchange, origin: Origin, head: HTTPRequestHead, body: ByteBuffer?,
+    pooled: Connection?
   ) -> EventLoopFuture<HTTPResponse> {
     let loop = exchange.loop
     let timeout = loop.scheduleTask(in: transportTimeout) {
@@ -175,7 +187,7 @@ public final class NIOHTTPClient: BTCPriceNetworking.HTTPClient {
           return
         }
         let handler = connection.handler.value
-        handler.start(exchange, head: head, reused: reused) { reusable in
+        handler.start(exchange, head: head, body: body, reused: reused) { reusable in
           if reusable {
             self.putIdle(connection, origin)
           } else {
@@ -451,7 +463,7 @@ private final class ResponseHandler: ChannelInboundHandler, RemovableChannelHand
   }
 
   func start(
-    _ exchange: Exchange, head: HTTPRequestHead, reused: Bool,
+    _ exchange: Exchange, head: HTTPRequestHead, body: ByteBuffer?, reused: Bool,
     done: @escaping (_ reusable: Bool) -> Void
   ) {
     guard let context, context.channel.isActive, failure == nil, current == nil else {
@@ -461,6 +473,7 @@ private final class ResponseHandler: ChannelInboundHandler, RemovableChannelHand
     }
     current = Current(exchange: exchange, reused: reused, done: done)
     context.write(wrapOutboundOut(.head(head)), promise: nil)
+    if let body { context.write(wrapOutboundOut(.body(.byteBuffer(body))), promise: nil) }
     context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
   }
 

@@ -45,6 +45,10 @@ struct ServeCommand: AsyncParsableCommand {
       --cache-path, --no-cache, --config, --verbose, their environment variables and the \
       settings file.
 
+      ALERTS: --alert rules (or the settings file's) are sent to --alert-webhook as a \
+      JSON POST, or as plain text with --alert-webhook-format text (ntfy); from a \
+      bounded queue (64) with jittered back-off retries, never waited for by the tick.
+
       EXAMPLES:
         btc-price serve                          http://127.0.0.1:8080/
         btc-price serve --host 0.0.0.0 --port 80 --sources coinbase,kraken
@@ -67,6 +71,20 @@ struct ServeCommand: AsyncParsableCommand {
       valueName: "n"))
   var connectionsPerAddress = 32
 
+  @Option(
+    name: .customLong("alert-webhook"),
+    help: ArgumentHelp(
+      "POST each alert (--alert rules, or the settings file's) to this URL, e.g. an ntfy topic.",
+      valueName: "url"))
+  var alertWebhook: String?
+
+  @Option(
+    name: .customLong("alert-webhook-format"),
+    help: ArgumentHelp(
+      "The webhook's body: json (an object per alert) or text (the sentence, as ntfy publishes).",
+      valueName: "json|text"))
+  var alertWebhookFormat: ServeAlerts.BodyFormat = .json
+
   /// The pipeline options. ArgumentParser lets a parent command claim its options anywhere on
   /// the line, so the root command parses them (and validates them) even after `serve`; this
   /// group is the root's parsed value, shared with this subcommand.
@@ -80,9 +98,17 @@ struct ServeCommand: AsyncParsableCommand {
         "--once, --count, --json, --live, --waybar, --format and --max-age are for the "
           + "terminal, not serve.")
     }
-    if !root.pipeline.alerts.isEmpty || root.pipeline.onAlert != nil || root.pipeline.notify {
-      // Until serve delivers alerts (issue 22: webhook, page), a rule here would do nothing.
-      throw ValidationError("--alert, --on-alert and --notify are for the terminal, not serve.")
+    if root.pipeline.onAlert != nil || root.pipeline.notify {
+      throw ValidationError(
+        "--on-alert and --notify are for the terminal; serve sends alerts to --alert-webhook.")
+    }
+    if !root.pipeline.alerts.isEmpty, alertWebhook == nil {
+      throw ValidationError("serve sends alerts to --alert-webhook; give one with --alert.")
+    }
+    if let alertWebhook {
+      guard let url = URL(string: alertWebhook), ["http", "https"].contains(url.scheme ?? ""),
+        url.host?.isEmpty == false
+      else { throw ValidationError("--alert-webhook needs an http or https URL.") }
     }
     guard (0...65_535).contains(port) else { throw ValidationError("--port must be 0 to 65535.") }
     guard !host.isEmpty else { throw ValidationError("--host must name an address.") }
@@ -106,6 +132,11 @@ struct ServeCommand: AsyncParsableCommand {
 
     let ticker = PriceTicker(interval: resolved.interval, clock: prices.clock)
     let (loop, feed, report) = (prices.loop, prices.feed, prices.report)
+    let alerts = ServeAlerts.make(
+      resolved, webhook: alertWebhook.flatMap { URL(string: $0) }, format: alertWebhookFormat,
+      client: prices.client, clock: prices.clock, runStarted: prices.now(),
+      presenter: presenter, metrics: metrics, warn: { Console.writeStderr(Console.warning($0)) })
+    let delivering = Task { await alerts?.run() }
     let ticking = PriceTickService(broadcaster: broadcaster, metrics: metrics, clock: prices.clock)
     { publish in
       // The same one-thread tick as the command line's (see EventLoopExecutor).
@@ -113,6 +144,7 @@ struct ServeCommand: AsyncParsableCommand {
         try await ticker.run { slot, budget in
           report.tickStarted(slot, budget: budget)
           guard let update = try? await feed.update(within: budget) else { return }
+          alerts?.tick(update)
           publish(presenter.present(update))
         }
       }
@@ -153,6 +185,7 @@ struct ServeCommand: AsyncParsableCommand {
     } catch {
       failure = error
     }
+    delivering.cancel()
     await prices.shutdown()
     if let signal = signals.received { throw ExitCode(SignalTrap.status(after: signal)) }
     if let failure {

@@ -35,7 +35,10 @@ struct DeliverAlertsToAWebhookUseCaseTests {
     #expect(
       receiver.attemptsAt.value == [.zero, .seconds(1), .seconds(3), .seconds(7), .seconds(7)])
     #expect(
-      events.value == [.receiverDown("down"), .delivered, .receiverBack, .delivered],
+      events.value == [
+        .attemptFailed, .receiverDown("down"), .attemptFailed, .attemptFailed, .delivered,
+        .receiverBack, .delivered,
+      ],
       "one warning for the outage, however many retries")
     running.cancel()
   }

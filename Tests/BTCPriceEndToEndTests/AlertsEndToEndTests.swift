@@ -42,7 +42,7 @@ extension BinaryEndToEndTests {
         let marked = run.stdoutText.enumerated().filter { $0.element.contains("Alert:") }
         #expect(marked.map(\.offset) == [1, 4], "\(run.stdoutText)")
         #expect(marked.first?.element.hasSuffix("$100,500.00 - Alert: above $100,000.00") == true)
-        await waitUntil({ self.blocks(record).count == 2 }, "\(self.blocks(record))")
+        await eventually({ self.blocks(record).count == 2 }, "\(self.blocks(record))")
         let first = try #require(blocks(record).first)
         #expect(first.contains("BTC_PRICE_ALERT_RULE=above:100000"))
         #expect(first.contains("BTC_PRICE_ALERT_PRICE=100500"))
@@ -79,7 +79,7 @@ extension BinaryEndToEndTests {
         let started = ((try? String(contentsOfFile: pids, encoding: .utf8)) ?? "")
           .split(separator: "\n").compactMap { pid_t($0) }
         #expect(started.count == 2)
-        await waitUntil(
+        await eventually(
           { started.allSatisfy { kill($0, 0) != 0 } }, "a command outlived the run")
       }
     }
@@ -133,7 +133,7 @@ extension BinaryEndToEndTests {
           environment: ["PATH": "\(bin.path):/usr/bin:/bin"])
         #expect(await run.waitForExit() == 0, "\(run.stderrText)")
 
-        await waitUntil({ FileManager.default.fileExists(atPath: record) })
+        await eventually({ FileManager.default.fileExists(atPath: record) })
         let notified = try String(contentsOfFile: record, encoding: .utf8)
         #expect(notified.hasPrefix("--app-name=btc-price|BTC below $90,000.00|$89,000.00 at "))
         #expect(notified.hasSuffix(" from Binance|"))
