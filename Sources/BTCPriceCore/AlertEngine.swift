@@ -36,6 +36,7 @@ public final class AlertEngine: Sendable {
   private let store: (any AlertStateStore)?
   private let rearmMargin: Decimal
   private let warn: @Sendable (String) -> Void
+  private let scope: String
   private let state = Locked(State())
 
   private struct State {
@@ -50,12 +51,15 @@ public final class AlertEngine: Sendable {
   ///   - clock: measures the windows of `move` rules.
   ///   - runStarted: when this run started, on the wall clock: a quote received earlier comes
   ///     from the cache.
+  ///   - scope: keeps this kind of run's rules apart in the store (`serve:`), so that a server
+  ///     and the terminal runs beside it each report their own crossings.
   ///   - warn: told when the state file cannot be read or written.
   public init(
     rules: [AlertRule], currency: String, clock: any Clock<Duration>, runStarted: Date,
     store: (any AlertStateStore)?, rearmMargin: Decimal = standardRearmMargin,
-    warn: @escaping @Sendable (String) -> Void = { _ in }
+    scope: String = "", warn: @escaping @Sendable (String) -> Void = { _ in }
   ) {
+    self.scope = scope
     var seen = Set<AlertRule>()
     self.rules = rules.filter { seen.insert($0).inserted }
     self.currency = currency
@@ -171,7 +175,7 @@ public final class AlertEngine: Sendable {
 
   /// The rule's key in the store: a threshold in USD says nothing about one in EUR.
   private func key(_ rule: AlertRule) -> String {
-    "\(rule) \(currency)"
+    "\(scope)\(rule) \(currency)"
   }
 }
 

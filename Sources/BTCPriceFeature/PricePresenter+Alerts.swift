@@ -5,6 +5,21 @@ extension PricePresenter {
   /// Prefix of every alert's line; also what marks it in the live panel.
   public static let alertPrefix = "Alert:"
 
+  /// The rules a page lists: `Alerts: above $100,000.00 · up or down 2% within 15 min`; nil
+  /// without rules.
+  public func presentRules(_ rules: [AlertRule]) -> String? {
+    guard !rules.isEmpty else { return nil }
+    let texts = rules.map { rule in
+      switch rule.kind {
+      case .above(let threshold): "above \(PriceFormatter.format(threshold, currency: currency))"
+      case .below(let threshold): "below \(PriceFormatter.format(threshold, currency: currency))"
+      case .move(let percent, let window):
+        "up or down \(percent)% within \(window.humanText)"
+      }
+    }
+    return "Alerts: " + texts.joined(separator: " · ")
+  }
+
   /// The alerts of one tick, worded; nil when none fired.
   public func presentAlerts(_ alerts: [PriceAlert]) -> AlertViewState? {
     guard let first = alerts.first else { return nil }

@@ -128,6 +128,16 @@ enum PageAssets {
       }
       lastAnnounced = Date.now();
 
+      // The alerts a tick fired (serve's --alert rules), as notifications where the viewer allowed
+      // them; the words are the server's.
+      const notifyAlerts = (update) => {
+        if (!Array.isArray(update.alerts) || !window.Notification) return;
+        if (Notification.permission !== "granted") return;
+        for (const alert of update.alerts) {
+          try { new Notification(alert.title, { body: alert.body, tag: alert.rule }); } catch (_) { /* not here */ }
+        }
+      };
+
       if (!window.EventSource) return;
       let source = null;
       let retry = null;
@@ -137,7 +147,11 @@ enum PageAssets {
           $("connection").hidden = true;
           if (message.data === lastData) return;
           lastData = message.data;
-          try { show(JSON.parse(message.data)); } catch (_) { /* a malformed event changes nothing */ }
+          try {
+            const update = JSON.parse(message.data);
+            show(update);
+            notifyAlerts(update);
+          } catch (_) { /* a malformed event changes nothing */ }
         });
         source.onopen = () => { $("connection").hidden = true; };
         source.onerror = () => {
@@ -220,7 +234,7 @@ enum PageAssets {
       font-weight: 600;
     }
     .sparkline { display: block; width: 100%; height: clamp(3.5rem, 16vh, 14rem); margin-top: 1em; color: var(--accent); }
-    .connection, .noscript { color: var(--muted); font-size: clamp(0.85rem, 2vw, 1.6rem); }
+    .connection, .noscript, .alerts { color: var(--muted); font-size: clamp(0.85rem, 2vw, 1.6rem); }
     .visually-hidden {
       position: absolute;
       width: 1px;

@@ -17,9 +17,9 @@ public enum PricePage {
   /// Fresh values the sparkline shows at most.
   public static let sparklinePoints = 60
 
-  public static func render(latest: PriceEvent, recent: [PriceEvent], sources: [PriceSource])
-    -> String
-  {
+  public static func render(
+    latest: PriceEvent, recent: [PriceEvent], sources: [PriceSource], alertRules: String? = nil
+  ) -> String {
     let state = latest.state
     let quote = state.quote
     let pageState = quote == nil ? "empty" : state.isStale ? "stale" : "fresh"
@@ -69,6 +69,7 @@ public enum PricePage {
       <p id="banner" class="banner"\(state.isStale ? "" : " hidden")>\
       \(HTML.escape(PricePresenter.bannerPrefix)) \(bannerTime)</p>
       \(Sparkline.svg(Array(values)))
+      \(alertRulesLine(alertRules))
       <p id="connection" class="connection" hidden>Reconnecting…</p>
       <p id="announcer" class="visually-hidden" aria-live="polite" aria-atomic="true"></p>
       </main>
@@ -77,6 +78,12 @@ public enum PricePage {
       </html>
 
       """
+  }
+
+  /// The armed alert rules (serve's `--alert`), in the presenter's words; nothing without rules.
+  public static func alertRulesLine(_ text: String?) -> String {
+    guard let text else { return "" }
+    return "<p id=\"alerts\" class=\"alerts\">\(HTML.escape(text))</p>"
   }
 
   /// `<time datetime="2026-11-22T14:03:05Z">Nov 22, 14:03:05 UTC</time>`: the machine time is

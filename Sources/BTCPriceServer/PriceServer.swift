@@ -55,9 +55,15 @@ public struct PriceServer: Sendable {
   public let metrics: ServerMetrics
   /// The chain's sources, for their display names on the page.
   public let sources: [PriceSource]
+  /// The armed alert rules, as the presenter lists them for the page; nil without rules.
+  public let alertRules: String?
   private let streams: StreamHub
 
-  public init(broadcaster: PriceBroadcaster, metrics: ServerMetrics, sources: [PriceSource]) {
+  public init(
+    broadcaster: PriceBroadcaster, metrics: ServerMetrics, sources: [PriceSource],
+    alertRules: String? = nil
+  ) {
+    self.alertRules = alertRules
     self.broadcaster = broadcaster
     self.metrics = metrics
     self.sources = sources
@@ -80,7 +86,8 @@ public struct PriceServer: Sendable {
 
     router.get("/") { _, _ in
       let body = PricePage.render(
-        latest: broadcaster.latest, recent: broadcaster.recent, sources: sources)
+        latest: broadcaster.latest, recent: broadcaster.recent, sources: sources,
+        alertRules: alertRules)
       return Self.response(body, type: "text/html; charset=utf-8", cache: "no-cache")
     }
     router.get("/api/price") { request, _ in

@@ -12,7 +12,8 @@ import BTCPriceFeature
 ///
 /// A stale line carries the last known value with its own timestamp and source (`null` when
 /// nothing is known) and an `error` with the reason. A tick that fired alerts ends with
-/// `"alerts":[{"rule":"above:100000","direction":"up","text":"above $100,000.00"}]`.
+/// `"alerts":[{"rule":"above:100000","direction":"up","text":"above $100,000.00",
+/// "title":"BTC above $100,000.00","body":"$100,012.00 at Nov 22, 14:03:05 from Binance"}]`.
 public enum JSONLineRenderer {
   public static func render(_ state: PriceViewState) -> String {
     let record = state.record
@@ -29,7 +30,8 @@ public enum JSONLineRenderer {
     if let alert = state.alert {
       let items = alert.items.map { item in
         "{\"rule\":\(string(item.rule)),\"direction\":\(string(item.direction)),"
-          + "\"text\":\(string(item.text))}"
+          + "\"text\":\(string(item.text)),\"title\":\(string(item.title)),"
+          + "\"body\":\(string(item.body))}"
       }
       fields.append(("alerts", "[" + items.joined(separator: ",") + "]"))
     }

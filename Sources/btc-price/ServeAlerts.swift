@@ -24,21 +24,23 @@ struct ServeAlerts: Sendable {
 
   let engine: AlertEngine
   let presenter: PricePresenter
-  let queue: AlertWebhookQueue<AlertViewState.Item>
+  let queue: AlertWebhookQueue<AlertViewState.Item>?
 
-  /// Nil when the run has no rules or no webhook: rules that deliver nowhere must not mark
-  /// crossings as fired in the state file that terminal runs share.
+  /// Nil when the run has no rules. The rules' state is kept under `serve:` in the state file,
+  /// apart from the terminal runs'.
   static func make(
     _ resolved: PipelineOptions.Resolved, webhook: URL?, format: BodyFormat,
     client: NIOHTTPClient, clock: any Clock<Duration>, runStarted: Date,
     presenter: PricePresenter, metrics: ServerMetrics, warn: @escaping @Sendable (String) -> Void
   ) -> ServeAlerts? {
-    guard !resolved.alerts.isEmpty, let webhook else { return nil }
+    guard !resolved.alerts.isEmpty else { return nil }
     let engine = AlertEngine(
       rules: resolved.alerts, currency: resolved.currency.code, clock: clock,
-      runStarted: runStarted, store: resolved.alertStore, warn: warn)
+      runStarted: runStarted, store: resolved.alertStore, scope: "serve:", warn: warn)
     engine.restore()
-    let url = webhook
+    guard let url = webhook else {
+      return ServeAlerts(engine: engine, presenter: presenter, queue: nil)
+    }
     let queue = AlertWebhookQueue<AlertViewState.Item>(
       clock: clock,
       send: { item in
@@ -61,15 +63,16 @@ struct ServeAlerts: Sendable {
     return ServeAlerts(engine: engine, presenter: presenter, queue: queue)
   }
 
-  /// The tick's one call: never waits for the webhook.
-  func tick(_ update: PriceUpdate) {
-    guard let state = presenter.presentAlerts(engine.evaluate(update)) else { return }
-    for item in state.items { queue.enqueue(item) }
+  /// The tick's one call: the alerts for the page and the stream; never waits for the webhook.
+  func tick(_ update: PriceUpdate) -> AlertViewState? {
+    guard let state = presenter.presentAlerts(engine.evaluate(update)) else { return nil }
+    for item in state.items { queue?.enqueue(item) }
+    return state
   }
 
   /// Delivers until cancelled.
   func run() async {
-    await queue.run()
+    await queue?.run()
   }
 
   private struct WebhookRefused: Error, CustomStringConvertible {

@@ -45,7 +45,8 @@ struct ServeCommand: AsyncParsableCommand {
       --cache-path, --no-cache, --config, --verbose, their environment variables and the \
       settings file.
 
-      ALERTS: --alert rules (or the settings file's) are sent to --alert-webhook as a \
+      ALERTS: --alert rules (or the settings file's) mark the stream's tick ("alerts"), \
+      show a browser notification where the viewer allowed them, and go to --alert-webhook as a \
       JSON POST, or as plain text with --alert-webhook-format text (ntfy); from a \
       bounded queue (64) with jittered back-off retries, never waited for by the tick.
 
@@ -102,9 +103,6 @@ struct ServeCommand: AsyncParsableCommand {
       throw ValidationError(
         "--on-alert and --notify are for the terminal; serve sends alerts to --alert-webhook.")
     }
-    if !root.pipeline.alerts.isEmpty, alertWebhook == nil {
-      throw ValidationError("serve sends alerts to --alert-webhook; give one with --alert.")
-    }
     if let alertWebhook {
       guard let url = URL(string: alertWebhook), ["http", "https"].contains(url.scheme ?? ""),
         url.host?.isEmpty == false
@@ -128,7 +126,8 @@ struct ServeCommand: AsyncParsableCommand {
     let broadcaster = PriceBroadcaster(
       initial: presenter.presentRestored(await prices.restore(resolved)))
     let server = PriceServer(
-      broadcaster: broadcaster, metrics: metrics, sources: PriceSourceRegistry.sources)
+      broadcaster: broadcaster, metrics: metrics, sources: PriceSourceRegistry.sources,
+      alertRules: presenter.presentRules(resolved.alerts))
 
     let ticker = PriceTicker(interval: resolved.interval, clock: prices.clock)
     let (loop, feed, report) = (prices.loop, prices.feed, prices.report)
@@ -144,8 +143,9 @@ struct ServeCommand: AsyncParsableCommand {
         try await ticker.run { slot, budget in
           report.tickStarted(slot, budget: budget)
           guard let update = try? await feed.update(within: budget) else { return }
-          alerts?.tick(update)
-          publish(presenter.present(update))
+          var state = presenter.present(update)
+          state.alert = alerts?.tick(update)
+          publish(state)
         }
       }
       try await withTaskCancellationHandler {

@@ -8,6 +8,14 @@ struct PresentAlertsUseCaseTests {
   let presenter = PricePresenter(
     timestamps: TimestampFormatter(precision: .seconds, timeZone: TimeZone(identifier: "UTC")!))
 
+  @Test func theRules_areListedInOneLine() {
+    let rules = ["above:100000", "move:2%/15m"].map { try! AlertRule.parse($0) }
+
+    #expect(
+      presenter.presentRules(rules) == "Alerts: above $100,000.00 · up or down 2% within 15 min")
+    #expect(presenter.presentRules([]) == nil)
+  }
+
   @Test func noAlerts_isNoState() {
     #expect(presenter.presentAlerts([]) == nil)
   }
