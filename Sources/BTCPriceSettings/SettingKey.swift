@@ -20,6 +20,8 @@ enum SettingKey: Equatable {
   case alerts
   /// `on-alert`: the command run for each alert.
   case onAlert
+  /// `alert-webhook`: where `serve` POSTs each alert.
+  case alertWebhook
 
   /// Every key, in the order the documentation lists them; the source URLs and API keys are the
   /// registry's.
@@ -27,7 +29,7 @@ enum SettingKey: Equatable {
     [.sources, .currency, .interval, .primaryTimeout, .format]
       + PriceSourceRegistry.all.map { .url(sourceID: $0.source.id) }
       + PriceSourceRegistry.all.filter { $0.apiKey != nil }.map { .apiKey(sourceID: $0.source.id) }
-      + [.cachePath, .alerts, .onAlert]
+      + [.cachePath, .alerts, .onAlert, .alertWebhook]
   }
 
   static func named(_ name: String) -> SettingKey? {
@@ -46,6 +48,7 @@ enum SettingKey: Equatable {
     case .cachePath: "cache-path"
     case .alerts: "alert"
     case .onAlert: "on-alert"
+    case .alertWebhook: "alert-webhook"
     }
   }
 
@@ -120,6 +123,11 @@ enum SettingKey: Equatable {
     case .onAlert:
       guard !text.trimmingWhitespace.isEmpty else { throw Problem("must not be empty") }
       settings.onAlert = text
+    case .alertWebhook:
+      guard let url = URL(string: text), let scheme = url.scheme?.lowercased(),
+        scheme == "http" || scheme == "https", url.host?.isEmpty == false
+      else { throw Problem("needs an http or https URL, got \(Self.quoted(text))") }
+      settings.alertWebhook = url
     }
   }
 

@@ -3,7 +3,7 @@ import BTCPriceNetworking
 extension Settings {
   /// The settings the environment gives: `BTC_PRICE_SOURCES`, `BTC_PRICE_CURRENCY`,
   /// `BTC_PRICE_<SOURCE>_URL`, `CRYPTOCOMPARE_API_KEY`, `BTC_PRICE_ALERTS` (comma-separated rules)
-  /// and `BTC_PRICE_ON_ALERT`. An empty variable is unset, as a
+  /// `BTC_PRICE_ON_ALERT` and `BTC_PRICE_ALERT_WEBHOOK`. An empty variable is unset, as a
   /// missing one.
   public static func fromEnvironment(_ environment: [String: String]) throws(SettingsError)
     -> Settings
@@ -33,6 +33,7 @@ extension Settings {
       PriceSourceRegistry.definition(id: sourceID)?.apiKey?.environmentVariable
     case .alerts: "BTC_PRICE_ALERTS"
     case .onAlert: "BTC_PRICE_ON_ALERT"
+    case .alertWebhook: "BTC_PRICE_ALERT_WEBHOOK"
     case .interval, .primaryTimeout, .format, .cachePath: nil
     }
   }

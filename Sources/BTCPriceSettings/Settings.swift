@@ -12,7 +12,7 @@ import BTCPriceTerminal
 ///
 /// The settings file's keys mirror the long options: `sources`, `currency`, `interval`,
 /// `primary-timeout`, `format`, `<source>-url`, `<source>-api-key` (`cryptocompare-api-key`),
-/// `cache-path`, `alert` (a list of rules), `on-alert`.
+/// `cache-path`, `alert` (a list of rules), `on-alert`, `alert-webhook`.
 public struct Settings: Equatable, Sendable, CustomStringConvertible {
   /// Source ids in the order to ask them (`--sources`).
   public var sources: [String]?
@@ -33,12 +33,14 @@ public struct Settings: Equatable, Sendable, CustomStringConvertible {
   public var alerts: [AlertRule]?
   /// `--on-alert`: the command run for each alert, by `/bin/sh -c`.
   public var onAlert: String?
+  /// `serve --alert-webhook`: where each alert is POSTed.
+  public var alertWebhook: URL?
 
   public init(
     sources: [String]? = nil, currency: Currency? = nil, interval: Double? = nil,
     primaryTimeout: Double? = nil, format: PriceTemplate? = nil, urls: [String: URL] = [:],
     apiKeys: [String: Secret] = [:], cachePath: String? = nil, alerts: [AlertRule]? = nil,
-    onAlert: String? = nil
+    onAlert: String? = nil, alertWebhook: URL? = nil
   ) {
     self.sources = sources
     self.currency = currency
@@ -50,6 +52,7 @@ public struct Settings: Equatable, Sendable, CustomStringConvertible {
     self.cachePath = cachePath
     self.alerts = alerts
     self.onAlert = onAlert
+    self.alertWebhook = alertWebhook
   }
 
   /// The layers merged, each value taken from the first layer that sets it: command line, then
@@ -72,7 +75,8 @@ public struct Settings: Equatable, Sendable, CustomStringConvertible {
       apiKeys: apiKeys.merging(lower.apiKeys) { mine, _ in mine },
       cachePath: cachePath ?? lower.cachePath,
       alerts: alerts ?? lower.alerts,
-      onAlert: onAlert ?? lower.onAlert)
+      onAlert: onAlert ?? lower.onAlert,
+      alertWebhook: alertWebhook ?? lower.alertWebhook)
   }
 
   /// The values that are set, one `key: value` per line in file order; the API key only as
@@ -93,6 +97,7 @@ public struct Settings: Equatable, Sendable, CustomStringConvertible {
     if let cachePath { lines.append("cache-path: \(cachePath)") }
     if let alerts { lines.append("alert: [\(alerts.map(\.description).joined(separator: ", "))]") }
     if let onAlert { lines.append("on-alert: \(onAlert)") }
+    if let alertWebhook { lines.append("alert-webhook: \(alertWebhook.absoluteString)") }
     return lines.joined(separator: "\n")
   }
 }

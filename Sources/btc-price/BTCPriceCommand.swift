@@ -77,6 +77,7 @@ struct BTCPriceCommand: AsyncParsableCommand {
         BTC_PRICE_CURRENCY           default for --currency
         BTC_PRICE_ALERTS             default for --alert (comma-separated)
         BTC_PRICE_ON_ALERT           default for --on-alert
+        BTC_PRICE_ALERT_WEBHOOK      default for serve's --alert-webhook
         NO_COLOR                     set (non-empty) to turn colours off
 
       EXIT STATUS: 0 when the last tick succeeded, 1 when it failed, 130 after \
@@ -103,7 +104,7 @@ struct BTCPriceCommand: AsyncParsableCommand {
       SETTINGS: $XDG_CONFIG_HOME/btc-price/config (default ~/.config/btc-price/config, \
       or --config), YAML, keys named like the long options: sources, currency, \
       interval, primary-timeout, format, <source>-url, cryptocompare-api-key, \
-      cache-path, alert (a list), on-alert. The command line wins, then the environment, then the file.
+      cache-path, alert (a list), on-alert, alert-webhook. The command line wins, then the environment, then the file.
 
       EXAMPLES:
         btc-price                             run until Ctrl-C, one line a second

@@ -44,6 +44,8 @@ struct PipelineOptions: ParsableArguments {
     let onAlert: String?
     /// `--notify`: a desktop notification for each alert.
     let notify: Bool
+    /// `serve --alert-webhook`, every layer applied.
+    let alertWebhook: URL?
   }
 
   @Option(
@@ -127,7 +129,9 @@ struct PipelineOptions: ParsableArguments {
   ///
   /// - Throws: `ValidationError` naming where a bad value came from (an option, a variable, or
   ///   the file and its line), for exit status 64.
-  func resolved(environment: [String: String], format: String?) throws -> Resolved {
+  func resolved(environment: [String: String], format: String?, alertWebhook: String? = nil)
+    throws -> Resolved
+  {
     let home = environment["HOME"]
     let settings: Settings
     do {
@@ -140,6 +144,7 @@ struct PipelineOptions: ParsableArguments {
       given["cache-path"] = cachePath
       given["alert"] = alerts.isEmpty ? nil : alerts.joined(separator: ",")
       given["on-alert"] = onAlert
+      given["alert-webhook"] = alertWebhook
       let commandLine = try Settings.fromCommandLine(given, home: home)
       let fromEnvironment = try Settings.fromEnvironment(environment)
       let path = config ?? SettingsFile.defaultPath(environment: environment)
@@ -194,7 +199,8 @@ struct PipelineOptions: ParsableArguments {
         fileURL: Self.limitsFileURL(environment: environment).deletingLastPathComponent()
           .appendingPathComponent("alerts.json")),
       onAlert: settings.onAlert,
-      notify: notify)
+      notify: notify,
+      alertWebhook: settings.alertWebhook)
   }
 
   /// The chain for `currency`: by default every source that serves it; a list someone gave must

@@ -75,7 +75,8 @@ struct ServeCommand: AsyncParsableCommand {
   @Option(
     name: .customLong("alert-webhook"),
     help: ArgumentHelp(
-      "POST each alert (--alert rules, or the settings file's) to this URL, e.g. an ntfy topic.",
+      "POST each alert (--alert rules, or the settings file's) to this URL, e.g. an ntfy topic "
+        + "(env BTC_PRICE_ALERT_WEBHOOK).",
       valueName: "url"))
   var alertWebhook: String?
 
@@ -103,11 +104,6 @@ struct ServeCommand: AsyncParsableCommand {
       throw ValidationError(
         "--on-alert and --notify are for the terminal; serve sends alerts to --alert-webhook.")
     }
-    if let alertWebhook {
-      guard let url = URL(string: alertWebhook), ["http", "https"].contains(url.scheme ?? ""),
-        url.host?.isEmpty == false
-      else { throw ValidationError("--alert-webhook needs an http or https URL.") }
-    }
     guard (0...65_535).contains(port) else { throw ValidationError("--port must be 0 to 65535.") }
     guard !host.isEmpty else { throw ValidationError("--host must name an address.") }
     guard connectionsPerAddress >= 1 else {
@@ -117,7 +113,7 @@ struct ServeCommand: AsyncParsableCommand {
 
   func run() async throws {
     let resolved = try root.pipeline.resolved(
-      environment: ProcessInfo.processInfo.environment, format: nil)
+      environment: ProcessInfo.processInfo.environment, format: nil, alertWebhook: alertWebhook)
     let metrics = ServerMetrics(sources: resolved.sources.map(\.source))
     let prices = PricePipeline.make(
       resolved, warn: { Console.writeStderr(Console.warning($0)) },
@@ -132,7 +128,7 @@ struct ServeCommand: AsyncParsableCommand {
     let ticker = PriceTicker(interval: resolved.interval, clock: prices.clock)
     let (loop, feed, report) = (prices.loop, prices.feed, prices.report)
     let alerts = ServeAlerts.make(
-      resolved, webhook: alertWebhook.flatMap { URL(string: $0) }, format: alertWebhookFormat,
+      resolved, webhook: resolved.alertWebhook, format: alertWebhookFormat,
       client: prices.client, clock: prices.clock, runStarted: prices.now(),
       presenter: presenter, metrics: metrics, warn: { Console.writeStderr(Console.warning($0)) })
     let delivering = Task { await alerts?.run() }

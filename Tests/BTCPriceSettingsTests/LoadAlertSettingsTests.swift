@@ -12,10 +12,12 @@ struct LoadAlertSettingsTests {
         - above:100000
         - move:2%/15m
       on-alert: notify-send "BTC $BTC_PRICE_ALERT_RULE"
+      alert-webhook: https://ntfy.sh/my-topic
       """, home: nil)
 
     #expect(settings.alerts?.map(\.description) == ["above:100000", "move:2%/15m"])
     #expect(settings.onAlert == #"notify-send "BTC $BTC_PRICE_ALERT_RULE""#)
+    #expect(settings.alertWebhook == URL(string: "https://ntfy.sh/my-topic"))
     #expect(
       try SettingsFile(path: "/config").parse("alert: [below:90000.5]", home: nil).alerts
         == [AlertRule(.below(Decimal(string: "90000.5")!))])

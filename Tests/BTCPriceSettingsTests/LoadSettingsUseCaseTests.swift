@@ -65,7 +65,7 @@ struct LoadSettingsFileUseCaseTests {
         file,
         "\(file.path):3: unknown key \"intervall\"; known keys: sources, currency, interval, "
           + "primary-timeout, format, binance-url, cryptocompare-url, coinbase-url, kraken-url, "
-          + "bitstamp-url, cryptocompare-api-key, cache-path, alert, on-alert")
+          + "bitstamp-url, cryptocompare-api-key, cache-path, alert, on-alert, alert-webhook")
     }
   }
 
