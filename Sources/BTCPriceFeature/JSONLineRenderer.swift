@@ -11,6 +11,9 @@
 /// A stale line carries the last known value with its own timestamp and source (`null` when
 /// nothing is known) and an `error` with the reason. Once no source has given a price for a few
 /// ticks (``OutageNotice``), a stale line also carries `reason`: what the failures have in common.
+/// A tick that fired alerts ends with
+/// `"alerts":[{"rule":"above:100000","direction":"up","text":"above $100,000.00",
+/// "title":"BTC above $100,000.00","body":"$100,012.00 at Nov 22, 14:03:05 from Binance"}]`.
 public enum JSONLineRenderer {
   public static func render(_ state: PriceViewState, reason: String? = nil) -> String {
     let record = state.record
@@ -27,11 +30,19 @@ public enum JSONLineRenderer {
     if record.stale, let reason {
       fields.append(("reason", string(reason)))
     }
+    if let alert = state.alert {
+      let items = alert.items.map { item in
+        "{\"rule\":\(string(item.rule)),\"direction\":\(string(item.direction)),"
+          + "\"text\":\(string(item.text)),\"title\":\(string(item.title)),"
+          + "\"body\":\(string(item.body))}"
+      }
+      fields.append(("alerts", "[" + items.joined(separator: ",") + "]"))
+    }
     return "{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}"
   }
 
-  /// A JSON string literal; control characters are escaped so a line is always one line.
-  /// `text` as a JSON string literal, escaped for a line of JSON and for a `<script>`-free page.
+  /// `text` as a JSON string literal; control characters are escaped so a line is always one
+  /// line.
   public static func string(_ text: String) -> String {
     var result = "\""
     for scalar in text.unicodeScalars {

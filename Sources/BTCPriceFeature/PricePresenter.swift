@@ -17,8 +17,8 @@ public struct PricePresenter: Sendable {
   public static let staleMarker = "stale"
   public static let bannerPrefix = "Failed to update value. Displaying last updated value from"
 
-  private let timestamps: TimestampFormatter
-  private let currency: Currency
+  let timestamps: TimestampFormatter
+  let currency: Currency
 
   /// - Parameter currency: the currency of this run, for the pair and the changes; a quote is
   ///   shown in its own currency.

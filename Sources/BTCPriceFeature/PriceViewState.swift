@@ -31,4 +31,7 @@ public struct PriceViewState: Equatable, Sendable {
   public let quote: PriceQuote?
   /// Why the last tick failed, for logs and `--json`.
   public let failureReason: String?
+  /// The alerts this tick fired; nil on every other tick. Set by the front end from
+  /// ``PricePresenter/presentAlerts(_:)``.
+  public var alert: AlertViewState? = nil
 }

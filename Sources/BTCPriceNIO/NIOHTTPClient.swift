@@ -76,10 +76,13 @@ public final class NIOHTTPClient: BTCPriceNetworking.HTTPClient {
   public func get(_ request: HTTPRequest) async throws -> HTTPResponse {
     var url = request.url
     var headers = request.headers
-    var response = try await fetch(url, headers: headers, maxBodySize: request.maxBodySize)
+    var response = try await fetch(
+      url, headers: headers, body: request.body, maxBodySize: request.maxBodySize)
     // Redirects, as AsyncHTTPClient followed them: at most 3, never twice to the same URL.
     var visited: Set<String> = [url.absoluteString]
-    while visited.count <= 3, [301, 302, 303, 307, 308].contains(response.status),
+    // A POST is not redirected: where its body may go again is the caller's decision.
+    while request.body == nil, visited.count <= 3,
+      [301, 302, 303, 307, 308].contains(response.status),
       let location = response.headers["location"],
       let next = URL(string: location, relativeTo: url)?.absoluteURL,
       let nextOrigin = try? Origin(next), visited.insert(next.absoluteString).inserted
@@ -89,7 +92,8 @@ public final class NIOHTTPClient: BTCPriceNetworking.HTTPClient {
         headers.removeAll { $0.name.lowercased() == "authorization" }
       }
       url = next
-      response = try await fetch(url, headers: headers, maxBodySize: request.maxBodySize)
+      response = try await fetch(
+        url, headers: headers, body: nil, maxBodySize: request.maxBodySize)
     }
     return response
   }
@@ -134,10 +138,15 @@ public final class NIOHTTPClient: BTCPriceNetworking.HTTPClient {
   }
 
   private func fetch(
-    _ url: URL, headers: [(name: String, value: String)], maxBodySize: Int
+    _ url: URL, headers: [(name: String, value: String)], body: Data?, maxBodySize: Int
   ) async throws -> HTTPResponse {
     do {
-      let (origin, head, route) = try prepare(url, headers: headers)
+      var (origin, head, route) = try prepare(url, headers: headers)
+      let payload = body.map { ByteBuffer(bytes: $0) }
+      if let body {
+        head.method = .POST
+        head.headers.replaceOrAdd(name: "Content-Length", value: "\(body.count)")
+      }
       // A pooled connection the server has just closed fails before any answer arrives: asked
       // again on a new connection, as a GET may be.
       for attempt in 0..<2 {
@@ -148,7 +157,9 @@ public final class NIOHTTPClient: BTCPriceNetworking.HTTPClient {
           loop: pooled?.channel.eventLoop ?? preferred, maxBodySize: maxBodySize)
         do {
           return try await withTaskCancellationHandler {
-            try await run(exchange, origin: origin, route: route, head: head, pooled: pooled).get()
+            try await run(
+              exchange, origin: origin, route: route, head: head, body: payload, pooled: pooled
+            ).get()
           } onCancel: {
             exchange.cancel()
           }
@@ -166,6 +177,7 @@ public final class NIOHTTPClient: BTCPriceNetworking.HTTPClient {
   /// written, the answer collected by the connection's ``ResponseHandler``.
   private func run(
     _ exchange: Exchange, origin: Origin, route: ProxySelector.Route?, head: HTTPRequestHead,
+    body: ByteBuffer?,
     pooled: Connection?
   ) -> EventLoopFuture<HTTPResponse> {
     let loop = exchange.loop
@@ -187,7 +199,7 @@ public final class NIOHTTPClient: BTCPriceNetworking.HTTPClient {
           return
         }
         let handler = connection.handler.value
-        handler.start(exchange, head: head, reused: reused) { reusable in
+        handler.start(exchange, head: head, body: body, reused: reused) { reusable in
           if reusable {
             self.putIdle(connection, origin)
           } else {

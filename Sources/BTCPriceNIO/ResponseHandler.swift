@@ -34,7 +34,7 @@ final class ResponseHandler: ChannelInboundHandler, RemovableChannelHandler {
   }
 
   func start(
-    _ exchange: Exchange, head: HTTPRequestHead, reused: Bool,
+    _ exchange: Exchange, head: HTTPRequestHead, body: ByteBuffer?, reused: Bool,
     done: @escaping (_ reusable: Bool) -> Void
   ) {
     guard let context, context.channel.isActive, failure == nil, current == nil else {
@@ -44,6 +44,7 @@ final class ResponseHandler: ChannelInboundHandler, RemovableChannelHandler {
     }
     current = Current(exchange: exchange, reused: reused, done: done)
     context.write(wrapOutboundOut(.head(head)), promise: nil)
+    if let body { context.write(wrapOutboundOut(.body(.byteBuffer(body))), promise: nil) }
     context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
   }
 

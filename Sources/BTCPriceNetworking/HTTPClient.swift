@@ -21,16 +21,21 @@ public struct HTTPRequest: Equatable, Sendable {
   /// Header fields in the order they are sent.
   public var headers: [(name: String, value: String)]
   public var maxBodySize: Int
+  /// A body makes the request a POST (serve's alert webhook); without one it is a GET.
+  public var body: Data?
 
-  public init(url: URL, headers: [(name: String, value: String)] = [], maxBodySize: Int = 64 * 1024)
-  {
+  public init(
+    url: URL, headers: [(name: String, value: String)] = [], maxBodySize: Int = 64 * 1024,
+    body: Data? = nil
+  ) {
     self.url = url
     self.headers = headers
     self.maxBodySize = maxBodySize
+    self.body = body
   }
 
   public static func == (lhs: HTTPRequest, rhs: HTTPRequest) -> Bool {
-    lhs.url == rhs.url && lhs.maxBodySize == rhs.maxBodySize
+    lhs.url == rhs.url && lhs.maxBodySize == rhs.maxBodySize && lhs.body == rhs.body
       && lhs.headers.map(\.name) == rhs.headers.map(\.name)
       && lhs.headers.map(\.value) == rhs.headers.map(\.value)
   }

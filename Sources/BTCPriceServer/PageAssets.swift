@@ -72,6 +72,16 @@ enum PageAssets {
         if (iso) element.textContent = when(iso) || element.textContent;
       }
 
+      // The alerts a tick fired (serve's --alert rules), as notifications where the viewer allowed
+      // them; the words are the server's.
+      const notifyAlerts = (data) => {
+        if (!Array.isArray(data.alerts) || !window.Notification) return;
+        if (Notification.permission !== "granted") return;
+        for (const alert of data.alerts) {
+          try { new Notification(alert.title, { body: alert.body, tag: alert.rule }); } catch (_) { /* not here */ }
+        }
+      };
+
       if (!window.EventSource) return;
       let source = null;
       let retry = null;
@@ -84,6 +94,7 @@ enum PageAssets {
           try {
             const data = JSON.parse(message.data);
             if (data && data.view) show(data.view);
+            if (data) notifyAlerts(data);
           } catch (_) { /* a malformed event changes nothing */ }
         });
         source.onopen = () => { $("connection").hidden = true; };
@@ -167,7 +178,7 @@ enum PageAssets {
       font-weight: 600;
     }
     .sparkline { display: block; width: 100%; height: clamp(3.5rem, 16vh, 14rem); margin-top: 1em; color: var(--accent); }
-    .connection, .noscript { color: var(--muted); font-size: clamp(0.85rem, 2vw, 1.6rem); }
+    .connection, .noscript, .alerts { color: var(--muted); font-size: clamp(0.85rem, 2vw, 1.6rem); }
     .visually-hidden {
       position: absolute;
       width: 1px;

@@ -14,7 +14,7 @@ import BTCPriceFeature
 /// the stream's texts the same way. Times are written in UTC here, marked as such; the script
 /// rewrites them in the viewer's own time zone. Every text is HTML-escaped.
 public enum PricePage {
-  public static func render(latest: PriceEvent) -> String {
+  public static func render(latest: PriceEvent, alertRules: String? = nil) -> String {
     let view = latest.page
     let time = timeElement(view, id: "time")
     let bannerTime = timeElement(view, id: "banner-time")
@@ -51,6 +51,7 @@ public enum PricePage {
       points="\(HTML.escape(view.sparklinePoints))"/></svg>
       <p id="connection" class="connection" hidden>\
       \(HTML.escape(PricePageViewState.reconnectingText))</p>
+      \(alertRulesLine(alertRules))
       <p id="announcer" class="visually-hidden" aria-live="polite" aria-atomic="true"></p>
       </main>
       <noscript><p class="noscript">\(HTML.escape(PricePageViewState.noScriptText))</p></noscript>
@@ -58,6 +59,12 @@ public enum PricePage {
       </html>
 
       """
+  }
+
+  /// The armed alert rules (serve's `--alert`), in the presenter's words; nothing without rules.
+  public static func alertRulesLine(_ text: String?) -> String {
+    guard let text else { return "" }
+    return "<p id=\"alerts\" class=\"alerts\">\(HTML.escape(text))</p>"
   }
 
   /// `<time id="time" datetime="2026-11-22T14:03:05Z">Nov 22, 14:03:05 UTC</time>`, or `-`.

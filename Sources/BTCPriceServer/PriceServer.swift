@@ -55,9 +55,15 @@ public struct PriceServer: Sendable {
   public let metrics: ServerMetrics
   /// The run's currency, for the web manifest.
   public let currency: Currency
+  /// The armed alert rules, as the presenter lists them for the page; nil without rules.
+  public let alertRules: String?
   private let streams: StreamHub
 
-  public init(broadcaster: PriceBroadcaster, metrics: ServerMetrics, currency: Currency = .usd) {
+  public init(
+    broadcaster: PriceBroadcaster, metrics: ServerMetrics, currency: Currency = .usd,
+    alertRules: String? = nil
+  ) {
+    self.alertRules = alertRules
     self.broadcaster = broadcaster
     self.metrics = metrics
     self.currency = currency
@@ -78,7 +84,7 @@ public struct PriceServer: Sendable {
     let (broadcaster, metrics, streams) = (self.broadcaster, self.metrics, self.streams)
 
     router.get("/") { _, _ in
-      let body = PricePage.render(latest: broadcaster.latest)
+      let body = PricePage.render(latest: broadcaster.latest, alertRules: alertRules)
       return Self.response(body, type: "text/html; charset=utf-8", cache: "no-cache")
     }
     router.get("/api/price") { request, _ in

@@ -17,6 +17,7 @@ public final class ServerMetrics: Sendable {
     "btc_price_ticks_total", "btc_price_failed_ticks_total", "btc_price_source_attempts_total",
     "btc_price_source_failures_total", "btc_price_source_breaker_state", "btc_price_viewers",
     "btc_price_viewers_dropped_total", "btc_price_shown_value_age_seconds",
+    "btc_price_alert_webhook_total",
   ]
 
   private let registry = PrometheusCollectorRegistry()
@@ -31,6 +32,8 @@ public final class ServerMetrics: Sendable {
   )
   private let perSource: [String: Series]
   private let now: @Sendable () -> Date
+  /// `--alert-webhook` deliveries by outcome: `delivered`, `failed` (an attempt), `dropped`.
+  private let alertWebhook: [String: Metrics.Counter]
 
   /// - Parameter sources: the chain, so every source has its series from the start (a source
   ///   that was never asked shows 0, not nothing).
@@ -54,6 +57,14 @@ public final class ServerMetrics: Sendable {
     }
     self.perSource = perSource
     self.now = now
+    var alertWebhook: [String: Metrics.Counter] = [:]
+    for outcome in ["delivered", "failed", "dropped"] {
+      alertWebhook[outcome] = Metrics.Counter(
+        label: "btc_price_alert_webhook_total", dimensions: [("outcome", outcome)],
+        factory: factory)
+      alertWebhook[outcome]?.increment(by: 0)
+    }
+    self.alertWebhook = alertWebhook
     for (_, series) in perSource {
       series.attempts.increment(by: 0)
       series.failures.increment(by: 0)
@@ -65,6 +76,11 @@ public final class ServerMetrics: Sendable {
   }
 
   /// The breaker state as a number: 0 closed, 1 half-open (one probe allowed), 2 open.
+  /// Counts one `--alert-webhook` outcome: `delivered`, `failed` or `dropped`.
+  @Sendable public func recordAlertWebhook(_ outcome: String) {
+    alertWebhook[outcome]?.increment()
+  }
+
   public static func breakerValue(_ phase: CircuitPhase) -> Int {
     switch phase {
     case .closed: 0

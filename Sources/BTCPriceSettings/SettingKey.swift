@@ -17,6 +17,12 @@ enum SettingKey: Equatable {
   case apiKey(sourceID: String)
   case cachePath
   case proxy, noProxy, caFile
+  /// `alert`: price alert rules, a list (`--alert`, repeatable).
+  case alerts
+  /// `on-alert`: the command run for each alert.
+  case onAlert
+  /// `alert-webhook`: where `serve` POSTs each alert.
+  case alertWebhook
 
   /// Every key, in the order the documentation lists them; the source URLs and API keys are the
   /// registry's.
@@ -24,7 +30,7 @@ enum SettingKey: Equatable {
     [.sources, .currency, .interval, .primaryTimeout, .format]
       + PriceSourceRegistry.all.map { .url(sourceID: $0.source.id) }
       + PriceSourceRegistry.all.filter { $0.apiKey != nil }.map { .apiKey(sourceID: $0.source.id) }
-      + [.cachePath, .proxy, .noProxy, .caFile]
+      + [.cachePath, .proxy, .noProxy, .caFile, .alerts, .onAlert, .alertWebhook]
   }
 
   static func named(_ name: String) -> SettingKey? {
@@ -44,6 +50,9 @@ enum SettingKey: Equatable {
     case .proxy: "proxy"
     case .noProxy: "no-proxy"
     case .caFile: "ca-file"
+    case .alerts: "alert"
+    case .onAlert: "on-alert"
+    case .alertWebhook: "alert-webhook"
     }
   }
 
@@ -118,6 +127,25 @@ enum SettingKey: Equatable {
     case .caFile:
       guard !text.isEmpty else { throw Problem("must not be empty") }
       settings.caFile = Self.expandingHome(text, home: home)
+    case .alerts:
+      // Rules hold no commas, so a list comes as one comma-separated text from every layer.
+      var rules: [AlertRule] = []
+      for item in text.split(separator: ",", omittingEmptySubsequences: false) {
+        do {
+          rules.append(try AlertRule.parse(String(item)))
+        } catch {
+          throw Problem(error.description)
+        }
+      }
+      settings.alerts = rules
+    case .onAlert:
+      guard !text.trimmingWhitespace.isEmpty else { throw Problem("must not be empty") }
+      settings.onAlert = text
+    case .alertWebhook:
+      guard let url = URL(string: text), let scheme = url.scheme?.lowercased(),
+        scheme == "http" || scheme == "https", url.host?.isEmpty == false
+      else { throw Problem("needs an http or https URL, got \(Self.quoted(text))") }
+      settings.alertWebhook = url
     }
   }
 

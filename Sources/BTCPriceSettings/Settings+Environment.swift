@@ -2,7 +2,8 @@ import BTCPriceNetworking
 
 extension Settings {
   /// The settings the environment gives: `BTC_PRICE_SOURCES`, `BTC_PRICE_CURRENCY`,
-  /// `BTC_PRICE_<SOURCE>_URL` and `CRYPTOCOMPARE_API_KEY`. An empty variable is unset, as a
+  /// `BTC_PRICE_<SOURCE>_URL`, `CRYPTOCOMPARE_API_KEY`, `BTC_PRICE_ALERTS` (comma-separated rules)
+  /// `BTC_PRICE_ON_ALERT` and `BTC_PRICE_ALERT_WEBHOOK`. An empty variable is unset, as a
   /// missing one.
   public static func fromEnvironment(_ environment: [String: String]) throws(SettingsError)
     -> Settings
@@ -30,6 +31,9 @@ extension Settings {
     case .url(let sourceID): PriceSourceRegistry.definition(id: sourceID)?.urlEnvironmentVariable
     case .apiKey(let sourceID):
       PriceSourceRegistry.definition(id: sourceID)?.apiKey?.environmentVariable
+    case .alerts: "BTC_PRICE_ALERTS"
+    case .onAlert: "BTC_PRICE_ON_ALERT"
+    case .alertWebhook: "BTC_PRICE_ALERT_WEBHOOK"
     // The proxy's own variables (https_proxy, NO_PROXY, ...) and SSL_CERT_FILE are read as
     // curl and OpenSSL read them, under these settings (ProxySelector, TrustSource).
     case .interval, .primaryTimeout, .format, .cachePath, .proxy, .noProxy, .caFile: nil

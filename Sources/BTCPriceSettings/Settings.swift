@@ -13,7 +13,8 @@ import BTCPriceTerminal
 ///
 /// The settings file's keys mirror the long options: `sources`, `currency`, `interval`,
 /// `primary-timeout`, `format`, `<source>-url`, `<source>-api-key` (`cryptocompare-api-key`),
-/// `cache-path`, `proxy`, `no-proxy`, `ca-file`.
+/// `cache-path`, `proxy`, `no-proxy`, `ca-file`, `alert` (a list of rules), `on-alert`,
+/// `alert-webhook`.
 public struct Settings: Equatable, Sendable, CustomStringConvertible {
   /// Source ids in the order to ask them (`--sources`).
   public var sources: [String]?
@@ -36,12 +37,19 @@ public struct Settings: Equatable, Sendable, CustomStringConvertible {
   public var noProxy: String?
   /// `--ca-file`: certificate authorities to trust instead of the system's.
   public var caFile: String?
+  /// `--alert`, every rule; a layer that gives any replaces the lower layers' list.
+  public var alerts: [AlertRule]?
+  /// `--on-alert`: the command run for each alert, by `/bin/sh -c`.
+  public var onAlert: String?
+  /// `serve --alert-webhook`: where each alert is POSTed.
+  public var alertWebhook: URL?
 
   public init(
     sources: [String]? = nil, currency: Currency? = nil, interval: Double? = nil,
     primaryTimeout: Double? = nil, format: PriceTemplate? = nil, urls: [String: URL] = [:],
     apiKeys: [String: Secret] = [:], cachePath: String? = nil, proxy: Secret? = nil,
-    noProxy: String? = nil, caFile: String? = nil
+    noProxy: String? = nil, caFile: String? = nil, alerts: [AlertRule]? = nil,
+    onAlert: String? = nil, alertWebhook: URL? = nil
   ) {
     self.proxy = proxy
     self.noProxy = noProxy
@@ -54,6 +62,9 @@ public struct Settings: Equatable, Sendable, CustomStringConvertible {
     self.urls = urls
     self.apiKeys = apiKeys
     self.cachePath = cachePath
+    self.alerts = alerts
+    self.onAlert = onAlert
+    self.alertWebhook = alertWebhook
   }
 
   /// The layers merged, each value taken from the first layer that sets it: command line, then
@@ -77,7 +88,10 @@ public struct Settings: Equatable, Sendable, CustomStringConvertible {
       cachePath: cachePath ?? lower.cachePath,
       proxy: proxy ?? lower.proxy,
       noProxy: noProxy ?? lower.noProxy,
-      caFile: caFile ?? lower.caFile)
+      caFile: caFile ?? lower.caFile,
+      alerts: alerts ?? lower.alerts,
+      onAlert: onAlert ?? lower.onAlert,
+      alertWebhook: alertWebhook ?? lower.alertWebhook)
   }
 
   /// The values that are set, one `key: value` per line in file order; the API key only as
@@ -102,6 +116,9 @@ public struct Settings: Equatable, Sendable, CustomStringConvertible {
     }
     if let noProxy { lines.append("no-proxy: \(noProxy)") }
     if let caFile { lines.append("ca-file: \(caFile)") }
+    if let alerts { lines.append("alert: [\(alerts.map(\.description).joined(separator: ", "))]") }
+    if let onAlert { lines.append("on-alert: \(onAlert)") }
+    if let alertWebhook { lines.append("alert-webhook: \(alertWebhook.absoluteString)") }
     return lines.joined(separator: "\n")
   }
 }

@@ -22,6 +22,8 @@
 /// kraken-url: https://api.kraken.com/0/public/Ticker?pair=XBTUSD
 /// cryptocompare-api-key: …          # never printed or logged
 /// cache-path: ~/.cache/btc-price/last-price.json
+/// alert: [above:100000, move:2%/15m]
+/// on-alert: notify-send "BTC $BTC_PRICE_ALERT_RULE"
 /// ```
 ///
 /// A missing file is no settings. An unknown key, a bad value or text that is not such lines is an
@@ -80,14 +82,14 @@ public struct SettingsFile: Sendable {
     return settings
   }
 
-  /// A value's text; `sources` may also be a list.
+  /// A value's text; `sources` and `alert` may also be a list.
   private func text(of entry: SettingsText.Entry, for key: SettingKey) throws(SettingsError)
     -> String
   {
     switch entry.value {
     case .scalar(let text):
       return text
-    case .list(let items) where key == .sources:
+    case .list(let items) where key == .sources || key == .alerts:
       return items.joined(separator: ",")
     case .mapping where key == .format:
       throw failure(

@@ -12,6 +12,8 @@ public enum ANSIStyle: String, Sendable {
   public static let reset = "\u{1B}[0m"
   public static let hideCursor = "\u{1B}[?25l"
   public static let showCursor = "\u{1B}[?25h"
+  /// BEL: the terminal's bell, rung once for a tick that fired an alert.
+  public static let bell = "\u{07}"
 
   /// `text` wrapped in this style, or `text` itself when colours are off.
   public func apply(_ text: String, enabled: Bool) -> String {

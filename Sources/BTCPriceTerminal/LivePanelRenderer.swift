@@ -9,6 +9,7 @@ import BTCPriceFeature
 /// Last updated Nov 22, 14:03:05 from Binance
 /// Failed to update value. Displaying last updated value from Nov 22, 14:03:05   (while stale)
 /// ▁▂▃▅▆▇█▆▅  low $68,800.00  high $68,950.00
+/// Alert: above $100,000.00 (Nov 22, 14:03:05)   (the last alert of the run)
 /// ```
 ///
 /// Narrow terminals drop the sparkline first (below ``sparklineMinimumWidth`` columns), then put
@@ -54,6 +55,10 @@ public enum LivePanelRenderer {
       if bars.count + range.count <= width {
         lines.append(bars + ANSIStyle.dim.apply(range, enabled: colors))
       }
+    }
+
+    if let alert = state.alert {
+      lines.append(ANSIStyle.banner.apply(fit(alert.panelText, width: width), enabled: colors))
     }
     return lines
   }

@@ -18,6 +18,7 @@ import BTCPriceFeature
 /// | `{change}` | `+€12.34`, `-€5.00`, `€0.00` since the last tick | `€0.00` | empty |
 /// | `{change_pct}` | `+0.02%`, `-0.01%`, `0.00%` | `0.00%` | empty |
 /// | `{stale}` | empty | `stale` | `stale` |
+/// | `{alert}` | the alerts the tick fired (`above $100,000.00`), else empty | empty | empty |
 ///
 /// The change is empty until two ticks are known (the first tick of a run has nothing to compare
 /// with). `{{` and `}}` write a literal brace. With colours on, `{price}`, `{arrow}`, `{change}`
@@ -28,6 +29,7 @@ public struct PriceTemplate: Equatable, Sendable {
     case price, amount, currency, time, source, arrow, change
     case changePercent = "change_pct"
     case stale
+    case alert
   }
 
   enum Segment: Equatable, Sendable {
@@ -133,6 +135,8 @@ public struct PriceTemplate: Equatable, Sendable {
     case .stale:
       return state.isStale
         ? ANSIStyle.banner.apply(PricePresenter.staleMarker, enabled: colors) : ""
+    case .alert:
+      return state.alert.map { ANSIStyle.banner.apply($0.text, enabled: colors) } ?? ""
     }
   }
 
@@ -148,7 +152,7 @@ public struct PriceTemplate: Equatable, Sendable {
     /// Where the offending brace is, counting characters from 1.
     public let column: Int
 
-    /// `{price}, {amount}, {currency}, {time}, {source}, {arrow}, {change}, {change_pct}, {stale}`
+    /// `{price}, {amount}, {currency}, {time}, {source}, {arrow}, {change}, {change_pct}, {stale}, {alert}`
     public static let knownPlaceholders = Placeholder.allCases.map { "{\($0.rawValue)}" }
       .joined(separator: ", ")
 

@@ -42,6 +42,8 @@ public final class TerminalSession: Sendable {
   private struct State {
     var history = PriceHistory()
     var last: PriceViewState?
+    /// The run's last alert, which the live panel keeps showing.
+    var lastAlert: AlertViewState?
     /// The live panel's lines as they are on screen now, to move back over them.
     var panel: [String] = []
     var cursorHidden = false
@@ -119,6 +121,10 @@ public final class TerminalSession: Sendable {
         try write(
           WaybarRenderer.render(viewState, change: movement(state), template: template) + "\n")
       case .live:
+        // The panel keeps the run's last alert; the tick that fired it rings the bell once.
+        state.lastAlert = viewState.alert ?? state.lastAlert
+        state.last?.alert = state.lastAlert
+        if viewState.alert != nil { try write(ANSIStyle.bell) }
         try redraw(&state, over: state.panel.count)
       }
     }

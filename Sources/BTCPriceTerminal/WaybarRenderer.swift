@@ -10,8 +10,8 @@ import BTCPriceFeature
 /// ```
 ///
 /// - `class` (and `alt`, so `format-icons` can be keyed on it): `stale` while the shown value is
-///   the last known one, otherwise `up`, `down` or `unchanged` since the previous tick (the first
-///   tick of a run is `unchanged`).
+///   the last known one, `alert` on a tick that fired an alert, otherwise `up`, `down` or
+///   `unchanged` since the previous tick (the first tick of a run is `unchanged`).
 /// - `text`: the `--format` template when given (without colours), otherwise the price.
 /// - `tooltip`: the pair and price, when and from where it came, and the failure banner while
 ///   stale, one per line, all in the presenter's words.
@@ -21,7 +21,7 @@ import BTCPriceFeature
 /// use markup (`<b>{price}</b>`) and must write `&amp;` for `&`.
 public enum WaybarRenderer {
   public enum Class: String, Sendable, CaseIterable {
-    case up, down, unchanged, stale
+    case up, down, unchanged, stale, alert
   }
 
   public static func render(
@@ -33,6 +33,7 @@ public enum WaybarRenderer {
     var tooltip = ["\(state.pairText) \(state.priceText)"]
     tooltip.append(state.sourceLineText ?? state.lastUpdatedText)
     if let banner = state.bannerText { tooltip.append(banner) }
+    if let alert = state.alert { tooltip.append(alert.panelText) }
     let fields = [
       ("text", text), ("alt", cssClass.rawValue),
       ("tooltip", tooltip.joined(separator: "\n")), ("class", cssClass.rawValue),
@@ -47,6 +48,7 @@ public enum WaybarRenderer {
     -> Class
   {
     if state.isStale { return .stale }
+    if state.alert != nil { return .alert }
     switch change?.direction {
     case .up: return .up
     case .down: return .down

@@ -37,7 +37,8 @@ public final class URLSessionHTTPClient: HTTPClient {
 
   public func get(_ request: HTTPRequest) async throws -> HTTPResponse {
     var outgoing = URLRequest(url: request.url)
-    outgoing.httpMethod = "GET"
+    outgoing.httpMethod = request.body == nil ? "GET" : "POST"
+    outgoing.httpBody = request.body
     for header in request.headers {
       outgoing.addValue(header.value, forHTTPHeaderField: header.name)
     }

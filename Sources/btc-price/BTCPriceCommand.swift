@@ -55,7 +55,17 @@ struct BTCPriceCommand: AsyncParsableCommand {
 
       STATE: $XDG_STATE_HOME/btc-price/limits.json (default \
       ~/.local/state/btc-price/limits.json) keeps bans, rate limits and refusals \
-      across runs, so a restart does not ask a source that banned us.
+      across runs, so a restart does not ask a source that banned us; alerts.json \
+      beside it keeps where each alert rule stands.
+
+      ALERTS (--alert, repeatable): above:PRICE, below:PRICE, move:PERCENT%/WINDOW \
+      (e.g. move:2%/15m). Each fires once per crossing and again only after the \
+      price went 0.5% back past the line; never on a stale or cached price. The \
+      line ends with " - Alert: …", --json adds "alerts", Waybar's class is \
+      "alert", --format has {alert}, --live rings the bell. --on-alert runs a \
+      command with BTC_PRICE_ALERT_RULE, _PRICE, _CURRENCY, _TIME, _SOURCE, \
+      _DIRECTION and _TEXT (ended after 10 s, never waited for); --notify shows a \
+      desktop notification.
 
       ENVIRONMENT:
         BTC_PRICE_SOURCES            default for --sources
@@ -65,6 +75,9 @@ struct BTCPriceCommand: AsyncParsableCommand {
         XDG_STATE_HOME               where the state folder lives
         XDG_CONFIG_HOME              where the settings folder lives
         BTC_PRICE_CURRENCY           default for --currency
+        BTC_PRICE_ALERTS             default for --alert (comma-separated)
+        BTC_PRICE_ON_ALERT           default for --on-alert
+        BTC_PRICE_ALERT_WEBHOOK      default for serve's --alert-webhook
         NO_COLOR                     set (non-empty) to turn colours off
 
       EXIT STATUS: 0 when the last tick succeeded, 1 when it failed, 130 after \
@@ -84,14 +97,15 @@ struct BTCPriceCommand: AsyncParsableCommand {
       \(PriceSourceRegistry.servingSummary.map { "  " + $0 }.joined(separator: "\n"))
 
       STATUS BARS: --format shapes each line ({price} {amount} {currency} {time} \
-      {source} {arrow} {change} {change_pct} {stale}); --waybar prints Waybar's \
+      {source} {arrow} {change} {change_pct} {stale} {alert}); --waybar prints Waybar's \
       custom-module JSON; --once --max-age 10 prints a cached price younger than \
       10 s without asking any source (one request per 10 s, however many panes).
 
       SETTINGS: $XDG_CONFIG_HOME/btc-price/config (default ~/.config/btc-price/config, \
       or --config), YAML, keys named like the long options: sources, currency, \
-      interval, primary-timeout, format, <source>-url, \(apiKeySettings)cache-path. The \
-      command line wins, then the environment, then the file.
+      interval, primary-timeout, format, <source>-url, \(apiKeySettings)cache-path, proxy, \
+      no-proxy, ca-file, alert (a list), on-alert, alert-webhook. The command line wins, then \
+      the environment, then the file.
 
       EXAMPLES:
         btc-price                             run until Ctrl-C, one line a second
@@ -138,7 +152,7 @@ struct BTCPriceCommand: AsyncParsableCommand {
   @Option(
     help: ArgumentHelp(
       "Shape each line: {price} {amount} {currency} {time} {source} {arrow} {change} "
-        + "{change_pct} {stale}; {{ and }} for braces.",
+        + "{change_pct} {stale} {alert}; {{ and }} for braces.",
       valueName: "template"))
   var format: String?
 

@@ -78,6 +78,10 @@ struct CommandLineComposition {
     let prices = NIOPipeline.make(
       pipeline, warn: { session.diagnostic(Console.warning($0)) },
       log: { session.diagnostic($0) })
+    let alerts = AlertDispatch.make(
+      pipeline, clock: prices.clock, runStarted: prices.now(), presenter: presenter,
+      environment: ProcessInfo.processInfo.environment,
+      warn: { session.diagnostic(Console.warning($0)) })
 
     // The trap goes first: a signal at any later moment must find it, and give the cursor back.
     let ticking = NIOLockedValueBox<Task<Void, any Error>?>(nil)
@@ -97,9 +101,11 @@ struct CommandLineComposition {
       // Say why once when no source gives a price; a --once run says it at once.
       let outage = NIOLockedValueBox(OutageNotice(threshold: min(3, count ?? 3)))
       let task = prices.loop.startTask { [count] in
-        try await ticks.run(count: count) { update, state in
+        try await ticks.run(count: count) { update, presented in
           let (line, reason) = outage.withLockedValue { ($0.record(update), $0.reason) }
           if let line { session.diagnostic(Console.warning(line)) }
+          var state = presented
+          state.alert = alerts?.tick(update)
           try session.show(state, reason: reason)
           lastTickSucceeded.withLockedValue { $0 = !state.isStale }
         }
@@ -117,6 +123,8 @@ struct CommandLineComposition {
     }
     if let signal = signals.received { outcome = .interrupted(signal: signal) }
     if outcome != .readerGone { try? session.end() }
+    // A signal means now; a run that ended on its own lets a last alert's command finish.
+    await alerts?.shutdown(grace: signals.received == nil ? .seconds(2) : .zero)
     await prices.shutdown()
     return outcome
   }

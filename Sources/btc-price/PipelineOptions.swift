@@ -32,6 +32,16 @@ struct PipelineOptions: ParsableArguments {
     let proxies: ProxySelector
     /// The certificate authorities TLS trusts.
     let trust: TrustSource
+    /// `--alert`: the rules, every layer applied.
+    let alerts: [AlertRule]
+    /// Where the rules' state is kept across runs (next to the limits).
+    let alertStore: FileAlertStateStore?
+    /// `--on-alert`: the command run for each alert.
+    let onAlert: String?
+    /// `--notify`: a desktop notification for each alert.
+    let notify: Bool
+    /// `serve --alert-webhook`, every layer applied.
+    let alertWebhook: URL?
   }
 
   @Option(
@@ -99,6 +109,27 @@ struct PipelineOptions: ParsableArguments {
       "Settings file (default: $XDG_CONFIG_HOME/btc-price/config).", valueName: "file"))
   var config: String?
 
+  @Option(
+    name: .customLong("alert"),
+    help: ArgumentHelp(
+      "Alert when a rule fires: above:PRICE, below:PRICE or move:PERCENT%/WINDOW; repeatable "
+        + "(env BTC_PRICE_ALERTS).",
+      discussion: "E.g. --alert above:100000 --alert move:2%/15m.",
+      valueName: "rule"))
+  var alerts: [String] = []
+
+  @Option(
+    name: .customLong("on-alert"),
+    help: ArgumentHelp(
+      "Run this command (by /bin/sh -c) for each alert, with the alert in BTC_PRICE_ALERT_* "
+        + "variables (env BTC_PRICE_ON_ALERT).",
+      valueName: "command"))
+  var onAlert: String?
+
+  @Flag(
+    help: "Show a desktop notification for each alert (notify-send on Linux, osascript on macOS).")
+  var notify = false
+
   @Flag(
     name: [.customShort("v"), .long],
     help: ArgumentHelp(
@@ -116,7 +147,9 @@ struct PipelineOptions: ParsableArguments {
   ///
   /// - Throws: `ValidationError` naming where a bad value came from (an option, a variable, or
   ///   the file and its line), for exit status 64.
-  func resolved(environment: [String: String], format: String?) throws -> Resolved {
+  func resolved(environment: [String: String], format: String?, alertWebhook: String? = nil)
+    throws -> Resolved
+  {
     let settings: Settings
     do {
       var given = sourceURLs.given.mapKeys { "\($0)-url" }
@@ -129,12 +162,18 @@ struct PipelineOptions: ParsableArguments {
       given["proxy"] = proxy
       given["no-proxy"] = noProxy
       given["ca-file"] = caFile
+      given["alert"] = alerts.isEmpty ? nil : alerts.joined(separator: ",")
+      given["on-alert"] = onAlert
+      given["alert-webhook"] = alertWebhook
       settings = try Settings.load(
         commandLine: given, environment: environment, configPath: config)
     } catch {
       throw ValidationError("\(error)")
     }
 
+    if onAlert != nil || notify, settings.alerts?.isEmpty ?? true {
+      throw ValidationError("--on-alert and --notify need a rule: --alert above:PRICE, …")
+    }
     let currency = settings.effectiveCurrency
     let chain: [PriceSourceDefinition]
     let leftOut: [PriceSourceDefinition]
@@ -170,7 +209,14 @@ struct PipelineOptions: ParsableArguments {
       verbose: verbose,
       proxies: ProxySelector(
         explicit: settings.proxy?.value, noProxy: settings.noProxy, environment: environment),
-      trust: TrustSource.choose(caFile: settings.caFile, environment: environment))
+      trust: TrustSource.choose(caFile: settings.caFile, environment: environment),
+      alerts: settings.alerts ?? [],
+      alertStore: FileAlertStateStore(
+        fileURL: Self.limitsFileURL(environment: environment).deletingLastPathComponent()
+          .appendingPathComponent("alerts.json")),
+      onAlert: settings.onAlert,
+      notify: notify,
+      alertWebhook: settings.alertWebhook)
   }
 
   /// `$XDG_STATE_HOME/btc-price/limits.json` (default `~/.local/state/…`); Application Support

@@ -39,6 +39,11 @@ struct ServeCommand: AsyncParsableCommand {
       --cache-path, --no-cache, --config, --verbose, their environment variables and the \
       settings file.
 
+      ALERTS: --alert rules (or the settings file's) mark the stream's tick ("alerts"), \
+      show a browser notification where the viewer allowed them, and go to --alert-webhook as a \
+      JSON POST, or as plain text with --alert-webhook-format text (ntfy); from a \
+      bounded queue (64) with jittered back-off retries, never waited for by the tick.
+
       EXAMPLES:
         btc-price serve                          http://127.0.0.1:8080/
         btc-price serve --host 0.0.0.0 --port 80 --sources coinbase,kraken
@@ -61,6 +66,21 @@ struct ServeCommand: AsyncParsableCommand {
       valueName: "n"))
   var connectionsPerAddress = 32
 
+  @Option(
+    name: .customLong("alert-webhook"),
+    help: ArgumentHelp(
+      "POST each alert (--alert rules, or the settings file's) to this URL, e.g. an ntfy topic "
+        + "(env BTC_PRICE_ALERT_WEBHOOK).",
+      valueName: "url"))
+  var alertWebhook: String?
+
+  @Option(
+    name: .customLong("alert-webhook-format"),
+    help: ArgumentHelp(
+      "The webhook's body: json (an object per alert) or text (the sentence, as ntfy publishes).",
+      valueName: "json|text"))
+  var alertWebhookFormat: ServeAlerts.BodyFormat = .json
+
   /// The pipeline options. ArgumentParser lets a parent command claim its options anywhere on
   /// the line, so the root command parses them (and validates them) even after `serve`; this
   /// group is the root's parsed value, shared with this subcommand.
@@ -74,6 +94,10 @@ struct ServeCommand: AsyncParsableCommand {
         "--once, --count, --json, --live, --waybar, --format and --max-age are for the "
           + "terminal, not serve.")
     }
+    if root.pipeline.onAlert != nil || root.pipeline.notify {
+      throw ValidationError(
+        "--on-alert and --notify are for the terminal; serve sends alerts to --alert-webhook.")
+    }
     guard (0...65_535).contains(port) else { throw ValidationError("--port must be 0 to 65535.") }
     guard !host.isEmpty else { throw ValidationError("--host must name an address.") }
     guard connectionsPerAddress >= 1 else {
@@ -83,7 +107,7 @@ struct ServeCommand: AsyncParsableCommand {
 
   func run() async throws {
     let resolved = try root.pipeline.resolved(
-      environment: ProcessInfo.processInfo.environment, format: nil)
+      environment: ProcessInfo.processInfo.environment, format: nil, alertWebhook: alertWebhook)
     let metrics = ServerMetrics(sources: resolved.configuration.sources.map(\.source))
     let prices = NIOPipeline.make(
       resolved, warn: { Console.writeStderr(Console.warning($0)) },
@@ -93,14 +117,25 @@ struct ServeCommand: AsyncParsableCommand {
     let broadcaster = PriceBroadcaster(
       initial: presenter.presentRestored(await prices.restore(resolved)),
       page: PricePagePresenter(currency: currency))
-    let server = PriceServer(broadcaster: broadcaster, metrics: metrics, currency: currency)
+    let server = PriceServer(
+      broadcaster: broadcaster, metrics: metrics, currency: currency,
+      alertRules: presenter.presentRules(resolved.alerts))
 
     let (loop, ticks) = (prices.loop, prices.tickLoop(resolved, presenter: presenter))
+    let alerts = ServeAlerts.make(
+      resolved, webhook: resolved.alertWebhook, format: alertWebhookFormat,
+      client: prices.client, clock: prices.clock, runStarted: prices.now(),
+      presenter: presenter, metrics: metrics, warn: { Console.writeStderr(Console.warning($0)) })
+    let delivering = Task { await alerts?.run() }
     let ticking = PriceTickService(broadcaster: broadcaster, metrics: metrics, clock: prices.clock)
     { publish in
       // The same one-thread tick as the command line's (see EventLoopExecutor).
       let task = loop.startTask {
-        try await ticks.run { publish($0) }
+        try await ticks.run { update, presented in
+          var state = presented
+          state.alert = alerts?.tick(update)
+          publish(state)
+        }
       }
       try await withTaskCancellationHandler {
         try await task.value
@@ -140,6 +175,7 @@ struct ServeCommand: AsyncParsableCommand {
     } catch {
       failure = error
     }
+    delivering.cancel()
     await prices.shutdown()
     if let signal = signals.received { throw ExitCode(SignalTrap.status(after: signal)) }
     if let failure {

@@ -75,6 +75,18 @@ struct LayerEveryKeyUseCaseTests {
       Key(
         name: "ca-file", variable: nil, commandLine: "/cli/ca.pem", environment: "",
         file: "/file/ca.pem", defaultValue: nil, read: { $0.caFile }),
+      Key(
+        name: "alert", variable: "BTC_PRICE_ALERTS", commandLine: "above:100000",
+        environment: "below:50000", file: "above:90000", defaultValue: nil,
+        read: { $0.alerts?.map(\.description).joined(separator: ",") }),
+      Key(
+        name: "on-alert", variable: "BTC_PRICE_ON_ALERT", commandLine: "echo cli",
+        environment: "echo env", file: "echo file", defaultValue: nil, read: { $0.onAlert }),
+      Key(
+        name: "alert-webhook", variable: "BTC_PRICE_ALERT_WEBHOOK",
+        commandLine: "http://cli.example/hook", environment: "http://env.example/hook",
+        file: "http://file.example/hook", defaultValue: nil,
+        read: { $0.alertWebhook?.absoluteString }),
     ]
 
   @Test func theTable_coversEverySettingKey() {

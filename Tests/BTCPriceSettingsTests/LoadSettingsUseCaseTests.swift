@@ -74,7 +74,7 @@ struct LoadSettingsFileUseCaseTests {
         file,
         "\(file.path):3: unknown key \"intervall\"; known keys: sources, currency, interval, "
           + "primary-timeout, format, \(urlKeys), \(apiKeyKeys), cache-path, proxy, no-proxy, "
-          + "ca-file")
+          + "ca-file, alert, on-alert, alert-webhook")
     }
   }
 
@@ -113,7 +113,7 @@ struct LoadSettingsFileUseCaseTests {
       ),
       (
         "format: \"{prize}\"\n", 1,
-        "format: unknown placeholder {prize} at column 1; known placeholders: {price}, {amount}, {currency}, {time}, {source}, {arrow}, {change}, {change_pct}, {stale}; write {{ and }} for literal braces"
+        "format: unknown placeholder {prize} at column 1; known placeholders: {price}, {amount}, {currency}, {time}, {source}, {arrow}, {change}, {change_pct}, {stale}, {alert}; write {{ and }} for literal braces"
       ),
       (
         "format: {price}\n", 1,

@@ -83,7 +83,7 @@ struct RenderFormatTemplateUseCaseTests {
     expectError(
       "{arrow} {prize}",
       #"unknown placeholder {prize} at column 9; known placeholders: {price}, {amount}, "#
-        + "{currency}, {time}, {source}, {arrow}, {change}, {change_pct}, {stale}; "
+        + "{currency}, {time}, {source}, {arrow}, {change}, {change_pct}, {stale}, {alert}; "
         + "write {{ and }} for literal braces")
   }
 
@@ -132,8 +132,8 @@ struct RenderFormatTemplateUseCaseTests {
   // MARK: Helpers
 
   private var knownList: String {
-    "{price}, {amount}, {currency}, {time}, {source}, {arrow}, {change}, {change_pct}, {stale}; "
-      + "write {{ and }} for literal braces"
+    "{price}, {amount}, {currency}, {time}, {source}, {arrow}, {change}, {change_pct}, {stale}, "
+      + "{alert}; write {{ and }} for literal braces"
   }
 
   private func render(

@@ -1,0 +1,283 @@
+import BTCPriceCore
+import BTCPriceTestSupport
+import Foundation
+import Testing
+
+@Suite("Fire alerts once per crossing", .timeLimit(.minutes(1)), .hangLimit(.seconds(10)))
+struct FireAlertsOnceUseCaseTests {
+  let runStarted = Date(timeIntervalSince1970: 1_795_356_185)
+
+  // MARK: above and below
+
+  @Test func above_firesOnceWhenThePriceCrossesIt() {
+    let (sut, _, _) = makeSUT(["above:100000"])
+
+    #expect(fire(sut, "99990").isEmpty)
+    let alerts = fire(sut, "100000.01")
+    #expect(fire(sut, "100200").isEmpty, "still above: the same crossing")
+
+    #expect(alerts.map(\.rule.description) == ["above:100000"])
+    #expect(alerts.first?.direction == .up)
+    #expect(alerts.first?.reference == 100_000)
+    #expect(alerts.first?.quote.value == Decimal(string: "100000.01"))
+  }
+
+  @Test func below_firesOnceWhenThePriceCrossesIt() {
+    let (sut, _, _) = makeSUT(["below:90000"])
+
+    #expect(fire(sut, "90000").isEmpty, "at the threshold is not below it")
+    #expect(fire(sut, "89999.99").map(\.direction) == [.down])
+    #expect(fire(sut, "89000").isEmpty)
+  }
+
+  @Test func aPriceHoveringAroundTheThreshold_firesOnlyOnce() {
+    let (sut, _, _) = makeSUT(["above:100000"])
+    var fired = 0
+
+    for price in ["99950", "100010", "99980", "100020", "99700", "100050", "99501"] {
+      fired += fire(sut, price).count
+    }
+
+    #expect(fired == 1, "the price never went back 0.5 % (to 99,500) below the threshold")
+  }
+
+  @Test func aThresholdRule_reArmsOnlyPastTheMargin() {
+    let (sut, _, _) = makeSUT(["above:100000", "below:90000"])
+
+    _ = fire(sut, "99000")
+    _ = fire(sut, "91000")
+    #expect(fire(sut, "100001").count == 1)
+    #expect(fire(sut, "89999").count == 1)
+    #expect(fire(sut, "90449.99").isEmpty, "below: re-arms at 90,450 (0.5 % above)")
+    #expect(fire(sut, "90450").isEmpty)
+    #expect(fire(sut, "89999").count == 1)
+    #expect(fire(sut, "100001").count == 1, "above re-armed when the price fell to 89,999")
+  }
+
+  @Test func aPriceAlreadyPastTheThreshold_doesNotFireUntilItCrossesAgain() {
+    let (sut, _, _) = makeSUT(["above:100000"])
+
+    #expect(fire(sut, "101000").isEmpty)
+    #expect(fire(sut, "99400").isEmpty)
+    #expect(fire(sut, "100001").count == 1)
+  }
+
+  // MARK: move
+
+  @Test func move_firesOnARiseWithinTheWindow() async {
+    let (sut, clock, _) = makeSUT(["move:2%/15m"])
+
+    #expect(fire(sut, "100000").isEmpty)
+    await clock.advance(to: .seconds(600))
+    #expect(fire(sut, "101000").isEmpty)
+    await clock.advance(to: .seconds(899))
+    let alerts = fire(sut, "102000")
+
+    #expect(alerts.map(\.direction) == [.up])
+    #expect(alerts.first?.reference == 100_000)
+  }
+
+  @Test func move_firesOnAFallFromTheWindowsHigh() async {
+    let (sut, clock, _) = makeSUT(["move:2%/15m"])
+
+    _ = fire(sut, "100000")
+    await clock.advance(to: .seconds(60))
+    _ = fire(sut, "101000")
+    await clock.advance(to: .seconds(120))
+    let alerts = fire(sut, "98980")
+
+    #expect(alerts.map(\.direction) == [.down])
+    #expect(alerts.first?.reference == 101_000)
+  }
+
+  @Test func move_ignoresAMoveSlowerThanTheWindow() async {
+    let (sut, clock, _) = makeSUT(["move:2%/15m"])
+
+    _ = fire(sut, "100000")
+    await clock.advance(to: .seconds(600))
+    _ = fire(sut, "101000")
+    await clock.advance(to: .seconds(901))
+
+    #expect(fire(sut, "102000").isEmpty, "100,000 left the window a second ago")
+  }
+
+  @Test func move_firesOncePerMoveAndThenWatchesFromThere() async {
+    let (sut, clock, _) = makeSUT(["move:2%/15m"])
+
+    _ = fire(sut, "100000")
+    await clock.advance(to: .seconds(10))
+    #expect(fire(sut, "102000").count == 1)
+    await clock.advance(to: .seconds(20))
+    #expect(fire(sut, "102500").isEmpty, "2.5 % above 100,000, but the move already fired")
+    await clock.advance(to: .seconds(30))
+    #expect(fire(sut, "104040").count == 1, "2 % above 102,000")
+  }
+
+  // MARK: prices that cannot be trusted
+
+  @Test func staleTicks_fireNothingAndArmNothing() {
+    let (sut, _, _) = makeSUT(["above:100000"])
+
+    _ = fire(sut, "99000")
+    #expect(sut.evaluate(.stale(lastKnown: quote("101000"), failure: failure)).isEmpty)
+    _ = fire(sut, "101000")
+    #expect(sut.evaluate(.stale(lastKnown: quote("99000"), failure: failure)).isEmpty)
+
+    #expect(fire(sut, "101000").isEmpty, "the stale 99,000 did not re-arm the rule")
+  }
+
+  @Test func aFirstFreshPriceAfterStaleTicks_firesTheCrossingItShows() {
+    let (sut, _, _) = makeSUT(["above:100000"])
+
+    _ = fire(sut, "99000")
+    _ = sut.evaluate(.stale(lastKnown: quote("99000"), failure: failure))
+
+    #expect(fire(sut, "101000").count == 1)
+  }
+
+  @Test func aPriceFromAnEarlierRun_firesNothing() {
+    let (sut, _, store) = makeSUT(["above:100000"], stored: ["above:100000 USD": .armed])
+
+    let cached = quote("101000", at: runStarted.addingTimeInterval(-5))
+
+    #expect(sut.evaluate(.fresh(cached)).isEmpty, "--max-age shows a cached quote as fresh")
+    #expect(sut.evaluate(.stale(lastKnown: cached, failure: failure)).isEmpty)
+    #expect(store.saves.value.isEmpty)
+  }
+
+  @Test func aPriceTheCrossCheckRejected_firesNothingAndEntersNoWindow() async {
+    let (sut, clock, _) = makeSUT(["above:100000", "move:2%/15m"])
+
+    _ = fire(sut, "99000")
+    #expect(sut.evaluate(.fresh(quote("103000")), crossCheckRejected: true).isEmpty)
+    await clock.advance(to: .seconds(5))
+
+    #expect(fire(sut, "99500").isEmpty, "the rejected 103,000 is not the window's high")
+    #expect(fire(sut, "100001").count == 1, "and it did not fire the threshold")
+  }
+
+  @Test func aPriceInAnotherCurrency_firesNothing() {
+    let (sut, _, _) = makeSUT(["above:100000"])
+
+    _ = fire(sut, "99000")
+    let euros = PriceQuote(
+      value: 101_000, currency: "EUR", timestamp: runStarted.addingTimeInterval(1),
+      source: .binance)
+
+    #expect(sut.evaluate(.fresh(euros)).isEmpty)
+  }
+
+  // MARK: across runs
+
+  @Test func aRestart_doesNotFireAgainForACrossingThatFired() {
+    let store = AlertStateSpy()
+    let (first, _, _) = makeSUT(["above:100000"], store: store)
+    _ = fire(first, "99000")
+    #expect(fire(first, "100500").count == 1)
+
+    let (second, _, _) = makeSUT(["above:100000"], store: store)
+
+    #expect(fire(second, "100600").isEmpty)
+  }
+
+  @Test func aCrossingBetweenTwoRuns_firesInTheSecond() {
+    let store = AlertStateSpy()
+    let (first, _, _) = makeSUT(["below:90000"], store: store)
+    _ = fire(first, "91000")
+
+    let (second, _, _) = makeSUT(["below:90000"], store: store)
+
+    #expect(fire(second, "89000").count == 1, "status bars run --once every few seconds")
+  }
+
+  @Test func theState_isWrittenOnlyWhenARuleChangesSides() {
+    let (sut, _, store) = makeSUT(["above:100000"], stored: ["below:1 EUR": .armed])
+
+    for price in ["99000", "99100", "100001", "100100", "99400", "99300"] {
+      _ = fire(sut, price)
+    }
+
+    #expect(
+      store.saves.value == [
+        ["above:100000 USD": .armed, "below:1 EUR": .armed],
+        ["above:100000 USD": .fired, "below:1 EUR": .armed],
+        ["above:100000 USD": .armed, "below:1 EUR": .armed],
+      ], "other runs' rules are kept")
+  }
+
+  @Test func anUnreadableStore_isOneWarningAndAFreshStart() {
+    let warnings = Locked<[String]>([])
+    let store = AlertStateSpy(loadError: "cannot read alerts.json")
+    let (sut, _, _) = makeSUT(["above:100000"], store: store) { warnings.append($0) }
+
+    #expect(fire(sut, "101000").isEmpty)
+    #expect(warnings.value == ["cannot read alerts.json; alerts start from the next price"])
+  }
+
+  @Test func anUnwritableStore_warnsAndStillFires() {
+    let warnings = Locked<[String]>([])
+    let store = AlertStateSpy(saveError: "disk full")
+    let (sut, _, _) = makeSUT(["above:100000"], store: store) { warnings.append($0) }
+
+    _ = fire(sut, "99000")
+
+    #expect(fire(sut, "101000").count == 1)
+    #expect(warnings.value == ["disk full", "disk full"])
+  }
+
+  // MARK: helpers
+
+  private let failure = PriceFetchFailure(failures: [])
+
+  private func makeSUT(
+    _ rules: [String], stored: [String: AlertArming] = [:], store: AlertStateSpy? = nil,
+    warn: @escaping @Sendable (String) -> Void = { _ in }
+  ) -> (AlertEngine, SteppedTestClock, AlertStateSpy) {
+    let clock = SteppedTestClock()
+    let store = store ?? AlertStateSpy(stored: stored)
+    let sut = AlertEngine(
+      rules: rules.map { try! AlertRule.parse($0) }, currency: "USD", clock: clock,
+      runStarted: runStarted, store: store, warn: warn)
+    sut.restore()
+    return (sut, clock, store)
+  }
+
+  private func quote(_ value: String, at timestamp: Date? = nil) -> PriceQuote {
+    PriceQuote(
+      value: Decimal(string: value)!, currency: "USD",
+      timestamp: timestamp ?? runStarted.addingTimeInterval(1), source: .binance)
+  }
+
+  private func fire(_ sut: AlertEngine, _ value: String) -> [PriceAlert] {
+    sut.evaluate(.fresh(quote(value)))
+  }
+}
+
+/// An in-memory alert state store whose failures can be switched on.
+final class AlertStateSpy: AlertStateStore {
+  struct Failure: Error, CustomStringConvertible {
+    let description: String
+  }
+
+  let stored: Locked<[String: AlertArming]>
+  let saves = Locked<[[String: AlertArming]]>([])
+  private let loadError: Failure?
+  private let saveError: Failure?
+
+  init(stored: [String: AlertArming] = [:], loadError: String? = nil, saveError: String? = nil) {
+    self.stored = Locked(stored)
+    self.loadError = loadError.map(Failure.init)
+    self.saveError = saveError.map(Failure.init)
+  }
+
+  func load() throws -> [String: AlertArming] {
+    if let loadError { throw loadError }
+    return stored.value
+  }
+
+  func save(_ states: [String: AlertArming]) throws {
+    if let saveError { throw saveError }
+    stored.withValue { $0 = states }
+    saves.append(states)
+  }
+}

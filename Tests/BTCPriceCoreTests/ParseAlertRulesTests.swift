@@ -1,0 +1,35 @@
+import BTCPriceCore
+import Foundation
+import Testing
+
+@Suite("Parse alert rules")
+struct ParseAlertRulesTests {
+  @Test func thresholds_areReadExactly() throws {
+    #expect(try AlertRule.parse("above:100000").kind == .above(100_000))
+    #expect(
+      try AlertRule.parse(" below:95000.10 ").kind == .below(Decimal(string: "95000.10")!))
+    #expect(try AlertRule.parse("above:0.1").description == "above:0.1")
+  }
+
+  @Test func moves_takeAPercentAndAWindow() throws {
+    #expect(
+      try AlertRule.parse("move:2%/15m").kind == .move(percent: 2, window: .seconds(900)))
+    #expect(
+      try AlertRule.parse("move:0.5%/30s").kind
+        == .move(percent: Decimal(string: "0.5")!, window: .seconds(30)))
+    #expect(try AlertRule.parse("move:1%/24h").description == "move:1%/24h")
+    #expect(try AlertRule.parse("move:1%/90m").description == "move:1%/90m")
+  }
+
+  @Test(arguments: [
+    "", "above", "above:", "above:-1", "above:0", "above:1e5", "above:100,000", "above:$100000",
+    "above:100000abc", "over:100000", "move:2/15m", "move:2%", "move:2%/15", "move:2%/0m",
+    "move:2%/25h", "move:100%/1m", "move:0%/1m", "move:2%/15d", "move:2%/1.5m",
+  ])
+  func malformedRules_areRefusedWithTheAcceptedForms(text: String) {
+    #expect(throws: AlertRuleError(text: text)) { try AlertRule.parse(text) }
+    #expect(
+      AlertRuleError(text: text).description.contains(
+        "above:PRICE, below:PRICE or move:PERCENT%/WINDOW"))
+  }
+}

@@ -1,0 +1,179 @@
+import BTCPriceTestSupport
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Alerts with the built binary, as the fake exchange moves the price through the thresholds.
+extension BinaryEndToEndTests {
+  @Suite("Alerts end to end", .serialized, .timeLimit(.minutes(2)), .hangLimit(.seconds(30)))
+  final class AlertsEndToEndTests {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "btc-price-alerts-e2e-\(UUID().uuidString)")
+
+    init() throws {
+      try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    }
+
+    deinit {
+      try? FileManager.default.removeItem(at: folder)
+    }
+
+    @Test func eachCrossingFiresExactlyOnce_andTheCommandGetsItsVariables() async throws {
+      try await FakeExchangeServer.withRunning { server in
+        await server.stub(
+          .binance, .binance(price: "99000"), .binance(price: "100500"),
+          .binance(price: "100800"), .binance(price: "99400"), .binance(price: "100200"),
+          .binance(price: "100300"))
+        let record = folder.appendingPathComponent("alerts.txt").path
+
+        let run = try BinaryProcess(
+          arguments(
+            server, "--count", "6", "--alert", "above:100000", "--on-alert",
+            #"env | grep ^BTC_PRICE_ALERT_ | sort >> "$RECORD"; echo --- >> "$RECORD""#),
+          environment: ["RECORD": record])
+        let status = await run.waitForExit()
+
+        #expect(status == 0, "\(run.stderrText)")
+        let marked = run.stdoutText.enumerated().filter { $0.element.contains("Alert:") }
+        #expect(marked.map(\.offset) == [1, 4], "\(run.stdoutText)")
+        #expect(marked.first?.element.hasSuffix("$100,500.00 - Alert: above $100,000.00") == true)
+        await eventually({ self.blocks(record).count == 2 }, "\(self.blocks(record))")
+        let first = try #require(blocks(record).first)
+        #expect(first.contains("BTC_PRICE_ALERT_RULE=above:100000"))
+        #expect(first.contains("BTC_PRICE_ALERT_PRICE=100500"))
+        #expect(first.contains("BTC_PRICE_ALERT_CURRENCY=USD"))
+        #expect(first.contains("BTC_PRICE_ALERT_SOURCE=binance"))
+        #expect(first.contains("BTC_PRICE_ALERT_DIRECTION=up"))
+        #expect(first.contains("BTC_PRICE_ALERT_TEXT=BTC above $100,000.00: $100,500.00"))
+        #expect(first.contains(#/BTC_PRICE_ALERT_TIME=\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ/#))
+        #expect(blocks(record).last?.contains("BTC_PRICE_ALERT_PRICE=100200") == true)
+      }
+    }
+
+    @Test func aHangingCommand_doesNotMoveTheRhythmAndIsEndedOnTheWayOut() async throws {
+      try await FakeExchangeServer.withRunning { server in
+        await server.stub(
+          .binance, .binance(price: "99000"), .binance(price: "100500"),
+          .binance(price: "99000"), .binance(price: "100500"))
+        let pids = folder.appendingPathComponent("pids").path
+
+        let run = try BinaryProcess(
+          arguments(
+            server, "--count", "4", "--interval", "1", "--alert", "above:100000", "--on-alert",
+            #"echo $$ >> "$PIDS"; exec sleep 30"#),
+          environment: ["PIDS": pids])
+        let status = await run.waitForExit()
+
+        #expect(status == 0, "\(run.stderrText)")
+        let lines = run.lines
+        #expect(lines.count == 4)
+        for (previous, next) in zip(lines, lines.dropFirst()) {
+          let gap = next.arrivedAt - previous.arrivedAt
+          #expect(gap > .milliseconds(800) && gap < .milliseconds(1200), "gap \(gap)")
+        }
+        let started = ((try? String(contentsOfFile: pids, encoding: .utf8)) ?? "")
+          .split(separator: "\n").compactMap { pid_t($0) }
+        #expect(started.count == 2)
+        await eventually(
+          { started.allSatisfy { kill($0, 0) != 0 } }, "a command outlived the run")
+      }
+    }
+
+    @Test func aFailingCommand_isOneWarningNotAnExit() async throws {
+      try await FakeExchangeServer.withRunning { server in
+        await server.stub(.binance, .binance(price: "99000"), .binance(price: "100500"))
+
+        let run = try BinaryProcess(
+          arguments(server, "--count", "3", "--alert", "above:100000", "--on-alert", "exit 3"))
+
+        #expect(await run.waitForExit() == 0)
+        #expect(run.stdoutText.count == 3)
+        #expect(run.stderrText == "btc-price: warning: --on-alert: exited with status 3\n")
+      }
+    }
+
+    @Test func aRestart_doesNotFireAgainForACrossingThatFired() async throws {
+      try await FakeExchangeServer.withRunning { server in
+        let state = ["XDG_STATE_HOME": folder.appendingPathComponent("state").path]
+        var marked: [Bool] = []
+        for price in ["99000", "100500", "100600", "99400", "100100"] {
+          await server.stub(.binance, .binance(price: price))
+          let run = try BinaryProcess(
+            arguments(server, "--once", "--alert", "above:100000"), environment: state)
+          #expect(await run.waitForExit() == 0, "\(run.stderrText)")
+          marked.append(run.stdoutText.first?.contains("Alert:") == true)
+        }
+
+        #expect(marked == [false, true, false, false, true])
+        let saved = try String(
+          contentsOfFile: folder.appendingPathComponent("state/btc-price/alerts.json").path,
+          encoding: .utf8)
+        #expect(saved == #"{"rules":{"above:100000 USD":"fired"},"version":1}"#)
+      }
+    }
+
+    @Test func notify_showsEachAlertWithNotifySend() async throws {
+      try await FakeExchangeServer.withRunning { server in
+        await server.stub(.binance, .binance(price: "99000"), .binance(price: "89000"))
+        let bin = folder.appendingPathComponent("bin")
+        try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
+        let record = folder.appendingPathComponent("notified.txt").path
+        let fake = bin.appendingPathComponent("notify-send")
+        try "#!/bin/sh\nprintf '%s|' \"$@\" > '\(record)'\n".write(
+          to: fake, atomically: true, encoding: .utf8)
+        chmod(fake.path, 0o755)
+
+        let run = try BinaryProcess(
+          arguments(server, "--count", "2", "--alert", "below:90000", "--notify"),
+          environment: ["PATH": "\(bin.path):/usr/bin:/bin"])
+        #expect(await run.waitForExit() == 0, "\(run.stderrText)")
+
+        await eventually({ FileManager.default.fileExists(atPath: record) })
+        let notified = try String(contentsOfFile: record, encoding: .utf8)
+        #expect(notified.hasPrefix("--app-name=btc-price|BTC below $90,000.00|$89,000.00 at "))
+        #expect(notified.hasSuffix(" from Binance|"))
+      }
+    }
+
+    @Test func notify_withoutNotifySend_isOneWarningSayingWhatToInstall() async throws {
+      try await FakeExchangeServer.withRunning { server in
+        await server.stub(.binance, .binance(price: "99000"), .binance(price: "89000"))
+
+        let run = try BinaryProcess(
+          arguments(server, "--count", "2", "--alert", "below:90000", "--notify"),
+          environment: ["PATH": folder.path])
+        #expect(await run.waitForExit() == 0)
+
+        #expect(
+          run.stderrText.components(separatedBy: "notify-send not found").count == 2,
+          "\(run.stderrText)")
+        #expect(run.stderrText.contains("install libnotify-bin"))
+        #expect(run.stdoutText.last?.hasSuffix("Alert: below $90,000.00") == true)
+      }
+    }
+
+    @Test(arguments: ["over:100000", "above:1e5", "move:2%/15d"])
+    func aMalformedRule_isAUsageErrorShowingTheAcceptedForms(rule: String) async throws {
+      let run = try BinaryProcess(["--once", "--alert", rule])
+
+      #expect(await run.waitForExit() == 64)
+      #expect(run.stderrText.contains("invalid alert rule \"\(rule)\""), "\(run.stderrText)")
+      #expect(run.stderrText.contains("above:PRICE, below:PRICE or move:PERCENT%/WINDOW"))
+    }
+
+    private func blocks(_ path: String) -> [String] {
+      let text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+      return text.components(separatedBy: "---\n").filter { !$0.isEmpty }
+    }
+
+    private func arguments(_ server: FakeExchangeServer, _ extra: String...) -> [String] {
+      ["--interval", "0.3", "--primary-timeout", "3", "--sources", "binance", "--no-cache"]
+        + server.urlArguments + extra
+    }
+  }
+}

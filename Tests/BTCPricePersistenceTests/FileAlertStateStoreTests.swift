@@ -1,0 +1,55 @@
+import BTCPriceCore
+import BTCPricePersistence
+import Foundation
+import Testing
+
+@Suite("Keep the alerts' state in a state file")
+final class FileAlertStateStoreTests {
+  let folder = FileManager.default.temporaryDirectory
+    .appendingPathComponent("FileAlertStateStoreTests-\(UUID().uuidString)")
+  var fileURL: URL { folder.appendingPathComponent("state/btc-price/alerts.json") }
+
+  deinit {
+    try? FileManager.default.removeItem(at: folder)
+  }
+
+  @Test func load_deliversNothingWhenNoFileExists() throws {
+    #expect(try makeSUT().load().isEmpty)
+  }
+
+  @Test func save_thenLoad_deliversEveryRuleAsItStood() throws {
+    let states: [String: AlertArming] = ["above:100000 USD": .fired, "below:90000.5 EUR": .armed]
+
+    try makeSUT().save(states)
+
+    #expect(try makeSUT().load() == states)
+    #expect(
+      try String(contentsOf: fileURL, encoding: .utf8)
+        == #"{"rules":{"above:100000 USD":"fired","below:90000.5 EUR":"armed"},"version":1}"#)
+  }
+
+  @Test(arguments: [
+    "not json", #"{"version":2,"rules":{}}"#, #"{"version":1,"rules":{"above:1 USD":"maybe"}}"#,
+  ])
+  func load_refusesAFileThatIsNotOurs(content: String) throws {
+    try FileManager.default.createDirectory(
+      at: fileURL.deletingLastPathComponent(), withIntermediateDirectories: true)
+    try Data(content.utf8).write(to: fileURL)
+
+    #expect {
+      try self.makeSUT().load()
+    } throws: {
+      "\($0)".hasPrefix("ignoring corrupt alert state file \(self.fileURL.path)")
+    }
+  }
+
+  @Test func theDefaultFile_isNextToTheLimitsInTheStateFolder() {
+    let url = FileAlertStateStore.defaultFileURL(environment: ["XDG_STATE_HOME": "/s"])
+
+    #expect(url.path == "/s/btc-price/alerts.json")
+  }
+
+  private func makeSUT() -> FileAlertStateStore {
+    FileAlertStateStore(fileURL: fileURL)
+  }
+}

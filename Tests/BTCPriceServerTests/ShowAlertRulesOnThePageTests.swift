@@ -1,0 +1,12 @@
+import BTCPriceServer
+import Testing
+
+@Suite("Show the armed alert rules on the page")
+struct ShowAlertRulesOnThePageTests {
+  @Test func theRules_areOneEscapedLineAndNothingWithoutRules() {
+    #expect(
+      PricePage.alertRulesLine("Alerts: above $100,000.00 · <b>")
+        == #"<p id="alerts" class="alerts">Alerts: above $100,000.00 · &lt;b&gt;</p>"#)
+    #expect(PricePage.alertRulesLine(nil).isEmpty)
+  }
+}
