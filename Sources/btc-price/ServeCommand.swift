@@ -4,7 +4,9 @@ import BTCPriceFeature
 import BTCPriceNIO
 import BTCPriceNetworking
 import BTCPriceServer
+import BTCPriceTerminal
 import Logging
+import NIOConcurrencyHelpers
 import ServiceLifecycle
 
 #if canImport(FoundationEssentials)
@@ -127,11 +129,17 @@ struct ServeCommand: AsyncParsableCommand {
       client: prices.client, clock: prices.clock, runStarted: prices.now(),
       presenter: presenter, metrics: metrics, warn: { Console.writeStderr(Console.warning($0)) })
     let delivering = Task { await alerts?.run() }
+    // Say why once on stderr when no source gives a price, and once when prices come back, as
+    // the command line does.
+    let outage = NIOLockedValueBox(OutageNotice())
     let ticking = PriceTickService(broadcaster: broadcaster, metrics: metrics, clock: prices.clock)
     { publish in
       // The same one-thread tick as the command line's (see EventLoopExecutor).
       let task = loop.startTask {
         try await ticks.run { update, presented in
+          if let line = outage.withLockedValue({ $0.record(update) }) {
+            Console.writeStderr(Console.warning(line))
+          }
           var state = presented
           state.alert = alerts?.tick(update)
           publish(state)

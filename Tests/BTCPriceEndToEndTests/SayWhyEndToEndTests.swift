@@ -77,6 +77,22 @@ extension BinaryEndToEndTests {
       #expect((object["reason"] as? String)?.hasPrefix("no source's host name") == true, "\(line)")
     }
 
+    @Test func serve_saysWhyOnceOnStderr() async throws {
+      let run = try BinaryProcess(
+        ["serve", "--port", "0"] + base + [
+          "--binance-url", "http://exchange.invalid/api/v3/ticker/price",
+          "--kraken-url", "http://exchange.invalid/0/public/Ticker",
+        ])
+      await waitUntil({ run.stderrText.contains("no source has given a price") }, "no warning")
+      run.send(SIGTERM)
+      _ = await run.waitForExit()
+
+      #expect(
+        run.stderrText.components(separatedBy: "no source has given a price").count == 2,
+        "\(run.stderrText)")
+      #expect(run.stderrText.contains("no source's host name could be found"))
+    }
+
     private var base: [String] {
       // Ticks long enough that a loaded machine does not turn a quick failure into a timeout.
       ["--no-cache", "--interval", "0.3", "--primary-timeout", "3", "--sources", "binance,kraken"]
