@@ -35,6 +35,8 @@ public struct PricePageViewState: Equatable, Sendable {
 
   /// Shown while the page has lost its stream and is reconnecting.
   public static let reconnectingText = "Reconnecting…"
+  /// The button that asks the browser to show alerts as notifications.
+  public static let notifyButtonText = "Notify me"
   /// Shown without the script.
   public static let noScriptText = "Reload the page for a newer price."
 

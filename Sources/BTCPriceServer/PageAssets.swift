@@ -82,6 +82,15 @@ enum PageAssets {
         }
       };
 
+      // Browsers ask for notifications only on a click: offer the button while undecided.
+      const notify = $("notify");
+      if (notify && window.Notification && Notification.permission === "default") {
+        notify.hidden = false;
+        notify.addEventListener("click", () => {
+          Notification.requestPermission().then(() => { notify.hidden = true; }, () => {});
+        });
+      }
+
       if (!window.EventSource) return;
       let source = null;
       let retry = null;
@@ -179,6 +188,7 @@ enum PageAssets {
     }
     .sparkline { display: block; width: 100%; height: clamp(3.5rem, 16vh, 14rem); margin-top: 1em; color: var(--accent); }
     .connection, .noscript, .alerts { color: var(--muted); font-size: clamp(0.85rem, 2vw, 1.6rem); }
+    .alerts button { font: inherit; margin-left: 0.5em; }
     .visually-hidden {
       position: absolute;
       width: 1px;

@@ -61,10 +61,14 @@ public enum PricePage {
       """
   }
 
-  /// The armed alert rules (serve's `--alert`), in the presenter's words; nothing without rules.
+  /// The armed alert rules (serve's `--alert`), in the presenter's words, and the button that
+  /// asks the browser for notifications (the script shows it only while the viewer has not
+  /// decided: browsers ask only on a click); nothing without rules.
   public static func alertRulesLine(_ text: String?) -> String {
     guard let text else { return "" }
-    return "<p id=\"alerts\" class=\"alerts\">\(HTML.escape(text))</p>"
+    return "<p id=\"alerts\" class=\"alerts\">\(HTML.escape(text)) "
+      + "<button id=\"notify\" type=\"button\" hidden>"
+      + HTML.escape(PricePageViewState.notifyButtonText) + "</button></p>"
   }
 
   /// `<time id="time" datetime="2026-11-22T14:03:05Z">Nov 22, 14:03:05 UTC</time>`, or `-`.

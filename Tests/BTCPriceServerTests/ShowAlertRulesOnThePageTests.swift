@@ -6,7 +6,8 @@ struct ShowAlertRulesOnThePageTests {
   @Test func theRules_areOneEscapedLineAndNothingWithoutRules() {
     #expect(
       PricePage.alertRulesLine("Alerts: above $100,000.00 · <b>")
-        == #"<p id="alerts" class="alerts">Alerts: above $100,000.00 · &lt;b&gt;</p>"#)
+        == #"<p id="alerts" class="alerts">Alerts: above $100,000.00 · &lt;b&gt; "#
+        + #"<button id="notify" type="button" hidden>Notify me</button></p>"#)
     #expect(PricePage.alertRulesLine(nil).isEmpty)
   }
 }
