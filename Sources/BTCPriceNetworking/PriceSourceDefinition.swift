@@ -11,9 +11,6 @@ import BTCPriceCore
 /// it refuses us. ``PriceSourceRegistry/all`` lists them; the command-line options, the cache's
 /// display names and the tests' fake exchange are all derived from that list.
 public struct PriceSourceDefinition: Sendable {
-  /// Reads a source's answer into a price, or says why it is not one.
-  public typealias Mapper = @Sendable (HTTPResponse) throws(PriceSourceError) -> Decimal
-
   /// Reads a source's answer into a price for one pair, or says why it is not one.
   public typealias PairMapper =
     @Sendable (HTTPResponse, MarketPair) throws(PriceSourceError) ->
@@ -65,7 +62,7 @@ public struct PriceSourceDefinition: Sendable {
   /// Where its URL names the pair.
   public let pairPlacement: PairPlacement
   /// Reads its answer for a pair; an answer for another pair is invalid data.
-  public let mapPair: PairMapper
+  private let mapPair: PairMapper
   /// What the user can do when this source refuses us, where that says more than the general
   /// advice (see ``advice(for:coolDown:apiKeyGiven:)``); nil for the general advice.
   let specificAdvice: SpecificAdvice
@@ -89,16 +86,16 @@ public struct PriceSourceDefinition: Sendable {
     Currency.supported.filter { markets[$0] != nil }
   }
 
-  /// The reader of its answers in `currency`; nil when it does not serve that currency.
-  public func mapper(for currency: Currency) -> Mapper? {
-    guard let pair = markets[currency] else { return nil }
-    return { [mapPair] response throws(PriceSourceError) in try mapPair(response, pair) }
-  }
-
-  /// Its reader of USD answers, the currency of its default URL.
-  public var map: Mapper {
-    // Every source serves USD: PriceSourceRegistryTests checks it.
-    mapper(for: .usd)!
+  /// The price in its answer for BTC in `currency` (by default USD, the currency of its default
+  /// URL); an answer for another pair is invalid data, and so is any answer in a currency the
+  /// source has no market for.
+  public func map(_ response: HTTPResponse, in currency: Currency = .usd) throws(PriceSourceError)
+    -> Decimal
+  {
+    guard let pair = markets[currency] else {
+      throw .invalidData(MarketError.notServed(sourceID: source.id, currency: currency).description)
+    }
+    return try mapPair(response, pair)
   }
 
   /// The URL that asks this source for BTC in `currency`, built from `base` (default: the real

@@ -13,7 +13,7 @@ public struct RemotePriceLoader: PriceLoader {
   /// The source this loader asks.
   public let source: PriceSource
   private let currency: Currency
-  private let map: PriceSourceDefinition.Mapper
+  private let definition: PriceSourceDefinition
   private let now: @Sendable () -> Date
 
   /// A loader for `definition` in USD, at `url` (default: its real endpoint), taken as it is.
@@ -26,7 +26,7 @@ public struct RemotePriceLoader: PriceLoader {
     self.request = definition.request(url: url, apiKey: apiKey)
     self.source = definition.source
     self.currency = .usd
-    self.map = definition.map
+    self.definition = definition
     self.now = now
   }
 
@@ -39,14 +39,11 @@ public struct RemotePriceLoader: PriceLoader {
     url: URL? = nil, apiKey: String? = nil, now: @escaping @Sendable () -> Date
   ) throws(PriceSourceDefinition.MarketError) {
     let marketURL = try definition.url(for: currency, base: url)
-    guard let map = definition.mapper(for: currency) else {
-      throw .notServed(sourceID: definition.source.id, currency: currency)
-    }
     self.client = client
     self.request = definition.request(url: marketURL, apiKey: apiKey)
     self.source = definition.source
     self.currency = currency
-    self.map = map
+    self.definition = definition
     self.now = now
   }
 
@@ -60,7 +57,7 @@ public struct RemotePriceLoader: PriceLoader {
     }
     let value: Decimal
     do {
-      value = try map(response)
+      value = try definition.map(response, in: currency)
     } catch {
       throw rateLimitAware(error, in: response)
     }

@@ -180,9 +180,9 @@ struct AskSourcesInCurrencyUseCaseTests {
   func mapper_readsThePriceOfThePairAskedFor(
     sourceID: String, currency: Currency, body: String, expected: String
   ) throws {
-    let map = try #require(mapper(sourceID, currency))
+    let definition = try #require(PriceSourceRegistry.definition(id: sourceID))
 
-    #expect("\(try map(response(body)))" == expected)
+    #expect("\(try definition.map(response(body), in: currency))" == expected)
   }
 
   @Test(
@@ -205,10 +205,10 @@ struct AskSourcesInCurrencyUseCaseTests {
   func mapper_deliversInvalidDataForAnotherCurrencysAnswer(
     sourceID: String, currency: Currency, body: String
   ) throws {
-    let map = try #require(mapper(sourceID, currency))
+    let definition = try #require(PriceSourceRegistry.definition(id: sourceID))
 
     #expect {
-      try map(response(body))
+      try definition.map(response(body), in: currency)
     } throws: { error in
       guard case .invalidData = error as? PriceSourceError else { return false }
       return true
@@ -218,22 +218,26 @@ struct AskSourcesInCurrencyUseCaseTests {
   @Test func mapper_namesThePairItExpectedInItsError() {
     let body = #"{"symbol":"BTCUSDT","price":"68901.23"}"#
     #expect(throws: PriceSourceError.invalidData("symbol is BTCUSDT, not BTCEUR")) {
-      try mapper("binance", .eur)!(response(body))
+      try PriceSourceDefinition.binance.map(response(body), in: .eur)
     }
     let coinbase = #"{"data":{"amount":"1","base":"BTC","currency":"USD"}}"#
     #expect(throws: PriceSourceError.invalidData("data is not a BTC/JPY price")) {
-      try mapper("coinbase", .jpy)!(response(coinbase))
+      try PriceSourceDefinition.coinbase.map(response(coinbase), in: .jpy)
     }
     let kraken = #"{"error":[],"result":{"XXBTZUSD":{"c":["1","1"]}}}"#
     #expect(throws: PriceSourceError.invalidData("pair XXBTZUSD is not XBTGBP")) {
-      try mapper("kraken", .gbp)!(response(kraken))
+      try PriceSourceDefinition.kraken.map(response(kraken), in: .gbp)
     }
   }
 
-  @Test func mapper_isNilForACurrencyTheSourceDoesNotServe() {
-    #expect(mapper("bitstamp", .jpy) == nil)
-    #expect(mapper("cryptocompare", .chf) == nil)
-    #expect(mapper("nosuchsource", .usd) == nil)
+  @Test func map_refusesAnyAnswerInACurrencyTheSourceDoesNotServe() {
+    let bitstamp = #"{"timestamp":"1763800000","last":"54210.10"}"#
+    #expect(throws: PriceSourceError.invalidData("bitstamp has no BTC/JPY market")) {
+      try PriceSourceDefinition.bitstamp.map(response(bitstamp), in: .jpy)
+    }
+    #expect(throws: PriceSourceError.invalidData("cryptocompare has no BTC/CHF market")) {
+      try PriceSourceDefinition.cryptoCompare.map(response("{}"), in: .chf)
+    }
   }
 
   // MARK: Loader
@@ -295,10 +299,6 @@ struct AskSourcesInCurrencyUseCaseTests {
 
   private func currencies(servedBy sourceID: String) -> [Currency] {
     PriceSourceRegistry.definition(id: sourceID)?.currencies ?? []
-  }
-
-  private func mapper(_ sourceID: String, _ currency: Currency) -> PriceSourceDefinition.Mapper? {
-    PriceSourceRegistry.definition(id: sourceID)?.mapper(for: currency)
   }
 
   private func defaultURL(_ sourceID: String) -> URL {
