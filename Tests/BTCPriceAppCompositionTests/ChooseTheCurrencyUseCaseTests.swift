@@ -107,7 +107,7 @@ struct ChooseTheCurrencyUseCaseTests {
 
   private static func priceViewModel(_ currency: Currency) -> PriceViewModel {
     AppComposition.makePriceViewModel(
-      client: NeverAnsweringClient(), clock: SteppedTestClock(), now: { Date() },
+      client: StubHTTPClient.neverAnswering, clock: SteppedTestClock(), now: { Date() },
       cacheFileURL: nil, currency: currency, log: { _ in })
   }
 
@@ -120,11 +120,3 @@ struct ChooseTheCurrencyUseCaseTests {
 }
 
 /// A client whose requests never end (until cancelled).
-struct NeverAnsweringClient: HTTPClient {
-  func get(_ request: HTTPRequest) async throws -> HTTPResponse {
-    let (never, continuation) = AsyncStream.makeStream(of: Never.self)
-    for await _ in never {}
-    continuation.finish()
-    throw CancellationError()
-  }
-}

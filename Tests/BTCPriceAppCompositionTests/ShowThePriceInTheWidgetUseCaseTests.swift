@@ -17,7 +17,8 @@ struct ShowThePriceInTheWidgetUseCaseTests {
     try await withSharedFolder { folder in
       let sut = makeSUT(
         folder: folder,
-        client: StatusClient(status: 200, body: #"{"symbol":"BTCUSDT","price":"70123.45000000"}"#))
+        client: StubHTTPClient(status: 200, body: #"{"symbol":"BTCUSDT","price":"70123.45000000"}"#)
+      )
 
       let timeline = await sut.loadTimeline()
 
@@ -33,7 +34,7 @@ struct ShowThePriceInTheWidgetUseCaseTests {
   @Test func failedReload_showsTheAppsCachedPriceMarkedStale() async throws {
     try await withSharedFolder { folder in
       try Data(Self.cachedJSON.utf8).write(to: folder.appendingPathComponent("last-price.json"))
-      let sut = makeSUT(folder: folder, client: StatusClient(status: 500, body: "{}"))
+      let sut = makeSUT(folder: folder, client: StubHTTPClient(status: 500, body: "{}"))
 
       let timeline = await sut.loadTimeline()
 
@@ -47,13 +48,13 @@ struct ShowThePriceInTheWidgetUseCaseTests {
     try await withSharedFolder { folder in
       try Data(Self.cachedEURJSON.utf8).write(
         to: folder.appendingPathComponent("last-price-eur.json"))
-      let client = StatusClient(status: 200, body: "{}")
+      let client = StubHTTPClient(status: 200, body: "{}")
       let sut = makeSUT(folder: folder, client: client, currency: .eur)
 
       let entry = sut.snapshot()
 
       #expect(entry.content.priceText == "€63,250.10")
-      #expect(client.requests.value == 0)
+      #expect(client.requests.isEmpty)
     }
   }
 
@@ -66,7 +67,7 @@ struct ShowThePriceInTheWidgetUseCaseTests {
     {"currency":"EUR","price":"63250.10","source":"binance","timestamp":"2026-11-22T14:03:05.250Z","version":1}
     """
 
-  private func makeSUT(folder: URL, client: StatusClient, currency: Currency = .usd)
+  private func makeSUT(folder: URL, client: StubHTTPClient, currency: Currency = .usd)
     -> WidgetComposition
   {
     let suite = "btc-price-widget-tests-\(UUID().uuidString)"
@@ -89,13 +90,3 @@ struct ShowThePriceInTheWidgetUseCaseTests {
 }
 
 /// Answers every request with one status and body at once, and counts the requests.
-private struct StatusClient: HTTPClient {
-  let status: Int
-  let body: String
-  let requests = Locked(0)
-
-  func get(_ request: HTTPRequest) async throws -> HTTPResponse {
-    requests.withValue { $0 += 1 }
-    return HTTPResponse(status: status, body: Data(body.utf8))
-  }
-}

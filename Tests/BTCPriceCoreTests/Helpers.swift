@@ -59,46 +59,5 @@ struct LoaderStub: PriceLoader {
   private var elapsed: Duration { clock.elapsed }
 }
 
-/// An in-memory store whose failures can be switched on, for feed tests.
-final class PriceStoreSpy: PriceStore {
-  struct Failure: Error, CustomStringConvertible {
-    let description: String
-  }
-
-  private struct State {
-    var stored: PriceQuote?
-    var loadError: Failure?
-    var saveError: Failure?
-    var saves: [PriceQuote] = []
-  }
-
-  private let state: Locked<State>
-
-  init(stored: PriceQuote? = nil, loadError: String? = nil, saveError: String? = nil) {
-    state = Locked(
-      State(
-        stored: stored, loadError: loadError.map(Failure.init),
-        saveError: saveError.map(Failure.init)))
-  }
-
-  var savedQuotes: [PriceQuote] { state.value.saves }
-
-  func failSaves(_ reason: String?) {
-    state.withValue { $0.saveError = reason.map(Failure.init) }
-  }
-
-  func load() throws -> PriceQuote? {
-    try state.withValue { state in
-      if let loadError = state.loadError { throw loadError }
-      return state.stored
-    }
-  }
-
-  func save(_ quote: PriceQuote) throws {
-    try state.withValue { state in
-      if let saveError = state.saveError { throw saveError }
-      state.stored = quote
-      state.saves.append(quote)
-    }
-  }
-}
+/// The feed tests' store: TestSupport's, which keeps the store contract.
+typealias PriceStoreSpy = InMemoryPriceStore

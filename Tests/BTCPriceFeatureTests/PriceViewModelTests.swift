@@ -137,14 +137,14 @@ struct PriceViewModelTests {
 
   /// Every fresh value is saved at once today; a failed save is what leaves one unsaved.
   @Test func goingToTheBackground_savesTheShownValueWhoseSaveFailed() async {
-    let store = SaveFailsOnceStore()
+    let store = InMemoryPriceStore(saveError: "disk full", failingSaves: 1)
     let (sut, running) = start(ScriptedLoader(.answer(cached)), store: store)
     await waitOnMainActor(until: { sut.priceText == "$68,901.23" })
-    #expect(store.saved.value.isEmpty)
+    #expect(store.savedQuotes.isEmpty)
 
     sut.phaseDidChange(to: .background)
 
-    await waitOnMainActor(until: { store.saved.value == [cached] }, "the value was never saved")
+    await waitOnMainActor(until: { store.savedQuotes == [cached] }, "the value was never saved")
     await stop(running)
   }
 
@@ -184,7 +184,7 @@ struct PriceViewModelTests {
 
   @Test func goingToTheBackground_savesInsideABackgroundTask() async {
     let spy = BackgroundTaskSpy()
-    let store = SaveFailsOnceStore()
+    let store = InMemoryPriceStore(saveError: "disk full", failingSaves: 1)
     let sut = makeSUT(ScriptedLoader(.answer(cached)), store: store, backgroundTask: spy.hooks)
     let running = Task { await sut.run() }
     await waitOnMainActor(until: { sut.priceText == "$68,901.23" })
@@ -193,7 +193,7 @@ struct PriceViewModelTests {
 
     await waitOnMainActor(until: { spy.events.value.count == 2 }, "the assertion never ended")
     #expect(spy.events.value == ["begin Save the last Bitcoin price", "end 1"])
-    #expect(store.saved.value == [cached], "the save ran before the assertion ended")
+    #expect(store.savedQuotes == [cached], "the save ran before the assertion ended")
     await stop(running)
   }
 
@@ -233,7 +233,7 @@ struct PriceViewModelTests {
     return PriceViewModel(
       feed: PriceFeed(
         chain: chain,
-        cache: PriceCache(store: store ?? InMemoryPriceStore(cache), clock: clock)),
+        cache: PriceCache(store: store ?? InMemoryPriceStore(stored: cache), clock: clock)),
       clock: clock,
       timeZone: timeZone,
       backgroundTask: backgroundTask)
@@ -271,32 +271,5 @@ private func quote(_ value: String, at seconds: TimeInterval = 1_795_356_185) ->
 }
 
 /// A store that holds one quote in memory.
-private final class InMemoryPriceStore: PriceStore {
-  private let stored: Locked<PriceQuote?>
-
-  init(_ quote: PriceQuote?) {
-    stored = Locked(quote)
-  }
-
-  func load() throws -> PriceQuote? { stored.value }
-  func save(_ quote: PriceQuote) throws { stored.withValue { $0 = quote } }
-}
 
 /// A store whose first save fails (a full disk, say); it records the saves that succeed.
-private final class SaveFailsOnceStore: PriceStore, @unchecked Sendable {
-  struct DiskFull: Error {}
-
-  let saved = Locked<[PriceQuote]>([])
-  private let attempts = Locked(0)
-
-  func load() throws -> PriceQuote? { nil }
-
-  func save(_ quote: PriceQuote) throws {
-    let attempt = attempts.withValue {
-      $0 += 1
-      return $0
-    }
-    if attempt == 1 { throw DiskFull() }
-    saved.append(quote)
-  }
-}

@@ -25,7 +25,7 @@ struct LifecycleIntegrationTests {
 
       #expect(await server.waitForRequests(to: .binance, count: 2, timeout: .seconds(1)) == false)
       #expect(requests.starts == [.zero])
-      #expect(store.saves.value == 1, "nothing is written in the background")
+      #expect(store.savedQuotes.count == 1, "nothing is written in the background")
       await stop(running)
     }
   }
@@ -43,7 +43,7 @@ struct LifecycleIntegrationTests {
 
       #expect(sut.priceText == "$68,901.23")
       #expect(sut.bannerText == nil, "a cancelled tick is not a failed one")
-      #expect(store.saves.value == 0)
+      #expect(store.savedQuotes.count == 0)
       await stop(running)
     }
   }
@@ -117,7 +117,7 @@ struct LifecycleIntegrationTests {
       #expect(ContinuousClock.now - left < .seconds(5))
       #expect(requests.cancelled.value == 1)
       #expect(await server.waitForRequests(to: .binance, count: 2, timeout: .seconds(1)) == false)
-      #expect(store.saves.value == 0)
+      #expect(store.savedQuotes.count == 0)
     }
   }
 
@@ -125,7 +125,7 @@ struct LifecycleIntegrationTests {
 
   private func withSUT(
     cache: PriceQuote? = nil,
-    _ body: (PriceViewModel, FakeExchangeServer, RequestRecorder, CountingStore) async throws
+    _ body: (PriceViewModel, FakeExchangeServer, RequestRecorder, InMemoryPriceStore) async throws
       -> Void
   ) async throws {
     // Not `FakeExchangeServer.withRunning`: its body is nonisolated, and this one is on the
@@ -143,7 +143,7 @@ struct LifecycleIntegrationTests {
           timeout: .milliseconds(800))
       ],
       clock: clock)
-    let store = CountingStore(cache)
+    let store = InMemoryPriceStore(stored: cache)
     let sut = PriceViewModel(
       feed: PriceFeed(chain: chain, cache: PriceCache(store: store, clock: clock)), clock: clock,
       timeZone: { TimeZone(identifier: "UTC")! })
@@ -208,18 +208,3 @@ private final class RequestRecorder: HTTPClient {
 }
 
 /// An in-memory store that counts saves.
-private final class CountingStore: PriceStore {
-  private let stored: Locked<PriceQuote?>
-  let saves = Locked(0)
-
-  init(_ quote: PriceQuote?) {
-    stored = Locked(quote)
-  }
-
-  func load() throws -> PriceQuote? { stored.value }
-
-  func save(_ quote: PriceQuote) throws {
-    stored.withValue { $0 = quote }
-    saves.withValue { $0 += 1 }
-  }
-}

@@ -250,7 +250,7 @@ struct AskSourcesInCurrencyUseCaseTests {
   }
 
   @Test func loader_asksForThePairAndStampsTheQuoteWithItsCurrency() async throws {
-    let client = OneAnswerClient(response(#"{"symbol":"BTCJPY","price":"12081078.5"}"#))
+    let client = StubHTTPClient(.response(response(#"{"symbol":"BTCJPY","price":"12081078.5"}"#)))
     let now = Date(timeIntervalSince1970: 1_795_356_185)
     let sut = try RemotePriceLoader(
       client: client, definition: .binance, currency: .jpy, now: { now })
@@ -268,7 +268,7 @@ struct AskSourcesInCurrencyUseCaseTests {
   }
 
   @Test func loader_refusesAnAnswerInAnotherCurrency() async throws {
-    let client = OneAnswerClient(response(#"{"symbol":"BTCUSDT","price":"68901.23"}"#))
+    let client = StubHTTPClient(.response(response(#"{"symbol":"BTCUSDT","price":"68901.23"}"#)))
     let sut = try RemotePriceLoader(
       client: client, definition: .binance, currency: .eur, now: { Date() })
 
@@ -282,7 +282,7 @@ struct AskSourcesInCurrencyUseCaseTests {
       throws: PriceSourceDefinition.MarketError.notServed(sourceID: "bitstamp", currency: .jpy)
     ) {
       try RemotePriceLoader(
-        client: OneAnswerClient(response("{}")), definition: .bitstamp, currency: .jpy,
+        client: StubHTTPClient(.response(response("{}"))), definition: .bitstamp, currency: .jpy,
         now: { Date() })
     }
   }
@@ -307,18 +307,3 @@ struct AskSourcesInCurrencyUseCaseTests {
 }
 
 /// Answers every request with the same response and records the requests.
-private final class OneAnswerClient: HTTPClient {
-  private let response: HTTPResponse
-  private let recorded = Locked<[HTTPRequest]>([])
-
-  init(_ response: HTTPResponse) {
-    self.response = response
-  }
-
-  var requests: [HTTPRequest] { recorded.value }
-
-  func get(_ request: HTTPRequest) async throws -> HTTPResponse {
-    recorded.append(request)
-    return response
-  }
-}

@@ -9,8 +9,8 @@ struct LoadPriceFromRemoteUseCaseTests {
   let now = Date(timeIntervalSince1970: 1_795_356_185)
 
   @Test func load_deliversQuoteStampedWithNowAndSource() async throws {
-    let client = HTTPClientStub(
-      .success(
+    let client = StubHTTPClient(
+      .response(
         HTTPResponse(status: 200, body: Data(#"{"symbol":"BTCUSDT","price":"68901.23"}"#.utf8))))
     let sut = RemotePriceLoader(client: client, definition: .binance, now: { [now] in now })
 
@@ -23,7 +23,7 @@ struct LoadPriceFromRemoteUseCaseTests {
   }
 
   @Test func load_requestsBinanceURLWithUserAgentAndNoAuthorization() async throws {
-    let client = HTTPClientStub(.failure(.connectionRefused))
+    let client = StubHTTPClient(.failure(.connectionRefused))
     let sut = RemotePriceLoader(client: client, definition: .binance, now: { [now] in now })
 
     _ = try? await sut.load()
@@ -35,7 +35,7 @@ struct LoadPriceFromRemoteUseCaseTests {
   }
 
   @Test func load_sendsCryptoCompareKeyOnlyAsApikeyAuthorization() async throws {
-    let client = HTTPClientStub(.failure(.connectionRefused))
+    let client = StubHTTPClient(.failure(.connectionRefused))
     let url = URL(string: "http://127.0.0.1:9/data/generateAvg?fsym=BTC&tsym=USD&e=coinbase")!
     let sut = RemotePriceLoader(
       client: client, definition: .cryptoCompare, url: url, apiKey: "s3cr3t", now: { [now] in now })
@@ -49,7 +49,7 @@ struct LoadPriceFromRemoteUseCaseTests {
 
   @Test func load_sendsNoAuthorizationWithoutCryptoCompareKey() async throws {
     for key in [nil, ""] as [String?] {
-      let client = HTTPClientStub(.failure(.connectionRefused))
+      let client = StubHTTPClient(.failure(.connectionRefused))
       _ = try? await RemotePriceLoader(
         client: client, definition: .cryptoCompare, apiKey: key, now: { [now] in now }
       ).load()
@@ -59,7 +59,7 @@ struct LoadPriceFromRemoteUseCaseTests {
 
   @Test func load_deliversUnreachableOnTransportError() async {
     let sut = RemotePriceLoader(
-      client: HTTPClientStub(.failure(.connectionReset)), definition: .binance,
+      client: StubHTTPClient(.failure(.connectionReset)), definition: .binance,
       now: { [now] in now })
 
     await #expect(throws: PriceSourceError.unreachable("connection reset")) { try await sut.load() }
@@ -67,7 +67,7 @@ struct LoadPriceFromRemoteUseCaseTests {
 
   @Test func load_deliversInvalidDataOnOversizedBody() async {
     let sut = RemotePriceLoader(
-      client: HTTPClientStub(.failure(.bodyTooLarge(limit: 65536))), definition: .binance,
+      client: StubHTTPClient(.failure(.bodyTooLarge(limit: 65536))), definition: .binance,
       now: { [now] in now })
 
     await #expect(throws: PriceSourceError.invalidData("response body over 65536 bytes")) {
@@ -78,7 +78,7 @@ struct LoadPriceFromRemoteUseCaseTests {
   @Test func load_neverMentionsTheAPIKeyInErrors() async {
     let body =
       #"{"Data":{},"Err":{"type":1,"message":"You are over your rate limit please upgrade your account!"}}"#
-    let client = HTTPClientStub(.success(HTTPResponse(status: 429, body: Data(body.utf8))))
+    let client = StubHTTPClient(.response(HTTPResponse(status: 429, body: Data(body.utf8))))
     let sut = RemotePriceLoader(
       client: client, definition: .cryptoCompare, apiKey: "s3cr3t-key", now: { [now] in now })
 
@@ -97,8 +97,8 @@ struct LoadPriceFromRemoteUseCaseTests {
 
   @Test(arguments: [429, 418])
   func load_deliversRateLimitedWithTheServersRetryAfter(status: Int) async {
-    let client = HTTPClientStub(
-      .success(
+    let client = StubHTTPClient(
+      .response(
         HTTPResponse(
           status: status, headers: ["Retry-After": "120"],
           body: Data(#"{"code":-1003,"msg":"Too many requests."}"#.utf8))))
@@ -111,8 +111,8 @@ struct LoadPriceFromRemoteUseCaseTests {
   }
 
   @Test func load_deliversRateLimitedWithoutRetryAfterWhenTheHeaderIsMissingOrBroken() async {
-    let client = HTTPClientStub(
-      .success(HTTPResponse(status: 429, headers: ["Retry-After": "soon"], body: Data())))
+    let client = StubHTTPClient(
+      .response(HTTPResponse(status: 429, headers: ["Retry-After": "soon"], body: Data())))
     let sut = RemotePriceLoader(client: client, definition: .binance, now: { [now] in now })
 
     await #expect(
@@ -122,7 +122,7 @@ struct LoadPriceFromRemoteUseCaseTests {
 
   @Test func load_asksEachCatalogueSourceAtItsRealURLWithUserAgent() async throws {
     for entry in PriceSourceRegistry.all {
-      let client = HTTPClientStub(.failure(.connectionRefused))
+      let client = StubHTTPClient(.failure(.connectionRefused))
       let sut = RemotePriceLoader(
         client: client, definition: entry, apiKey: "k", now: { [now] in now })
 
@@ -137,18 +137,3 @@ struct LoadPriceFromRemoteUseCaseTests {
 }
 
 /// Answers every request with the same result and records the requests.
-private final class HTTPClientStub: HTTPClient {
-  private let result: Result<HTTPResponse, HTTPClientError>
-  private let recorded = Locked<[HTTPRequest]>([])
-
-  init(_ result: Result<HTTPResponse, HTTPClientError>) {
-    self.result = result
-  }
-
-  var requests: [HTTPRequest] { recorded.value }
-
-  func get(_ request: HTTPRequest) async throws -> HTTPResponse {
-    recorded.append(request)
-    return try result.get()
-  }
-}
