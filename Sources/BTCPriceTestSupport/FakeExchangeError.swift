@@ -1,0 +1,4 @@
+/// The fake exchange could not start.
+public enum FakeExchangeError: Error {
+  case didNotStart
+}
