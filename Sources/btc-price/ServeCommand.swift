@@ -129,19 +129,31 @@ struct ServeCommand: AsyncParsableCommand {
     let delivering = Task { await alerts?.run() }
     let ticking = PriceTickService(broadcaster: broadcaster, metrics: metrics, clock: prices.clock)
     { publish in
-      // The same one-thread tick as the command line's (see EventLoopExecutor).
+      // The same one-thread tick as the command line's (see EventLoopExecutor), the streams
+      // beside it, ended with it.
+      let streaming = prices.startStreams()
       let task = loop.startTask {
+        await prices.waitForStreams(resolved)
         try await ticks.run { update, presented in
           var state = presented
           state.alert = alerts?.tick(update)
           publish(state)
         }
       }
-      try await withTaskCancellationHandler {
-        try await task.value
-      } onCancel: {
-        task.cancel()
+      var failure: (any Error)?
+      do {
+        try await withTaskCancellationHandler {
+          try await task.value
+        } onCancel: {
+          task.cancel()
+        }
+      } catch {
+        failure = error
       }
+      // The streams end before the event loop they run on; a cancelled stream closes at once.
+      streaming?.cancel()
+      _ = await streaming?.result
+      if let failure { throw failure }
     }
 
     let logger = Self.logger(verbose: resolved.verbose)
