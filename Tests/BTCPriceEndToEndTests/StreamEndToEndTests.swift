@@ -1,7 +1,15 @@
+import AsyncHTTPClient
 import BTCPriceNetworking
 import BTCPriceTestSupport
 import Foundation
+import NIOCore
 import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// The built binary with `--stream`, against the fake exchange's REST side and its WebSocket
 /// side: ticks read the stream's newest trade and ask REST only when no stream is alive.
@@ -116,6 +124,56 @@ extension BinaryEndToEndTests {
         #expect(run.stdoutText.count == 3)
         #expect(run.stdoutText.allSatisfy { $0.contains(Self.streamPrice) }, "\(run.stdoutText)")
         #expect(await server.requests(to: .binance).isEmpty)
+      }
+    }
+
+    @Test func sigint_withAStreamOpen_exitsWith130WithinASecond_andClosesTheStream() async throws {
+      try await withExchange { server, stream in
+        stream.repeat(
+          { FakeStreamMessage.binanceTrade(price: Self.streamPrice) }, every: .milliseconds(100))
+        let run = try BinaryProcess(
+          arguments(["--stream", "--interval", "0.2"], server: server, stream: stream))
+        #expect(await run.waitForLines(2))
+
+        let signalled = ContinuousClock.now
+        run.send(SIGINT)
+
+        #expect(await run.waitForExit() == 130)
+        #expect(ContinuousClock.now - signalled < .seconds(1))
+        await eventually({ stream.openConnections == 0 }, "the stream was left open")
+      }
+    }
+
+    @Test func serve_withStream_servesTheStreamsTrade_withoutREST_andStopsWithinASecond()
+      async throws
+    {
+      try await withExchange { server, stream in
+        stream.repeat(
+          { FakeStreamMessage.binanceTrade(price: Self.streamPrice) }, every: .milliseconds(100))
+        let run = try BinaryProcess(
+          ["serve", "--port", "0", "--interval", "0.2"]
+            + arguments(["--stream"], server: server, stream: stream).filter { $0 != "--json" })
+        defer { run.send(SIGKILL) }
+        #expect(await run.waitForLines(1))
+        let line = try #require(run.stdoutText.first)
+        let port = try #require(line.firstMatch(of: #/http://127\.0\.0\.1:(\d+)/#)?.1)
+
+        var body = ""
+        let deadline = ContinuousClock.now + .seconds(10)
+        while !body.contains(Self.streamPrice), ContinuousClock.now < deadline {
+          let response = try await HTTPClient.shared.execute(
+            HTTPClientRequest(url: "http://127.0.0.1:\(port)/api/price"), timeout: .seconds(10))
+          body = String(buffer: try await response.body.collect(upTo: 1 << 20))
+          try await Task.sleep(for: .milliseconds(50))
+        }
+        #expect(body.contains(#""price":"\#(Self.streamPrice)""#), "\(body)")
+        #expect(await server.requests(to: .binance).isEmpty)
+
+        let signalled = ContinuousClock.now
+        run.send(SIGTERM)
+
+        #expect(await run.waitForExit() == 0)
+        #expect(ContinuousClock.now - signalled < .seconds(1))
       }
     }
   }
