@@ -21,17 +21,24 @@ public struct PricePipeline: Sendable {
     /// API keys by source id, each sent to its own source only.
     public var apiKeys: [String: String]
     public var primaryTimeout: Duration
+    /// Whether ticks read the exchanges' streams first (REST as the fall back and referee).
+    public var stream: Bool
+    /// Stream endpoint overrides by source id (`--<name>-stream-url`).
+    public var streamURLs: [String: URL]
 
     /// - Parameter sources: by default every source that serves `currency`, in the default order.
     public init(
       currency: Currency = .usd, sources: [PriceSourceDefinition]? = nil,
-      urls: [String: URL] = [:], apiKeys: [String: String] = [:], primaryTimeout: Duration
+      urls: [String: URL] = [:], apiKeys: [String: String] = [:], primaryTimeout: Duration,
+      stream: Bool = false, streamURLs: [String: URL] = [:]
     ) {
       self.currency = currency
       self.sources = sources ?? PriceSourceRegistry.serving(currency)
       self.urls = urls
       self.apiKeys = apiKeys
       self.primaryTimeout = primaryTimeout
+      self.stream = stream
+      self.streamURLs = streamURLs
     }
 
     /// What this run asks each source: a limit an earlier run kept applies only to the same
@@ -49,7 +56,21 @@ public struct PricePipeline: Sendable {
     }
   }
 
+  /// What the streams did, for `--verbose`.
+  public enum StreamReport: Equatable, Sendable {
+    /// A connection opened, closed, backed off or was handed over.
+    case connection(PriceStreamEvent)
+    /// A tick passed over a silent stream, fell back to REST, or settled a cross-check.
+    case tick(StreamFirstPriceLoader.Event)
+    /// Where a tick's price came from.
+    case priceFrom(StreamFirstPriceLoader.Transport, PriceQuote)
+  }
+
   public let feed: PriceFeed
+  /// The streams the feed reads first, when the configuration asks for streams and a connector
+  /// was given; nil ticks over REST alone.
+  public let streams: PriceStreamSet?
+  private let clock: any Clock<Duration>
   /// Bans and refusals kept across runs; nil when they are kept in memory only.
   public let limits: SourceLimits?
 
@@ -63,32 +84,84 @@ public struct PricePipeline: Sendable {
   ///     nil for the cache's own default.
   ///   - warn: a cache or state file that cannot be read or written, in words.
   ///   - onEvent: every source event, after the limits have seen it (for reports and metrics).
+  ///   - streamConnector: how streams are opened; streams run only when the configuration asks
+  ///     for them and this is given (a `--once` run leaves it out: it never waits for a trade).
+  ///   - onStream: what the streams and the stream-first ticks did.
   public init(
     _ configuration: Configuration, client: any HTTPClient, clock: any Clock<Duration>,
     now: @escaping @Sendable () -> Date, store: (any PriceStore)?,
     limitStore: (any SourceLimitStore)?, cacheWriteInterval: Duration? = nil,
+    streamConnector: (any WebSocketConnector)? = nil,
     warn: @escaping @Sendable (String) -> Void,
-    onEvent: @escaping @Sendable (PriceSourceEvent) -> Void = { _ in }
+    onEvent: @escaping @Sendable (PriceSourceEvent) -> Void = { _ in },
+    onStream: @escaping @Sendable (StreamReport) -> Void = { _ in }
   ) {
     let limits = limitStore.map {
       SourceLimits(store: $0, targets: configuration.limitTargets, now: now, warn: warn)
     }
-    let chain = PriceSourceChain.remote(
-      configuration.sources, urls: configuration.urls, currency: configuration.currency,
-      apiKeys: configuration.apiKeys, client: client,
-      primaryTimeout: configuration.primaryTimeout, clock: clock, now: now,
-      inheritedLimits: limits?.restore() ?? [:]
-    ) { event in
-      limits?.record(event)
-      onEvent(event)
+    let inherited = limits?.restore() ?? [:]
+    let remote: @Sendable ([PriceSourceDefinition]) -> PriceSourceChain = { sources in
+      PriceSourceChain.remote(
+        sources, urls: configuration.urls, currency: configuration.currency,
+        apiKeys: configuration.apiKeys, client: client,
+        primaryTimeout: configuration.primaryTimeout, clock: clock, now: now,
+        inheritedLimits: inherited
+      ) { event in
+        limits?.record(event)
+        onEvent(event)
+      }
     }
+    let chain = remote(configuration.sources)
     let feedWarn: @Sendable (PriceFeedWarning) -> Void = { warn($0.text) }
     let cache = store.map { store in
       cacheWriteInterval.map {
         PriceCache(store: store, clock: clock, minimumInterval: $0, warn: feedWarn)
       } ?? PriceCache(store: store, clock: clock, warn: feedWarn)
     }
-    self.feed = PriceFeed(chain: chain, cache: cache, warn: feedWarn)
     self.limits = limits
+    self.clock = clock
+    guard configuration.stream, let streamConnector else {
+      self.streams = nil
+      self.feed = PriceFeed(chain: chain, cache: cache, warn: feedWarn)
+      return
+    }
+    let streams = PriceStreamSet(
+      sources: configuration.sources, currency: configuration.currency,
+      urls: configuration.streamURLs, connector: streamConnector, clock: clock, now: now,
+      onEvent: { onStream(.connection($0)) })
+    // The referee must be a third opinion: the chain's exchanges other than the streams' own.
+    let streamed = Set(streams.streams.map(\.source))
+    let others = configuration.sources.filter { !streamed.contains($0.source) }
+    let loader = streams.loader(
+      chain: chain, referee: others.isEmpty ? nil : remote(others),
+      onEvent: { onStream(.tick($0)) })
+    self.streams = streams
+    self.feed = PriceFeed(
+      load: { budget in
+        let tick = try await loader.load(within: budget)
+        onStream(.priceFrom(tick.transport, tick.quote))
+        return tick.quote
+      }, cache: cache, warn: feedWarn)
+  }
+
+  /// Keeps the streams connected until the task is cancelled; returns at once without streams.
+  public func runStreams() async {
+    await streams?.run()
+  }
+
+  /// Waits until a stream has a price, or `limit` has passed, so the first tick of a run with
+  /// streams need not ask REST for the price a stream is about to give. Returns at once without
+  /// streams.
+  public func waitForFirstStreamPrice(atMost limit: Duration) async {
+    guard let streams else { return }
+    // Polled: the board has no waiters, and this runs once per run, for at most `limit`.
+    let step = Duration.milliseconds(20)
+    for _ in 0..<Int((limit / step).rounded(.up)) {
+      let priced = streams.streams.contains {
+        streams.board.freshQuote(of: $0.source, within: $0.silenceBound) != nil
+      }
+      if priced || Task.isCancelled { return }
+      try? await clock.sleep(for: step)
+    }
   }
 }

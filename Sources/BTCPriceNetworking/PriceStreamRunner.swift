@@ -65,7 +65,9 @@ public struct PriceStreamRunner: Sendable {
         retiring = connection
         continue
       case .ended(let error):
-        connection.close()
+        // Waits for the connection's tasks to end, so that none of them is still using the
+        // transport (and its event loop) once this run has returned.
+        await connection.closeAndWait()
         if Task.isCancelled { break loop }
         board.markDown(endpoint.source, because: error)
         onEvent(.closed(endpoint.source, error))
@@ -82,7 +84,7 @@ public struct PriceStreamRunner: Sendable {
         }
       }
     }
-    retiring?.close()
+    await retiring?.closeAndWait()
   }
 
   /// Reads one inbound message into the board; an error ends the connection.
@@ -218,5 +220,16 @@ private final class Connection: Sendable {
     watchdog?.cancel()
     retiring?.close()
     continuation.finish()
+  }
+
+  /// Closes, then returns once the connection's tasks (and the one it replaces) have ended.
+  func closeAndWait() async {
+    let (task, watchdog, retiring) = state.withValue {
+      ($0.task, $0.watchdog, $0.retiring)
+    }
+    close()
+    await task?.value
+    await watchdog?.value
+    await retiring?.closeAndWait()
   }
 }

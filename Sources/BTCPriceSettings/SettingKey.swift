@@ -23,6 +23,10 @@ enum SettingKey: Equatable {
   case onAlert
   /// `alert-webhook`: where `serve` POSTs each alert.
   case alertWebhook
+  /// `stream`: the exchanges' streams first (`--stream`), true or false.
+  case stream
+  /// `<source>-stream-url`: where to open that exchange's stream instead of its real endpoint.
+  case streamURL(sourceID: String)
 
   /// Every key, in the order the documentation lists them; the source URLs and API keys are the
   /// registry's.
@@ -30,7 +34,10 @@ enum SettingKey: Equatable {
     [.sources, .currency, .interval, .primaryTimeout, .format]
       + PriceSourceRegistry.all.map { .url(sourceID: $0.source.id) }
       + PriceSourceRegistry.all.filter { $0.apiKey != nil }.map { .apiKey(sourceID: $0.source.id) }
-      + [.cachePath, .proxy, .noProxy, .caFile, .alerts, .onAlert, .alertWebhook]
+      + [.cachePath, .proxy, .noProxy, .caFile, .alerts, .onAlert, .alertWebhook, .stream]
+      + PriceSourceRegistry.all.filter { $0.stream != nil }.map {
+        .streamURL(sourceID: $0.source.id)
+      }
   }
 
   static func named(_ name: String) -> SettingKey? {
@@ -53,6 +60,8 @@ enum SettingKey: Equatable {
     case .alerts: "alert"
     case .onAlert: "on-alert"
     case .alertWebhook: "alert-webhook"
+    case .stream: "stream"
+    case .streamURL(let sourceID): "\(sourceID)-stream-url"
     }
   }
 
@@ -146,6 +155,17 @@ enum SettingKey: Equatable {
         scheme == "http" || scheme == "https", url.host?.isEmpty == false
       else { throw Problem("needs an http or https URL, got \(Self.quoted(text))") }
       settings.alertWebhook = url
+    case .stream:
+      switch text.trimmingWhitespace.lowercased() {
+      case "true", "yes", "on", "1": settings.stream = true
+      case "false", "no", "off", "0": settings.stream = false
+      default: throw Problem("must be true or false, got \(Self.quoted(text))")
+      }
+    case .streamURL(let sourceID):
+      guard let url = URL(string: text), let scheme = url.scheme?.lowercased(),
+        scheme == "ws" || scheme == "wss", url.host?.isEmpty == false
+      else { throw Problem("needs a ws or wss URL, got \(Self.quoted(text))") }
+      settings.streamURLs[sourceID] = url
     }
   }
 

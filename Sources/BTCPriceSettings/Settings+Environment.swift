@@ -3,7 +3,8 @@ import BTCPriceNetworking
 extension Settings {
   /// The settings the environment gives: `BTC_PRICE_SOURCES`, `BTC_PRICE_CURRENCY`,
   /// `BTC_PRICE_<SOURCE>_URL`, `CRYPTOCOMPARE_API_KEY`, `BTC_PRICE_ALERTS` (comma-separated rules)
-  /// `BTC_PRICE_ON_ALERT` and `BTC_PRICE_ALERT_WEBHOOK`. An empty variable is unset, as a
+  /// `BTC_PRICE_ON_ALERT`, `BTC_PRICE_ALERT_WEBHOOK`, `BTC_PRICE_STREAM` and
+  /// `BTC_PRICE_<SOURCE>_STREAM_URL`. An empty variable is unset, as a
   /// missing one.
   public static func fromEnvironment(_ environment: [String: String]) throws(SettingsError)
     -> Settings
@@ -34,6 +35,9 @@ extension Settings {
     case .alerts: "BTC_PRICE_ALERTS"
     case .onAlert: "BTC_PRICE_ON_ALERT"
     case .alertWebhook: "BTC_PRICE_ALERT_WEBHOOK"
+    case .stream: "BTC_PRICE_STREAM"
+    case .streamURL(let sourceID):
+      PriceSourceRegistry.definition(id: sourceID)?.stream?.urlEnvironmentVariable
     // The proxy's own variables (https_proxy, NO_PROXY, ...) and SSL_CERT_FILE are read as
     // curl and OpenSSL read them, under these settings (ProxySelector, TrustSource).
     case .interval, .primaryTimeout, .format, .cachePath, .proxy, .noProxy, .caFile: nil

@@ -14,7 +14,7 @@ import BTCPriceTerminal
 /// The settings file's keys mirror the long options: `sources`, `currency`, `interval`,
 /// `primary-timeout`, `format`, `<source>-url`, `<source>-api-key` (`cryptocompare-api-key`),
 /// `cache-path`, `proxy`, `no-proxy`, `ca-file`, `alert` (a list of rules), `on-alert`,
-/// `alert-webhook`.
+/// `alert-webhook`, `stream`, `<source>-stream-url`.
 public struct Settings: Equatable, Sendable, CustomStringConvertible {
   /// Source ids in the order to ask them (`--sources`).
   public var sources: [String]?
@@ -43,13 +43,18 @@ public struct Settings: Equatable, Sendable, CustomStringConvertible {
   public var onAlert: String?
   /// `serve --alert-webhook`: where each alert is POSTed.
   public var alertWebhook: URL?
+  /// `--stream`: the exchanges' streams first, REST as the fall back (opt-in for now).
+  public var stream: Bool?
+  /// `--<source>-stream-url` by source id.
+  public var streamURLs: [String: URL]
 
   public init(
     sources: [String]? = nil, currency: Currency? = nil, interval: Double? = nil,
     primaryTimeout: Double? = nil, format: PriceTemplate? = nil, urls: [String: URL] = [:],
     apiKeys: [String: Secret] = [:], cachePath: String? = nil, proxy: Secret? = nil,
     noProxy: String? = nil, caFile: String? = nil, alerts: [AlertRule]? = nil,
-    onAlert: String? = nil, alertWebhook: URL? = nil
+    onAlert: String? = nil, alertWebhook: URL? = nil, stream: Bool? = nil,
+    streamURLs: [String: URL] = [:]
   ) {
     self.proxy = proxy
     self.noProxy = noProxy
@@ -65,6 +70,8 @@ public struct Settings: Equatable, Sendable, CustomStringConvertible {
     self.alerts = alerts
     self.onAlert = onAlert
     self.alertWebhook = alertWebhook
+    self.stream = stream
+    self.streamURLs = streamURLs
   }
 
   /// The layers merged, each value taken from the first layer that sets it: command line, then
@@ -91,7 +98,9 @@ public struct Settings: Equatable, Sendable, CustomStringConvertible {
       caFile: caFile ?? lower.caFile,
       alerts: alerts ?? lower.alerts,
       onAlert: onAlert ?? lower.onAlert,
-      alertWebhook: alertWebhook ?? lower.alertWebhook)
+      alertWebhook: alertWebhook ?? lower.alertWebhook,
+      stream: stream ?? lower.stream,
+      streamURLs: streamURLs.merging(lower.streamURLs) { mine, _ in mine })
   }
 
   /// The values that are set, one `key: value` per line in file order; the API key only as
@@ -119,6 +128,10 @@ public struct Settings: Equatable, Sendable, CustomStringConvertible {
     if let alerts { lines.append("alert: [\(alerts.map(\.description).joined(separator: ", "))]") }
     if let onAlert { lines.append("on-alert: \(onAlert)") }
     if let alertWebhook { lines.append("alert-webhook: \(alertWebhook.absoluteString)") }
+    if let stream { lines.append("stream: \(stream)") }
+    for (id, url) in streamURLs.sorted(by: { $0.key < $1.key }) {
+      lines.append("\(id)-stream-url: \(url.absoluteString)")
+    }
     return lines.joined(separator: "\n")
   }
 }

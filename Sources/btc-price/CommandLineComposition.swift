@@ -75,8 +75,9 @@ struct CommandLineComposition {
   }
 
   private func tick(session: TerminalSession, presenter: PricePresenter) async -> Outcome {
+    // One tick never waits for a trade: `--once` asks REST.
     let prices = NIOPipeline.make(
-      pipeline, warn: { session.diagnostic(Console.warning($0)) },
+      pipeline, streams: count != 1, warn: { session.diagnostic(Console.warning($0)) },
       log: { session.diagnostic($0) })
     let alerts = AlertDispatch.make(
       pipeline, clock: prices.clock, runStarted: prices.now(), presenter: presenter,
@@ -93,6 +94,7 @@ struct CommandLineComposition {
       jobControl: jobControl(session),
       terminate: { _ in ticking.withLockedValue { $0 }?.cancel() })
     var outcome = Outcome.lastTickFailed
+    var streaming: Task<Void, any Error>?
     do {
       try session.begin()
       await prices.restore(pipeline)
@@ -100,7 +102,9 @@ struct CommandLineComposition {
       let lastTickSucceeded = NIOLockedValueBox(false)
       // Say why once when no source gives a price; a --once run says it at once.
       let outage = NIOLockedValueBox(OutageNotice(threshold: min(3, count ?? 3)))
-      let task = prices.loop.startTask { [count] in
+      streaming = prices.startStreams()
+      let task = prices.loop.startTask { [count, pipeline] in
+        await prices.waitForStreams(pipeline)
         try await ticks.run(count: count) { update, presented in
           let (line, reason) = outage.withLockedValue { ($0.record(update), $0.reason) }
           if let line { session.diagnostic(Console.warning(line)) }
@@ -121,6 +125,9 @@ struct CommandLineComposition {
     } catch {
       // Cancelled by a signal: the outcome is the signal's.
     }
+    // The streams end before the event loop they run on; a cancelled stream closes at once.
+    streaming?.cancel()
+    _ = await streaming?.result
     if let signal = signals.received { outcome = .interrupted(signal: signal) }
     if outcome != .readerGone { try? session.end() }
     // A signal means now; a run that ended on its own lets a last alert's command finish.

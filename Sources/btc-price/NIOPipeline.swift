@@ -35,9 +35,11 @@ struct NIOPipeline {
   /// - Parameters:
   ///   - warn: one line for stderr (a source refusing us, a cache that cannot be written).
   ///   - log: a `--verbose` line, formatted, for stderr.
+  ///   - streams: false keeps this run on REST whatever `--stream` says (`--once` never waits
+  ///     for a trade).
   ///   - onEvent: also told every source event (after the report), e.g. for metrics.
   static func make(
-    _ resolved: PipelineOptions.Resolved,
+    _ resolved: PipelineOptions.Resolved, streams: Bool = true,
     warn: @escaping @Sendable (String) -> Void,
     log: @escaping @Sendable (String) -> Void,
     onEvent: @escaping @Sendable (PriceSourceEvent) -> Void = { _ in }
@@ -66,12 +68,30 @@ struct NIOPipeline {
             .info, "\(definition.source.id) goes \(resolved.proxies.explain(for: url))"))
       }
     }
+    // The streams go direct: NIOWebSocketConnector has no proxy tunnel yet (ProxyTunnel speaks
+    // to NIOHTTPClient's pipeline); a run that needs a proxy falls back to REST through it.
+    let connector = streams && resolved.stream ? NIOWebSocketConnector(group: group) : nil
+    let verbose = resolved.verbose
     let pipeline = PricePipeline(
       resolved.configuration, client: client, clock: clock, now: now, store: resolved.store,
-      limitStore: resolved.limitStore, warn: warn
-    ) { event in
-      report.record(event)
-      onEvent(event)
+      limitStore: resolved.limitStore, streamConnector: connector, warn: warn,
+      onEvent: { event in
+        report.record(event)
+        onEvent(event)
+      },
+      onStream: { event in
+        guard verbose, let line = StreamLine.text(event) else { return }
+        log(VerboseLine.format(line.level, line.text))
+      })
+    if verbose, let streams = pipeline.streams {
+      let names = streams.streams.map(\.source.id)
+      log(
+        VerboseLine.format(
+          .info,
+          names.isEmpty
+            ? "--stream: no source in the chain has a stream in "
+              + "\(resolved.configuration.currency.code); every tick asks REST"
+            : "streams first: \(names.joined(separator: ", ")); REST when none is alive"))
     }
     return NIOPipeline(
       group: group, loop: loop, client: client, clock: clock, now: now, report: report,
@@ -99,6 +119,19 @@ struct NIOPipeline {
     let restored = await feed.restore()
     resolved.store?.removeAbandonedTemporaryFiles(now: now())
     return restored
+  }
+
+  /// Keeps the streams connected beside the ticks, on the one event loop, until the task is
+  /// cancelled; nil when the run has no streams.
+  func startStreams() -> Task<Void, any Error>? {
+    guard pipeline.streams != nil else { return nil }
+    return loop.startTask { [pipeline] in await pipeline.runStreams() }
+  }
+
+  /// Before the first tick: up to the primary's timeout for a stream's first trade, so that tick
+  /// need not ask REST for it. Returns at once without streams.
+  func waitForStreams(_ resolved: PipelineOptions.Resolved) async {
+    await pipeline.waitForFirstStreamPrice(atMost: resolved.configuration.primaryTimeout)
   }
 
   /// Writes what the cache owes, and closes the connections.

@@ -42,6 +42,8 @@ struct PipelineOptions: ParsableArguments {
     let notify: Bool
     /// `serve --alert-webhook`, every layer applied.
     let alertWebhook: URL?
+    /// `--stream`, every layer applied: the exchanges' streams first, REST as the fall back.
+    var stream: Bool { configuration.stream }
   }
 
   @Option(
@@ -74,6 +76,14 @@ struct PipelineOptions: ParsableArguments {
   var currency: String?
 
   @OptionGroup var sourceURLs: SourceURLOptions
+
+  @Flag(
+    help: ArgumentHelp(
+      "Take the price from the exchanges' live trade streams, REST as the fall back; not with "
+        + "--once (env BTC_PRICE_STREAM; opt-in for now)."))
+  var stream = false
+
+  @OptionGroup var streamURLs: StreamURLOptions
 
   @Option(
     name: .customLong("cache-path"),
@@ -153,6 +163,8 @@ struct PipelineOptions: ParsableArguments {
     let settings: Settings
     do {
       var given = sourceURLs.given.mapKeys { "\($0)-url" }
+      given.merge(streamURLs.given.mapKeys { "\($0)-stream-url" }) { first, _ in first }
+      given["stream"] = stream ? "true" : nil
       given["interval"] = interval
       given["primary-timeout"] = primaryTimeout
       given["sources"] = sources
@@ -201,7 +213,8 @@ struct PipelineOptions: ParsableArguments {
       interval: settings.effectiveInterval,
       configuration: PricePipeline.Configuration(
         currency: currency, sources: chain, urls: settings.urls, apiKeys: apiKeys,
-        primaryTimeout: settings.effectivePrimaryTimeout),
+        primaryTimeout: settings.effectivePrimaryTimeout, stream: settings.stream ?? false,
+        streamURLs: settings.streamURLs),
       leftOut: leftOut,
       format: settings.format,
       store: store,

@@ -134,8 +134,11 @@ struct ServeCommand: AsyncParsableCommand {
     let outage = NIOLockedValueBox(OutageNotice())
     let ticking = PriceTickService(broadcaster: broadcaster, metrics: metrics, clock: prices.clock)
     { publish in
-      // The same one-thread tick as the command line's (see EventLoopExecutor).
+      // The same one-thread tick as the command line's (see EventLoopExecutor), the streams
+      // beside it, ended with it.
+      let streaming = prices.startStreams()
       let task = loop.startTask {
+        await prices.waitForStreams(resolved)
         try await ticks.run { update, presented in
           if let line = outage.withLockedValue({ $0.record(update) }) {
             Console.writeStderr(Console.warning(line))
@@ -145,11 +148,20 @@ struct ServeCommand: AsyncParsableCommand {
           publish(state)
         }
       }
-      try await withTaskCancellationHandler {
-        try await task.value
-      } onCancel: {
-        task.cancel()
+      var failure: (any Error)?
+      do {
+        try await withTaskCancellationHandler {
+          try await task.value
+        } onCancel: {
+          task.cancel()
+        }
+      } catch {
+        failure = error
       }
+      // The streams end before the event loop they run on; a cancelled stream closes at once.
+      streaming?.cancel()
+      _ = await streaming?.result
+      if let failure { throw failure }
     }
 
     let logger = Self.logger(verbose: resolved.verbose)

@@ -25,6 +25,33 @@ struct SourceRegistryAgreementTests {
     #expect(options.given == [id: "http://h/p"])
   }
 
+  @Test(arguments: PriceSourceRegistry.all.filter { $0.stream != nil }.map(\.source.id))
+  func everySourceWithAStream_hasAStreamURLOptionThatReachesIt(id: String) throws {
+    let stream = try #require(PriceSourceRegistry.definition(id: id)?.stream)
+
+    let options = try StreamURLOptions.parse(["--\(stream.urlOptionName)", "ws://h/p"])
+
+    #expect(options.given == [id: "ws://h/p"])
+  }
+
+  @Test func theStreamURLOptions_nameNoStreamTheRegistryLacks() {
+    let help = StreamURLOptions.helpMessage(columns: 200)
+    let named = help.matches(of: #/--([a-z0-9]+)-stream-url/#).map { String($0.output.1) }
+
+    #expect(Set(named) == Set(PriceSourceRegistry.all.compactMap { $0.stream?.source.id }))
+    #expect(Set(named) == Set(PriceStreamDefinition.all.map(\.source.id)))
+  }
+
+  @Test func help_namesEveryStreamsOptionAndItsVariable() {
+    let help = BTCPriceCommand.helpMessage(columns: 200)
+
+    for stream in PriceStreamDefinition.all {
+      #expect(help.contains("--\(stream.urlOptionName)"), "\(stream.source.id)")
+      #expect(help.contains(stream.urlEnvironmentVariable), "\(stream.source.id)")
+    }
+    #expect(help.contains("--stream"))
+  }
+
   @Test func theURLOptions_nameNoSourceTheRegistryLacks() {
     let help = SourceURLOptions.helpMessage(columns: 200)
     let named = help.matches(of: #/--([a-z0-9]+)-url/#).map { String($0.output.1) }

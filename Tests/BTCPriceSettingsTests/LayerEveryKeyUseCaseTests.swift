@@ -87,7 +87,19 @@ struct LayerEveryKeyUseCaseTests {
         commandLine: "http://cli.example/hook", environment: "http://env.example/hook",
         file: "http://file.example/hook", defaultValue: nil,
         read: { $0.alertWebhook?.absoluteString }),
+      Key(
+        name: "stream", variable: "BTC_PRICE_STREAM", commandLine: "true", environment: "false",
+        file: "true", defaultValue: nil, read: { $0.stream.map { "\($0)" } }),
     ]
+    + PriceSourceRegistry.all.compactMap { definition in
+      guard let stream = definition.stream else { return nil }
+      let id = definition.source.id
+      return Key(
+        name: "\(id)-stream-url", variable: stream.urlEnvironmentVariable,
+        commandLine: "ws://cli.example/\(id)", environment: "wss://env.example/\(id)",
+        file: "ws://file.example/\(id)", defaultValue: nil,
+        read: { $0.streamURLs[id]?.absoluteString })
+    }
 
   @Test func theTable_coversEverySettingKey() {
     #expect(Self.keys.map(\.name) == SettingKey.all.map(\.name))

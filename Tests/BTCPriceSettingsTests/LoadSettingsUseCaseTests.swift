@@ -74,7 +74,7 @@ struct LoadSettingsFileUseCaseTests {
         file,
         "\(file.path):3: unknown key \"intervall\"; known keys: sources, currency, interval, "
           + "primary-timeout, format, \(urlKeys), \(apiKeyKeys), cache-path, proxy, no-proxy, "
-          + "ca-file, alert, on-alert, alert-webhook")
+          + "ca-file, alert, on-alert, alert-webhook, stream, \(streamURLKeys)")
     }
   }
 
@@ -369,5 +369,7 @@ struct LayerSettingsUseCaseTests {
 /// The registry's sources, as the settings' error messages list them.
 private let knownSources = PriceSourceRegistry.all.map(\.source.id).joined(separator: ", ")
 private let urlKeys = PriceSourceRegistry.all.map(\.urlOptionName).joined(separator: ", ")
+private let streamURLKeys = PriceSourceRegistry.all.compactMap { $0.stream?.urlOptionName }
+  .joined(separator: ", ")
 private let apiKeyKeys = PriceSourceRegistry.all.filter { $0.apiKey != nil }
   .map { "\($0.source.id)-api-key" }.joined(separator: ", ")

@@ -1,0 +1,73 @@
+import BTCPriceCore
+import BTCPriceNetworking
+import BTCPriceTestSupport
+import Foundation
+import Testing
+
+/// `PricePipeline` with `Configuration.stream`: the streams it opens, and a tick that reads them
+/// first and asks REST only when none is alive.
+@Suite("Tick through the streams when the pipeline has them")
+struct TickThroughStreamsUseCaseTests {
+  @Test func streams_openOnlyWhenAskedForAndGivenAConnector() {
+    #expect(makeSUT(stream: false).pipeline.streams == nil)
+    #expect(makeSUT(stream: true, connector: false).pipeline.streams == nil)
+    #expect(
+      makeSUT(stream: true).pipeline.streams?.streams.map(\.source.id) == ["binance", "coinbase"])
+  }
+
+  @Test func aliveStream_givesTheTicksPrice_withoutARequest() async throws {
+    let (pipeline, client, reports) = makeSUT(stream: true)
+    let streams = try #require(pipeline.streams)
+    streams.board.record(.trade(Decimal(string: "70123.45")!), from: .binance)
+
+    let update = try await pipeline.feed.update(within: .seconds(1))
+
+    #expect(update == .fresh(try #require(update.quote)))
+    #expect(update.quote?.value == Decimal(string: "70123.45"))
+    #expect(client.requests.isEmpty)
+    #expect(
+      reports.value.contains {
+        if case .priceFrom(.stream(.binance), _) = $0 { true } else { false }
+      })
+  }
+
+  @Test func noAliveStream_asksREST_andSaysSo() async throws {
+    let (pipeline, client, reports) = makeSUT(stream: true)
+
+    let update = try await pipeline.feed.update(within: .seconds(1))
+
+    #expect(update == .fresh(try #require(update.quote)))
+    #expect(update.quote?.value == Decimal(string: "68880.55"))
+    #expect(client.requests.count == 1)
+    #expect(reports.value.contains(.tick(.fellBackToREST(silent: [.binance, .coinbase]))))
+    #expect(reports.value.contains { if case .priceFrom(.rest, _) = $0 { true } else { false } })
+  }
+
+  private func makeSUT(stream: Bool, connector: Bool = true) -> (
+    pipeline: PricePipeline, client: BinanceAnswerClient,
+    reports: Locked<[PricePipeline.StreamReport]>
+  ) {
+    let client = BinanceAnswerClient()
+    let reports = Locked<[PricePipeline.StreamReport]>([])
+    let pipeline = PricePipeline(
+      .init(sources: [.binance, .coinbase], primaryTimeout: .seconds(1), stream: stream),
+      client: client, clock: SteppedTestClock(), now: { Date(timeIntervalSince1970: 0) },
+      store: nil, limitStore: nil,
+      streamConnector: connector ? ScriptedConnector(scripts: []) : nil, warn: { _ in },
+      onStream: { report in reports.append(report) })
+    return (pipeline, client, reports)
+  }
+}
+
+/// Answers every request as Binance's REST endpoint does, and records them.
+private final class BinanceAnswerClient: HTTPClient {
+  private let recorded = Locked<[HTTPRequest]>([])
+
+  var requests: [HTTPRequest] { recorded.value }
+
+  func get(_ request: HTTPRequest) async throws -> HTTPResponse {
+    recorded.append(request)
+    return HTTPResponse(
+      status: 200, body: Data(#"{"symbol":"BTCUSDT","price":"68880.55"}"#.utf8))
+  }
+}
