@@ -47,7 +47,7 @@ public enum AppComposition {
   ///   - currency: the currency asked of the sources and shown.
   ///   - backgroundTask: keeps the app running while the save on the way out ends.
   public static func makePriceViewModel(
-    client: any HTTPClient, clock: any Clock<Duration>, now: @escaping @Sendable () -> Date,
+    client: any BTCHTTPClient, clock: any Clock<Duration>, now: @escaping @Sendable () -> Date,
     cacheFileURL: URL?, limitsFileURL: URL? = nil, currency: Currency = .usd,
     backgroundTask: BackgroundTaskHooks = .none, log: @escaping @Sendable (String) -> Void
   ) -> PriceViewModel {

@@ -17,7 +17,7 @@ public struct WidgetComposition: Sendable {
   /// time to answer; a reload that cannot get a price by then shows the cached one, marked.
   public static let deadline: Duration = .seconds(10)
 
-  private let client: any HTTPClient
+  private let client: any BTCHTTPClient
   private let clock: any Clock<Duration>
   private let now: @Sendable () -> Date
   private let folder: URL?
@@ -29,7 +29,7 @@ public struct WidgetComposition: Sendable {
   ///   - folder: the App Group's folder holding the app's cache and limits; nil without one.
   ///   - preference: the currency the user chose in the app.
   public init(
-    client: any HTTPClient, clock: any Clock<Duration>, now: @escaping @Sendable () -> Date,
+    client: any BTCHTTPClient, clock: any Clock<Duration>, now: @escaping @Sendable () -> Date,
     folder: URL?, preference: CurrencyPreference,
     timeZone: @escaping @Sendable () -> TimeZone = { .autoupdatingCurrent },
     log: @escaping @Sendable (String) -> Void

@@ -7,7 +7,7 @@ import NIOCore
 /// unless the answer was whole.
 final class Exchange: Sendable {
   let loop: any EventLoop
-  let promise: EventLoopPromise<HTTPResponse>
+  let promise: EventLoopPromise<BTCHTTPResponse>
   let maxBodySize: Int
   private let channel = NIOLockedValueBox<ChannelState>(.none)
 
@@ -19,7 +19,7 @@ final class Exchange: Sendable {
 
   init(loop: any EventLoop, maxBodySize: Int) {
     self.loop = loop
-    self.promise = loop.makePromise(of: HTTPResponse.self)
+    self.promise = loop.makePromise(of: BTCHTTPResponse.self)
     self.maxBodySize = maxBodySize
   }
 
@@ -52,7 +52,7 @@ final class Exchange: Sendable {
   }
 
   /// Completes the request; its connection is no longer the exchange's to close.
-  func succeed(_ response: HTTPResponse) {
+  func succeed(_ response: BTCHTTPResponse) {
     channel.withLockedValue { $0 = .cancelled }
     promise.succeed(response)
   }

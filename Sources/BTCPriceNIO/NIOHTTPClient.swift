@@ -12,9 +12,9 @@ import NIOSSL
 #endif
 
 /// The transport failures this module throws (a name that does not collide with NIO's own).
-typealias TransportError = BTCPriceNetworking.HTTPClientError
+typealias TransportError = BTCPriceNetworking.BTCHTTPClientError
 
-/// ``HTTPClient`` on SwiftNIO's HTTP/1.1 codec, for the command-line tool: one GET at a time per
+/// ``BTCHTTPClient`` on SwiftNIO's HTTP/1.1 codec, for the command-line tool: one GET at a time per
 /// connection, connections kept per origin and reused, TLS through NIOSSL, up to 3 redirects.
 ///
 /// Why not AsyncHTTPClient: its machinery per request (connection pool and request state
@@ -23,9 +23,9 @@ typealias TransportError = BTCPriceNetworking.HTTPClientError
 /// about 13 million, a third of the start-up; its dependencies added 1,500 protocol conformance
 /// records, which every dynamic cast at start-up scans (docs/PERFORMANCE.md, "What limits each
 /// figure").
-/// This client does what the ``HTTPClient`` contract asks and no more; the adapter contract and
+/// This client does what the ``BTCHTTPClient`` contract asks and no more; the adapter contract and
 /// fault specs are its tests.
-public final class NIOHTTPClient: BTCPriceNetworking.HTTPClient {
+public final class NIOHTTPClient: BTCPriceNetworking.BTCHTTPClient {
   private let group: any EventLoopGroup
   private let transportTimeout: TimeAmount
   private let connectTimeout: TimeAmount
@@ -73,7 +73,7 @@ public final class NIOHTTPClient: BTCPriceNetworking.HTTPClient {
     }
   }
 
-  public func get(_ request: HTTPRequest) async throws -> HTTPResponse {
+  public func get(_ request: BTCHTTPRequest) async throws -> BTCHTTPResponse {
     var url = request.url
     var headers = request.headers
     var response = try await fetch(
@@ -139,7 +139,7 @@ public final class NIOHTTPClient: BTCPriceNetworking.HTTPClient {
 
   private func fetch(
     _ url: URL, headers: [(name: String, value: String)], body: Data?, maxBodySize: Int
-  ) async throws -> HTTPResponse {
+  ) async throws -> BTCHTTPResponse {
     do {
       var (origin, head, route) = try prepare(url, headers: headers)
       let payload = body.map { ByteBuffer(bytes: $0) }
@@ -179,7 +179,7 @@ public final class NIOHTTPClient: BTCPriceNetworking.HTTPClient {
     _ exchange: Exchange, origin: Origin, route: ProxySelector.Route?, head: HTTPRequestHead,
     body: ByteBuffer?,
     pooled: Connection?
-  ) -> EventLoopFuture<HTTPResponse> {
+  ) -> EventLoopFuture<BTCHTTPResponse> {
     let loop = exchange.loop
     let timeout = loop.scheduleTask(in: transportTimeout) {
       exchange.fail(TransportError.timedOut)

@@ -44,7 +44,7 @@ public enum ProxyTunnel {
         case .success(let address):
           socks(on: channel, to: .address(address), via: proxy, promise: promise)
         case .failure:
-          promise.fail(HTTPClientError.hostNotFound)
+          promise.fail(BTCHTTPClientError.hostNotFound)
         }
       }
     }

@@ -9,7 +9,7 @@ import NIOPosix
   import Foundation
 #endif
 
-/// Collects one answer at a time into an ``HTTPResponse``, and tells its owner whether the
+/// Collects one answer at a time into an ``BTCHTTPResponse``, and tells its owner whether the
 /// connection can carry the next request.
 final class ResponseHandler: ChannelInboundHandler, RemovableChannelHandler {
   typealias InboundIn = HTTPClientResponsePart
@@ -79,7 +79,7 @@ final class ResponseHandler: ChannelInboundHandler, RemovableChannelHandler {
         let name = name.lowercased()
         if headers[name] == nil { headers[name] = value }
       }
-      let response = HTTPResponse(
+      let response = BTCHTTPResponse(
         status: Int(head.status.code), headers: headers,
         body: current.body.map { Data($0.readableBytesView) } ?? Data())
       self.current = nil

@@ -9,7 +9,7 @@ import NIOSSL
 #endif
 
 /// Sits right after the TLS handler and turns its failures into
-/// ``HTTPClientError/tlsFailure(_:)`` with a ``TLSFailureReason`` in words.
+/// ``BTCHTTPClientError/tlsFailure(_:)`` with a ``TLSFailureReason`` in words.
 final class TLSFailureExplainer: ChannelInboundHandler {
   typealias InboundIn = NIOAny
 

@@ -28,7 +28,7 @@ extension PriceSourceDefinition {
 public enum GeminiMapper {
   /// The last trade's price, when the answer is for BTC in the currency asked for: its `volume`
   /// object names both, and an answer for another pair is invalid data.
-  public static func map(_ response: HTTPResponse, pair: MarketPair) throws(PriceSourceError)
+  public static func map(_ response: BTCHTTPResponse, pair: MarketPair) throws(PriceSourceError)
     -> Decimal
   {
     let json = try SourceAnswer.json(response, from: .gemini, errorMessage: errorMessage)

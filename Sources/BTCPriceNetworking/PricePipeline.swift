@@ -88,7 +88,7 @@ public struct PricePipeline: Sendable {
   ///     for them and this is given (a `--once` run leaves it out: it never waits for a trade).
   ///   - onStream: what the streams and the stream-first ticks did.
   public init(
-    _ configuration: Configuration, client: any HTTPClient, clock: any Clock<Duration>,
+    _ configuration: Configuration, client: any BTCHTTPClient, clock: any Clock<Duration>,
     now: @escaping @Sendable () -> Date, store: (any PriceStore)?,
     limitStore: (any SourceLimitStore)?, cacheWriteInterval: Duration? = nil,
     streamConnector: (any WebSocketConnector)? = nil,

@@ -22,7 +22,7 @@ extension PriceSourceChain {
     urls: [String: URL] = [:],
     currency: Currency = .usd,
     apiKeys: [String: String] = [:],
-    client: any HTTPClient,
+    client: any BTCHTTPClient,
     primaryTimeout: Duration,
     clock: any Clock<Duration>,
     now: @escaping @Sendable () -> Date,

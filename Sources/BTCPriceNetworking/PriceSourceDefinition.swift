@@ -13,7 +13,7 @@ import BTCPriceCore
 public struct PriceSourceDefinition: Sendable {
   /// Reads a source's answer into a price for one pair, or says why it is not one.
   public typealias PairMapper =
-    @Sendable (HTTPResponse, MarketPair) throws(PriceSourceError) ->
+    @Sendable (BTCHTTPResponse, MarketPair) throws(PriceSourceError) ->
     Decimal
 
   /// Why a source cannot be asked for a currency.
@@ -89,7 +89,8 @@ public struct PriceSourceDefinition: Sendable {
   /// The price in its answer for BTC in `currency` (by default USD, the currency of its default
   /// URL); an answer for another pair is invalid data, and so is any answer in a currency the
   /// source has no market for.
-  public func map(_ response: HTTPResponse, in currency: Currency = .usd) throws(PriceSourceError)
+  public func map(_ response: BTCHTTPResponse, in currency: Currency = .usd)
+    throws(PriceSourceError)
     -> Decimal
   {
     guard let pair = markets[currency] else {
@@ -123,11 +124,11 @@ public struct PriceSourceDefinition: Sendable {
 
   /// The request for one price: `User-Agent: btc-price/<version>` always, and the API key only
   /// to a source that takes one, and only when it is not empty.
-  public func request(url: URL? = nil, apiKey key: String? = nil) -> HTTPRequest {
+  public func request(url: URL? = nil, apiKey key: String? = nil) -> BTCHTTPRequest {
     var headers = [(name: "User-Agent", value: BTCPriceVersion.userAgent)]
     if let apiKey, let key, !key.isEmpty {
       headers.append((name: apiKey.header, value: apiKey.prefix + key))
     }
-    return HTTPRequest(url: url ?? defaultURL, headers: headers)
+    return BTCHTTPRequest(url: url ?? defaultURL, headers: headers)
   }
 }

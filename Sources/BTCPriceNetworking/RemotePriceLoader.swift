@@ -8,8 +8,8 @@ import BTCPriceCore
 
 /// Loads a quote from one source over HTTP: its request, the transport, its mapper.
 public struct RemotePriceLoader: PriceLoader {
-  private let client: any HTTPClient
-  private let request: HTTPRequest
+  private let client: any BTCHTTPClient
+  private let request: BTCHTTPRequest
   /// The source this loader asks.
   public let source: PriceSource
   private let currency: Currency
@@ -19,7 +19,7 @@ public struct RemotePriceLoader: PriceLoader {
   /// A loader for `definition` in USD, at `url` (default: its real endpoint), taken as it is.
   /// `apiKey` is sent only if the source takes one.
   public init(
-    client: any HTTPClient, definition: PriceSourceDefinition, url: URL? = nil,
+    client: any BTCHTTPClient, definition: PriceSourceDefinition, url: URL? = nil,
     apiKey: String? = nil, now: @escaping @Sendable () -> Date
   ) {
     self.client = client
@@ -35,7 +35,7 @@ public struct RemotePriceLoader: PriceLoader {
   /// with `currency`. Fails when the source has no market in `currency`, or `url` has no pair
   /// part to set (see ``PriceSourceDefinition/url(for:base:)``).
   public init(
-    client: any HTTPClient, definition: PriceSourceDefinition, currency: Currency,
+    client: any BTCHTTPClient, definition: PriceSourceDefinition, currency: Currency,
     url: URL? = nil, apiKey: String? = nil, now: @escaping @Sendable () -> Date
   ) throws(PriceSourceDefinition.MarketError) {
     let marketURL = try definition.url(for: currency, base: url)
@@ -48,10 +48,10 @@ public struct RemotePriceLoader: PriceLoader {
   }
 
   public func load() async throws -> PriceQuote {
-    let response: HTTPResponse
+    let response: BTCHTTPResponse
     do {
       response = try await client.get(request)
-    } catch let error as HTTPClientError {
+    } catch let error as BTCHTTPClientError {
       if case .bodyTooLarge = error { throw PriceSourceError.invalidData(error.description) }
       throw PriceSourceError.unreachable(error.description)
     }
@@ -66,7 +66,7 @@ public struct RemotePriceLoader: PriceLoader {
 
   /// 429 and 418 become ``PriceSourceError/rateLimited(status:retryAfter:message:)`` with the
   /// server's `Retry-After`, so the chain leaves the source alone for as long as it asked.
-  private func rateLimitAware(_ error: PriceSourceError, in response: HTTPResponse)
+  private func rateLimitAware(_ error: PriceSourceError, in response: BTCHTTPResponse)
     -> PriceSourceError
   {
     guard case .httpStatus(let status, let message) = error, status == 429 || status == 418 else {

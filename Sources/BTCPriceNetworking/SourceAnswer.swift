@@ -11,7 +11,7 @@ enum SourceAnswer {
   ///   - errorMessage: the API's error text in a document, if it holds one.
   ///   - bodyError: what an error sent with HTTP 200 means; by default invalid data.
   static func json(
-    _ response: HTTPResponse, from definition: PriceSourceDefinition,
+    _ response: BTCHTTPResponse, from definition: PriceSourceDefinition,
     errorMessage: (JSONValue) -> String?,
     bodyError: ((String) -> PriceSourceError)? = nil
   ) throws(PriceSourceError) -> JSONValue {

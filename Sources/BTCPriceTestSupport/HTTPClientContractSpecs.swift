@@ -2,11 +2,11 @@ import BTCPriceNetworking
 import Foundation
 import Testing
 
-/// The ``HTTPClient`` contract as checks against a running ``FakeExchangeServer``; every adapter's
+/// The ``BTCHTTPClient`` contract as checks against a running ``FakeExchangeServer``; every adapter's
 /// tests run all of them.
 public enum HTTPClientContractSpecs {
   public static func deliversStatusHeadersAndBody(
-    _ client: some HTTPClient, server: FakeExchangeServer,
+    _ client: some BTCHTTPClient, server: FakeExchangeServer,
     sourceLocation: SourceLocation = #_sourceLocation
   ) async throws {
     await server.stub(
@@ -14,7 +14,7 @@ public enum HTTPClientContractSpecs {
       FakeResponse(
         status: 429, headers: ["Retry-After": "7"], json: #"{"code":-1003,"msg":"Too many"}"#))
 
-    let response = try await client.get(HTTPRequest(url: server.url(for: .binance)))
+    let response = try await client.get(BTCHTTPRequest(url: server.url(for: .binance)))
 
     #expect(response.status == 429, sourceLocation: sourceLocation)
     #expect(response.headers["retry-after"] == "7", sourceLocation: sourceLocation)
@@ -24,13 +24,13 @@ public enum HTTPClientContractSpecs {
   }
 
   public static func sendsRequestHeadersAndQuery(
-    _ client: some HTTPClient, server: FakeExchangeServer,
+    _ client: some BTCHTTPClient, server: FakeExchangeServer,
     sourceLocation: SourceLocation = #_sourceLocation
   ) async throws {
     await server.stub(.cryptoCompare, .cryptoCompare(price: "1"))
 
     _ = try await client.get(
-      HTTPRequest(
+      BTCHTTPRequest(
         url: server.url(for: .cryptoCompare),
         headers: [("User-Agent", "btc-price/test"), ("Authorization", "Apikey k")]))
 
@@ -42,38 +42,39 @@ public enum HTTPClientContractSpecs {
   }
 
   public static func refusesBodiesOverTheLimit(
-    _ client: some HTTPClient, server: FakeExchangeServer,
+    _ client: some BTCHTTPClient, server: FakeExchangeServer,
     sourceLocation: SourceLocation = #_sourceLocation
   ) async throws {
     await server.stub(.binance, FakeResponse(body: Data(repeating: 0x61, count: 200_000)))
 
-    await #expect(throws: HTTPClientError.bodyTooLarge(limit: 1024), sourceLocation: sourceLocation)
-    {
-      try await client.get(HTTPRequest(url: server.url(for: .binance), maxBodySize: 1024))
+    await #expect(
+      throws: BTCHTTPClientError.bodyTooLarge(limit: 1024), sourceLocation: sourceLocation
+    ) {
+      try await client.get(BTCHTTPRequest(url: server.url(for: .binance), maxBodySize: 1024))
     }
   }
 
   public static func mapsRefusedConnection(
-    _ client: some HTTPClient, sourceLocation: SourceLocation = #_sourceLocation
+    _ client: some BTCHTTPClient, sourceLocation: SourceLocation = #_sourceLocation
   ) async throws {
     let closedPort = try FakeExchangeServer.unusedPort()
     let started = ContinuousClock.now
 
-    await #expect(throws: HTTPClientError.connectionRefused, sourceLocation: sourceLocation) {
-      try await client.get(HTTPRequest(url: URL(string: "http://127.0.0.1:\(closedPort)/")!))
+    await #expect(throws: BTCHTTPClientError.connectionRefused, sourceLocation: sourceLocation) {
+      try await client.get(BTCHTTPRequest(url: URL(string: "http://127.0.0.1:\(closedPort)/")!))
     }
     // A refused connection must fail fast so the chain can ask the next source within the tick.
     #expect(ContinuousClock.now - started < .seconds(1), sourceLocation: sourceLocation)
   }
 
   public static func honoursCancellationPromptly(
-    _ client: some HTTPClient, server: FakeExchangeServer,
+    _ client: some BTCHTTPClient, server: FakeExchangeServer,
     sourceLocation: SourceLocation = #_sourceLocation
   ) async throws {
     await server.stub(.binance, .binance(price: "1", delay: .seconds(10)))
     let started = ContinuousClock.now
 
-    let request = Task { try await client.get(HTTPRequest(url: server.url(for: .binance))) }
+    let request = Task { try await client.get(BTCHTTPRequest(url: server.url(for: .binance))) }
     await waitUntilRequestArrives(at: server, route: .binance)
     request.cancel()
     let result = await request.result
@@ -83,13 +84,13 @@ public enum HTTPClientContractSpecs {
   }
 
   public static func reusesOneConnectionAcrossRequests(
-    _ client: some HTTPClient, server: FakeExchangeServer,
+    _ client: some BTCHTTPClient, server: FakeExchangeServer,
     sourceLocation: SourceLocation = #_sourceLocation
   ) async throws {
     await server.stub(.binance, .binance(price: "1"))
 
     for _ in 0..<5 {
-      _ = try await client.get(HTTPRequest(url: server.url(for: .binance)))
+      _ = try await client.get(BTCHTTPRequest(url: server.url(for: .binance)))
     }
 
     let ports = Set(await server.requests(to: .binance).compactMap(\.remotePort))

@@ -2,33 +2,33 @@ import BTCPriceNetworking
 import Foundation
 import Testing
 
-/// How every ``HTTPClient`` adapter must behave against hostile or broken servers: each fault is a
+/// How every ``BTCHTTPClient`` adapter must behave against hostile or broken servers: each fault is a
 /// typed error, nothing is read past the body limit, and a slow server never outlives the caller.
 public enum HTTPClientFaultSpecs {
   public static func mapsConnectionReset(
-    _ client: some HTTPClient, server: FakeExchangeServer,
+    _ client: some BTCHTTPClient, server: FakeExchangeServer,
     sourceLocation: SourceLocation = #_sourceLocation
   ) async throws {
     await server.stub(.binance, .reset)
 
-    await #expect(throws: HTTPClientError.connectionReset, sourceLocation: sourceLocation) {
-      try await client.get(HTTPRequest(url: server.url(for: .binance)))
+    await #expect(throws: BTCHTTPClientError.connectionReset, sourceLocation: sourceLocation) {
+      try await client.get(BTCHTTPRequest(url: server.url(for: .binance)))
     }
   }
 
   public static func mapsUnknownHost(
-    _ client: some HTTPClient, sourceLocation: SourceLocation = #_sourceLocation
+    _ client: some BTCHTTPClient, sourceLocation: SourceLocation = #_sourceLocation
   ) async throws {
     // `.invalid` is reserved (RFC 2606): no resolver anywhere answers it. HTTPS, as every real
     // source: under App Transport Security a plain-http request can fail before the DNS lookup,
     // with a different error.
-    await #expect(throws: HTTPClientError.hostNotFound, sourceLocation: sourceLocation) {
-      try await client.get(HTTPRequest(url: URL(string: "https://btc-price-test.invalid/")!))
+    await #expect(throws: BTCHTTPClientError.hostNotFound, sourceLocation: sourceLocation) {
+      try await client.get(BTCHTTPRequest(url: URL(string: "https://btc-price-test.invalid/")!))
     }
   }
 
   public static func mapsTLSFailure(
-    _ client: some HTTPClient, server: FakeExchangeServer,
+    _ client: some BTCHTTPClient, server: FakeExchangeServer,
     sourceLocation: SourceLocation = #_sourceLocation
   ) async throws {
     await server.stub(.binance, .binance(price: "1"))
@@ -36,9 +36,9 @@ public enum HTTPClientFaultSpecs {
     let url = URL(string: "https://127.0.0.1:\(server.port)/api/v3/ticker/price")!
 
     await #expect(sourceLocation: sourceLocation) {
-      try await client.get(HTTPRequest(url: url))
+      try await client.get(BTCHTTPRequest(url: url))
     } throws: { error in
-      guard case .tlsFailure = error as? HTTPClientError else { return false }
+      guard case .tlsFailure = error as? BTCHTTPClientError else { return false }
       return true
     }
   }
@@ -51,16 +51,16 @@ public enum HTTPClientFaultSpecs {
   ///   the delegate sees the first chunk and cancels (seen in CI: 62 MiB). Apple's URLSession,
   ///   the one the app runs, stops reading when its delegate falls behind.
   public static func stopsReadingAnEndlessBodyAtTheLimit(
-    _ client: some HTTPClient, server: FakeExchangeServer, boundsMemory: Bool = true,
+    _ client: some BTCHTTPClient, server: FakeExchangeServer, boundsMemory: Bool = true,
     sourceLocation: SourceLocation = #_sourceLocation
   ) async throws {
     await server.stub(.binance, .endless(bytes: 64 * 1024 * 1024))
     let peakBefore = ProcessMemory.peakResidentBytes()
 
     await #expect(
-      throws: HTTPClientError.bodyTooLarge(limit: 64 * 1024), sourceLocation: sourceLocation
+      throws: BTCHTTPClientError.bodyTooLarge(limit: 64 * 1024), sourceLocation: sourceLocation
     ) {
-      try await client.get(HTTPRequest(url: server.url(for: .binance)))
+      try await client.get(BTCHTTPRequest(url: server.url(for: .binance)))
     }
     // Generous: other tests run in this process at the same time. Holding the body would add
     // 64 MiB (more with copies).
@@ -73,14 +73,14 @@ public enum HTTPClientFaultSpecs {
 
   /// A server trickling a valid answer one byte at a time is dropped when the caller gives up.
   public static func dropsATricklingServerWhenCancelled(
-    _ client: some HTTPClient, server: FakeExchangeServer,
+    _ client: some BTCHTTPClient, server: FakeExchangeServer,
     sourceLocation: SourceLocation = #_sourceLocation
   ) async throws {
     await server.stub(
       .binance,
       FakeResponse.binance(price: "1").delivered(.trickle(chunk: 1, every: .milliseconds(200))))
 
-    let request = Task { try await client.get(HTTPRequest(url: server.url(for: .binance))) }
+    let request = Task { try await client.get(BTCHTTPRequest(url: server.url(for: .binance))) }
     #expect(
       await server.waitForRequests(to: .binance, count: 1), sourceLocation: sourceLocation)
     try await Task.sleep(for: .milliseconds(300))

@@ -2,20 +2,20 @@ import BTCPriceCore
 import BTCPriceNetworking
 import Foundation
 
-/// The test value of ``HTTPClient``, beside the interface: one scripted answer (a response, a
+/// The test value of ``BTCHTTPClient``, beside the interface: one scripted answer (a response, a
 /// transport failure, or none ever), every request recorded. For unit tests of what sits on
 /// the interface; the transports themselves are tested against a real server on 127.0.0.1
 /// (``HTTPClientContractSpecs``).
-public final class StubHTTPClient: HTTPClient {
+public final class StubHTTPClient: BTCHTTPClient {
   public enum Answer: Sendable {
-    case response(HTTPResponse)
-    case failure(HTTPClientError)
+    case response(BTCHTTPResponse)
+    case failure(BTCHTTPClientError)
     /// Never answers; returns only when cancelled.
     case never
   }
 
   private let answer: Answer
-  private let recorded = Locked<[HTTPRequest]>([])
+  private let recorded = Locked<[BTCHTTPRequest]>([])
 
   public init(_ answer: Answer) {
     self.answer = answer
@@ -23,16 +23,16 @@ public final class StubHTTPClient: HTTPClient {
 
   /// Answers every request with `status` and `body`.
   public convenience init(status: Int = 200, body: String) {
-    self.init(.response(HTTPResponse(status: status, body: Data(body.utf8))))
+    self.init(.response(BTCHTTPResponse(status: status, body: Data(body.utf8))))
   }
 
   /// A client that never answers: a source that hangs.
   public static var neverAnswering: StubHTTPClient { StubHTTPClient(.never) }
 
   /// Every request so far, oldest first.
-  public var requests: [HTTPRequest] { recorded.value }
+  public var requests: [BTCHTTPRequest] { recorded.value }
 
-  public func get(_ request: HTTPRequest) async throws -> HTTPResponse {
+  public func get(_ request: BTCHTTPRequest) async throws -> BTCHTTPResponse {
     recorded.withValue { $0.append(request) }
     switch answer {
     case .response(let response): return response

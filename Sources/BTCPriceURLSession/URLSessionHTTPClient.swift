@@ -6,14 +6,14 @@ import Foundation
   import FoundationNetworking
 #endif
 
-/// ``HTTPClient`` on URLSession, for the Apple apps (which link no SwiftNIO).
+/// ``BTCHTTPClient`` on URLSession, for the Apple apps (which link no SwiftNIO).
 ///
 /// One session serves every request, so connections are reused between ticks (and because
 /// creating sessions per request has crashed in teardown races on Linux). Bodies arrive through
 /// the session's delegate, so reading stops as soon as one goes past `maxBodySize`. Deadlines are
 /// enforced by Core cancelling the task, which cancels the data task; the session's own timeout is
 /// only a backstop for a caller that never cancels (FoundationNetworking rounds it to seconds).
-public final class URLSessionHTTPClient: HTTPClient {
+public final class URLSessionHTTPClient: BTCHTTPClient {
   private let session: URLSession
   private let exchanges: ExchangeTable
 
@@ -35,7 +35,7 @@ public final class URLSessionHTTPClient: HTTPClient {
     session.finishTasksAndInvalidate()
   }
 
-  public func get(_ request: HTTPRequest) async throws -> HTTPResponse {
+  public func get(_ request: BTCHTTPRequest) async throws -> BTCHTTPResponse {
     var outgoing = URLRequest(url: request.url)
     outgoing.httpMethod = request.body == nil ? "GET" : "POST"
     outgoing.httpBody = request.body
@@ -63,26 +63,26 @@ public final class URLSessionHTTPClient: HTTPClient {
 
   static func map(_ error: any Error, limit: Int) -> any Error {
     if Task.isCancelled || error is CancellationError { return CancellationError() }
-    if let error = error as? HTTPClientError { return error }
+    if let error = error as? BTCHTTPClientError { return error }
     guard let code = urlErrorCode(of: error) else {
-      return HTTPClientError.other(String(describing: error))
+      return BTCHTTPClientError.other(String(describing: error))
     }
     switch code {
-    case .cannotConnectToHost: return HTTPClientError.connectionRefused
-    case .networkConnectionLost: return HTTPClientError.connectionReset
-    case .cannotFindHost, .dnsLookupFailed: return HTTPClientError.hostNotFound
-    case .timedOut: return HTTPClientError.timedOut
-    case .dataLengthExceedsMaximum: return HTTPClientError.bodyTooLarge(limit: limit)
+    case .cannotConnectToHost: return BTCHTTPClientError.connectionRefused
+    case .networkConnectionLost: return BTCHTTPClientError.connectionReset
+    case .cannotFindHost, .dnsLookupFailed: return BTCHTTPClientError.hostNotFound
+    case .timedOut: return BTCHTTPClientError.timedOut
+    case .dataLengthExceedsMaximum: return BTCHTTPClientError.bodyTooLarge(limit: limit)
     case .secureConnectionFailed, .serverCertificateHasBadDate, .serverCertificateUntrusted,
       .serverCertificateHasUnknownRoot, .serverCertificateNotYetValid, .clientCertificateRejected,
       .clientCertificateRequired:
-      return HTTPClientError.tlsFailure(description(of: error))
+      return BTCHTTPClientError.tlsFailure(description(of: error))
     case .unknown where isTLSLibraryMessage(description(of: error)):
       // FoundationNetworking on Linux reports curl's TLS handshake errors as `unknown` (-1), with
       // OpenSSL's message as the description; Apple's URLSession uses the codes above.
-      return HTTPClientError.tlsFailure(description(of: error))
+      return BTCHTTPClientError.tlsFailure(description(of: error))
     default:
-      return HTTPClientError.other(description(of: error))
+      return BTCHTTPClientError.other(description(of: error))
     }
   }
 
@@ -106,15 +106,15 @@ public final class URLSessionHTTPClient: HTTPClient {
 private final class ExchangeTable: Sendable {
   private struct Exchange {
     let limit: Int
-    let continuation: CheckedContinuation<HTTPResponse, any Error>
+    let continuation: CheckedContinuation<BTCHTTPResponse, any Error>
     var body = Data()
-    var failure: HTTPClientError?
+    var failure: BTCHTTPClientError?
   }
 
   private let exchanges = Locked<[Int: Exchange]>([:])
 
   func begin(
-    _ id: Int, limit: Int, _ continuation: CheckedContinuation<HTTPResponse, any Error>
+    _ id: Int, limit: Int, _ continuation: CheckedContinuation<BTCHTTPResponse, any Error>
   ) {
     exchanges.withValue { $0[id] = Exchange(limit: limit, continuation: continuation) }
   }
@@ -149,9 +149,10 @@ private final class ExchangeTable: Sendable {
         headers[name.lowercased()] = value
       }
       exchange.continuation.resume(
-        returning: HTTPResponse(status: response.statusCode, headers: headers, body: exchange.body))
+        returning: BTCHTTPResponse(
+          status: response.statusCode, headers: headers, body: exchange.body))
     } else {
-      exchange.continuation.resume(throwing: HTTPClientError.other("no HTTP response"))
+      exchange.continuation.resume(throwing: BTCHTTPClientError.other("no HTTP response"))
     }
   }
 }

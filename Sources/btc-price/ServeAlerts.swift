@@ -81,12 +81,12 @@ struct ServeAlerts: Sendable {
   }
 
   private static func request(_ item: AlertViewState.Item, to url: URL, format: BodyFormat)
-    -> HTTPRequest
+    -> BTCHTTPRequest
   {
     let variables = item.environment
     switch format {
     case .text:
-      return HTTPRequest(
+      return BTCHTTPRequest(
         url: url,
         headers: [
           ("Content-Type", "text/plain; charset=utf-8"), ("Title", item.title),
@@ -107,7 +107,7 @@ struct ServeAlerts: Sendable {
       ]
       let body =
         "{" + fields.map { "\(quoted($0.0)):\(quoted($0.1))" }.joined(separator: ",") + "}"
-      return HTTPRequest(
+      return BTCHTTPRequest(
         url: url, headers: [("Content-Type", "application/json")], body: Data(body.utf8))
     }
   }

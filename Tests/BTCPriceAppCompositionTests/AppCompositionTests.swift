@@ -213,40 +213,40 @@ struct AppCompositionTests {
 
 /// Answers every request with HTTP 200 and `body`, or, without a body, never answers (until the
 /// request is cancelled).
-private struct AnsweringClient: HTTPClient {
+private struct AnsweringClient: BTCHTTPClient {
   let body: String?
 
-  func get(_ request: HTTPRequest) async throws -> HTTPResponse {
+  func get(_ request: BTCHTTPRequest) async throws -> BTCHTTPResponse {
     guard let body else {
       let (never, continuation) = AsyncStream.makeStream(of: Never.self)
       for await _ in never {}
       continuation.finish()
       throw CancellationError()
     }
-    return HTTPResponse(status: 200, body: Data(body.utf8))
+    return BTCHTTPResponse(status: 200, body: Data(body.utf8))
   }
 }
 
 /// Answers every request with the same body, and records the hosts asked.
-private struct RecordingClient: HTTPClient {
+private struct RecordingClient: BTCHTTPClient {
   let body: String
   let hosts = Locked<[String]>([])
 
-  func get(_ request: HTTPRequest) async throws -> HTTPResponse {
+  func get(_ request: BTCHTTPRequest) async throws -> BTCHTTPResponse {
     hosts.append(request.url.host ?? "")
-    return HTTPResponse(status: 200, body: Data(body.utf8))
+    return BTCHTTPResponse(status: 200, body: Data(body.utf8))
   }
 }
 
 /// Binance never answers (until the request is cancelled); every other source fails at once.
 /// Records the hosts asked.
-private struct HangingPrimaryClient: HTTPClient {
+private struct HangingPrimaryClient: BTCHTTPClient {
   let hosts = Locked<[String]>([])
 
-  func get(_ request: HTTPRequest) async throws -> HTTPResponse {
+  func get(_ request: BTCHTTPRequest) async throws -> BTCHTTPResponse {
     let host = request.url.host ?? ""
     hosts.append(host)
-    guard host == "api.binance.com" else { return HTTPResponse(status: 500, body: Data()) }
+    guard host == "api.binance.com" else { return BTCHTTPResponse(status: 500, body: Data()) }
     let (never, continuation) = AsyncStream.makeStream(of: Never.self)
     for await _ in never {}
     continuation.finish()

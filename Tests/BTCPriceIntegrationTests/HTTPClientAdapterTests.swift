@@ -4,7 +4,7 @@ import BTCPriceTestSupport
 import BTCPriceURLSession
 import Testing
 
-/// Both HTTPClient adapters against the fake exchange: every contract and fault spec, once per
+/// Both BTCHTTPClient adapters against the fake exchange: every contract and fault spec, once per
 /// adapter, so the CLI's transport and the iPhone app's keep the same behaviour.
 @Suite(
   "HTTP client adapters against the fake exchange", .timeLimit(.minutes(1)),
@@ -99,7 +99,7 @@ struct HTTPClientAdapterTests {
 
   /// Runs `body` with a fresh fake exchange and the adapter, and shuts both down afterwards.
   private func with(
-    _ adapter: Adapter, _ body: (any HTTPClient, FakeExchangeServer) async throws -> Void
+    _ adapter: Adapter, _ body: (any BTCHTTPClient, FakeExchangeServer) async throws -> Void
   ) async throws {
     switch adapter {
     case .swiftNIO:

@@ -166,15 +166,15 @@ struct LifecycleIntegrationTests {
 
 /// Wraps the real client and records, on the test clock, when each request started, how many
 /// were cancelled and how many were ever in flight at once.
-private final class RequestRecorder: HTTPClient {
-  private let client: any HTTPClient
+private final class RequestRecorder: BTCHTTPClient {
+  private let client: any BTCHTTPClient
   private let clock: SteppedTestClock
   private let log = Locked<[(start: Duration, finished: Bool)]>([])
   private let inFlight = Locked(0)
   let maxInFlight = Locked(0)
   let cancelled = Locked(0)
 
-  init(_ client: any HTTPClient, clock: SteppedTestClock) {
+  init(_ client: any BTCHTTPClient, clock: SteppedTestClock) {
     self.client = client
     self.clock = clock
   }
@@ -185,7 +185,7 @@ private final class RequestRecorder: HTTPClient {
     log.value.filter { $0.start == start && $0.finished }.count
   }
 
-  func get(_ request: HTTPRequest) async throws -> HTTPResponse {
+  func get(_ request: BTCHTTPRequest) async throws -> BTCHTTPResponse {
     let index = log.withValue {
       $0.append((clock.elapsed, false))
       return $0.count - 1

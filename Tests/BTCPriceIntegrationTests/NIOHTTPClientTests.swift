@@ -17,7 +17,7 @@ struct NIOHTTPClientTests {
       await server.stub(.cryptoCompare, .cryptoCompare(price: "68910.12"))
 
       let response = try await client.get(
-        HTTPRequest(url: server.url(for: .binance), headers: [("Authorization", "Apikey k")]))
+        BTCHTTPRequest(url: server.url(for: .binance), headers: [("Authorization", "Apikey k")]))
 
       #expect(response.status == 200)
       #expect(String(decoding: response.body, as: UTF8.self).contains("68910.12"))
@@ -36,7 +36,7 @@ struct NIOHTTPClientTests {
         await elsewhere.stub(.cryptoCompare, .cryptoCompare(price: "1"))
 
         let response = try await client.get(
-          HTTPRequest(
+          BTCHTTPRequest(
             url: server.url(for: .binance),
             headers: [("Authorization", "Apikey k"), ("User-Agent", "btc-price/test")]))
 
@@ -57,7 +57,7 @@ struct NIOHTTPClientTests {
       await server.stub(
         .cryptoCompare, FakeResponse(status: 302, headers: ["Location": binance], json: "{}"))
 
-      let response = try await client.get(HTTPRequest(url: server.url(for: .binance)))
+      let response = try await client.get(BTCHTTPRequest(url: server.url(for: .binance)))
 
       #expect(response.status == 302)
       #expect(await server.requests(to: .binance).count == 1)
@@ -71,8 +71,8 @@ struct NIOHTTPClientTests {
     try await withClientAndServer { client, server in
       await server.stub(.binance, .binance(price: "1"), .reset, .binance(price: "2"))
 
-      _ = try await client.get(HTTPRequest(url: server.url(for: .binance)))
-      let second = try await client.get(HTTPRequest(url: server.url(for: .binance)))
+      _ = try await client.get(BTCHTTPRequest(url: server.url(for: .binance)))
+      let second = try await client.get(BTCHTTPRequest(url: server.url(for: .binance)))
 
       #expect(String(decoding: second.body, as: UTF8.self).contains(#""price":"2""#))
       let ports = await server.requests(to: .binance).compactMap(\.remotePort)
@@ -87,8 +87,8 @@ struct NIOHTTPClientTests {
     try await withClientAndServer { client, server in
       await server.stub(.binance, .reset, .binance(price: "2"))
 
-      await #expect(throws: HTTPClientError.connectionReset) {
-        try await client.get(HTTPRequest(url: server.url(for: .binance)))
+      await #expect(throws: BTCHTTPClientError.connectionReset) {
+        try await client.get(BTCHTTPRequest(url: server.url(for: .binance)))
       }
       #expect(await server.requests(to: .binance).count == 1)
     }
@@ -100,9 +100,9 @@ struct NIOHTTPClientTests {
     try await withClientAndServer { client, server in
       await server.stub(.binance, .binance(price: "1"))
 
-      await #expect(throws: HTTPClientError.other("invalid request header")) {
+      await #expect(throws: BTCHTTPClientError.other("invalid request header")) {
         try await client.get(
-          HTTPRequest(url: server.url(for: .binance), headers: [("Authorization", value)]))
+          BTCHTTPRequest(url: server.url(for: .binance), headers: [("Authorization", value)]))
       }
       #expect(await server.requests(to: .binance).isEmpty)
     }

@@ -101,7 +101,7 @@ struct ReachSourcesThroughAProxyUseCaseTests {
     try await withProxy(.httpConnect) { proxy, server, _ in
       let client = NIOHTTPClient(
         proxies: ProxySelector(explicit: proxy.url(), noProxy: "127.0.0.1", environment: [:]))
-      let response = try await client.get(HTTPRequest(url: server.url(for: .binance)))
+      let response = try await client.get(BTCHTTPRequest(url: server.url(for: .binance)))
       await client.shutdown()
       #expect(response.status == 200)
       #expect(proxy.requests.isEmpty)
@@ -140,10 +140,10 @@ struct ReachSourcesThroughAProxyUseCaseTests {
     }
   }
 
-  private func get(_ url: URL, through proxy: String) async throws -> HTTPResponse {
+  private func get(_ url: URL, through proxy: String) async throws -> BTCHTTPResponse {
     let client = NIOHTTPClient(proxies: ProxySelector(explicit: proxy, environment: [:]))
     do {
-      let response = try await client.get(HTTPRequest(url: url))
+      let response = try await client.get(BTCHTTPRequest(url: url))
       await client.shutdown()
       return response
     } catch {
@@ -152,12 +152,12 @@ struct ReachSourcesThroughAProxyUseCaseTests {
     }
   }
 
-  private func failure(_ url: URL, through proxy: String) async -> HTTPClientError? {
+  private func failure(_ url: URL, through proxy: String) async -> BTCHTTPClientError? {
     do {
       _ = try await get(url, through: proxy)
       return nil
     } catch {
-      return error as? HTTPClientError
+      return error as? BTCHTTPClientError
     }
   }
 }

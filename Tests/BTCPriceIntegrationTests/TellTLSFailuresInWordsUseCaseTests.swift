@@ -56,8 +56,8 @@ struct TellTLSFailuresInWordsUseCaseTests {
     try await FakeExchangeServer.withRunning { server in
       let client = NIOHTTPClient()
       let url = URL(string: "https://localhost:\(server.port)/api/v3/ticker/price")!
-      let error = await #expect(throws: HTTPClientError.self) {
-        try await client.get(HTTPRequest(url: url))
+      let error = await #expect(throws: BTCHTTPClientError.self) {
+        try await client.get(BTCHTTPRequest(url: url))
       }
       await client.shutdown()
       #expect(error == .tlsFailure(TLSFailureReason.notTLS.description))
@@ -66,7 +66,8 @@ struct TellTLSFailuresInWordsUseCaseTests {
 
   // MARK: Helpers
 
-  private func get(serving certificate: String, trust: TrustSource) async throws -> HTTPResponse {
+  private func get(serving certificate: String, trust: TrustSource) async throws -> BTCHTTPResponse
+  {
     try await FakeExchangeServer.withRunning { server in
       await server.stub(.binance, .binance(price: "68901.23"))
       let tls = try await FakeTLSServer.start(
@@ -75,7 +76,7 @@ struct TellTLSFailuresInWordsUseCaseTests {
       let client = NIOHTTPClient(trust: trust)
       let url = URL(string: "https://localhost:\(tls.port)/api/v3/ticker/price?symbol=BTCUSDT")!
       do {
-        let response = try await client.get(HTTPRequest(url: url))
+        let response = try await client.get(BTCHTTPRequest(url: url))
         await client.shutdown()
         await tls.stop()
         return response
@@ -87,12 +88,13 @@ struct TellTLSFailuresInWordsUseCaseTests {
     }
   }
 
-  private func failure(serving certificate: String, trust: TrustSource) async -> HTTPClientError? {
+  private func failure(serving certificate: String, trust: TrustSource) async -> BTCHTTPClientError?
+  {
     do {
       _ = try await get(serving: certificate, trust: trust)
       return nil
     } catch {
-      return error as? HTTPClientError
+      return error as? BTCHTTPClientError
     }
   }
 }

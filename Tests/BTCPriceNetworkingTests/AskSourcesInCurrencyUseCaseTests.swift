@@ -289,8 +289,8 @@ struct AskSourcesInCurrencyUseCaseTests {
 
   // MARK: Helpers
 
-  private func response(_ body: String, status: Int = 200) -> HTTPResponse {
-    HTTPResponse(status: status, body: Data(body.utf8))
+  private func response(_ body: String, status: Int = 200) -> BTCHTTPResponse {
+    BTCHTTPResponse(status: status, body: Data(body.utf8))
   }
 
   private func definition(_ sourceID: String) -> PriceSourceDefinition {

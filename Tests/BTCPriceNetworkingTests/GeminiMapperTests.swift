@@ -70,7 +70,7 @@ struct GeminiMapperTests {
         == "https://api.gemini.com/v1/pubticker/btcusd")
   }
 
-  private func response(_ body: String, status: Int = 200) -> HTTPResponse {
-    HTTPResponse(status: status, body: Data(body.utf8))
+  private func response(_ body: String, status: Int = 200) -> BTCHTTPResponse {
+    BTCHTTPResponse(status: status, body: Data(body.utf8))
   }
 }

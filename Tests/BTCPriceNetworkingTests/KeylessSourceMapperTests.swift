@@ -124,8 +124,8 @@ struct KeylessSourceMapperTests {
 
   // MARK: Helpers
 
-  private func response(_ body: String, status: Int = 200) -> HTTPResponse {
-    HTTPResponse(status: status, body: Data(body.utf8))
+  private func response(_ body: String, status: Int = 200) -> BTCHTTPResponse {
+    BTCHTTPResponse(status: status, body: Data(body.utf8))
   }
 
   private func expectInvalidData(

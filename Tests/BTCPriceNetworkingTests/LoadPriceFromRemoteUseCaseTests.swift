@@ -11,7 +11,7 @@ struct LoadPriceFromRemoteUseCaseTests {
   @Test func load_deliversQuoteStampedWithNowAndSource() async throws {
     let client = StubHTTPClient(
       .response(
-        HTTPResponse(status: 200, body: Data(#"{"symbol":"BTCUSDT","price":"68901.23"}"#.utf8))))
+        BTCHTTPResponse(status: 200, body: Data(#"{"symbol":"BTCUSDT","price":"68901.23"}"#.utf8))))
     let sut = RemotePriceLoader(client: client, definition: .binance, now: { [now] in now })
 
     let quote = try await sut.load()
@@ -78,7 +78,7 @@ struct LoadPriceFromRemoteUseCaseTests {
   @Test func load_neverMentionsTheAPIKeyInErrors() async {
     let body =
       #"{"Data":{},"Err":{"type":1,"message":"You are over your rate limit please upgrade your account!"}}"#
-    let client = StubHTTPClient(.response(HTTPResponse(status: 429, body: Data(body.utf8))))
+    let client = StubHTTPClient(.response(BTCHTTPResponse(status: 429, body: Data(body.utf8))))
     let sut = RemotePriceLoader(
       client: client, definition: .cryptoCompare, apiKey: "s3cr3t-key", now: { [now] in now })
 
@@ -99,7 +99,7 @@ struct LoadPriceFromRemoteUseCaseTests {
   func load_deliversRateLimitedWithTheServersRetryAfter(status: Int) async {
     let client = StubHTTPClient(
       .response(
-        HTTPResponse(
+        BTCHTTPResponse(
           status: status, headers: ["Retry-After": "120"],
           body: Data(#"{"code":-1003,"msg":"Too many requests."}"#.utf8))))
     let sut = RemotePriceLoader(client: client, definition: .binance, now: { [now] in now })
@@ -112,7 +112,7 @@ struct LoadPriceFromRemoteUseCaseTests {
 
   @Test func load_deliversRateLimitedWithoutRetryAfterWhenTheHeaderIsMissingOrBroken() async {
     let client = StubHTTPClient(
-      .response(HTTPResponse(status: 429, headers: ["Retry-After": "soon"], body: Data())))
+      .response(BTCHTTPResponse(status: 429, headers: ["Retry-After": "soon"], body: Data())))
     let sut = RemotePriceLoader(client: client, definition: .binance, now: { [now] in now })
 
     await #expect(

@@ -60,14 +60,14 @@ struct TickThroughStreamsUseCaseTests {
 }
 
 /// Answers every request as Binance's REST endpoint does, and records them.
-private final class BinanceAnswerClient: HTTPClient {
-  private let recorded = Locked<[HTTPRequest]>([])
+private final class BinanceAnswerClient: BTCHTTPClient {
+  private let recorded = Locked<[BTCHTTPRequest]>([])
 
-  var requests: [HTTPRequest] { recorded.value }
+  var requests: [BTCHTTPRequest] { recorded.value }
 
-  func get(_ request: HTTPRequest) async throws -> HTTPResponse {
+  func get(_ request: BTCHTTPRequest) async throws -> BTCHTTPResponse {
     recorded.append(request)
-    return HTTPResponse(
+    return BTCHTTPResponse(
       status: 200, body: Data(#"{"symbol":"BTCUSDT","price":"68880.55"}"#.utf8))
   }
 }

@@ -17,7 +17,7 @@ let benchmarks: @Sendable () -> Void = {
     maxDuration: .seconds(3),
     maxIterations: 100_000)
 
-  let binance = HTTPResponse(
+  let binance = BTCHTTPResponse(
     status: 200, body: Data(#"{"symbol":"BTCUSDT","price":"114721.34000000"}"#.utf8))
   Benchmark("Binance mapper: decode a ticker payload") { benchmark in
     for _ in benchmark.scaledIterations {
@@ -25,7 +25,7 @@ let benchmarks: @Sendable () -> Void = {
     }
   }
 
-  let cryptoCompare = HTTPResponse(
+  let cryptoCompare = BTCHTTPResponse(
     status: 200,
     body: Data(
       """
