@@ -7,10 +7,11 @@ import NIOCore
 /// By default a tick hopped between threads many times: the timer fired on Dispatch's manager
 /// thread, the tick ran on Swift's cooperative pool, the request went to the event-loop thread
 /// and its answer came back to the pool. Each hop wakes a sleeping thread, often on the other
-/// core, and on these machines the wake-ups cost more CPU than the work itself (docs/PERFORMANCE.md,
-/// the row "+ ticks on one event-loop thread" and "What limits each figure"). With this executor and ``EventLoopClock`` one thread wakes twice per
-/// tick: for its timer and for its answer. What the tick does in between (writing the line,
-/// saving the cache with its `fsync`) then runs on the loop too; the tick awaits it anyway.
+/// core, and on these machines the wake-ups cost more CPU than the work itself
+/// (docs/PERFORMANCE.md, the row "+ ticks on one event-loop thread" and "What limits each
+/// figure"). With this executor and ``EventLoopClock`` one thread wakes twice per tick: for its
+/// timer and for its answer. What the tick does in between (writing the line, saving the cache
+/// with its `fsync`) then runs on the loop too; the tick awaits it anyway.
 @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, *)
 public final class EventLoopExecutor: TaskExecutor {
   public let loop: any EventLoop

@@ -19,10 +19,9 @@ typealias TransportError = BTCPriceNetworking.BTCHTTPClientError
 ///
 /// Why not AsyncHTTPClient: its machinery per request (connection pool and request state
 /// machines, a request bag, a delegate, redirect and tracing state, HTTP/2 negotiation) cost
-/// about 165,000 instructions a tick, half of everything the tool did, and its first connection
-/// about 13 million, a third of the start-up; its dependencies added 1,500 protocol conformance
-/// records, which every dynamic cast at start-up scans (docs/PERFORMANCE.md, "What limits each
-/// figure").
+/// about half of everything a tick did, its first connection a third of the start-up, and its
+/// dependencies' protocol conformances slowed every dynamic cast at start-up
+/// (docs/PERFORMANCE.md, "What limits each figure", has the figures).
 /// This client does what the ``BTCHTTPClient`` contract asks and no more; the adapter contract and
 /// fault specs are its tests.
 public final class NIOHTTPClient: BTCPriceNetworking.BTCHTTPClient {
