@@ -82,12 +82,16 @@ enum PageAssets {
         }
       };
 
-      // Browsers ask for notifications only on a click: offer the button while undecided.
+      // Browsers ask for notifications only on a click: offer the button while undecided. The
+      // viewer may decide elsewhere too (the site settings), so each event checks again.
       const notify = $("notify");
-      if (notify && window.Notification && Notification.permission === "default") {
-        notify.hidden = false;
+      const offerNotifications = () => {
+        if (notify) notify.hidden = !(window.Notification && Notification.permission === "default");
+      };
+      if (notify && window.Notification) {
+        offerNotifications();
         notify.addEventListener("click", () => {
-          Notification.requestPermission().then(() => { notify.hidden = true; }, () => {});
+          Notification.requestPermission().then(offerNotifications, offerNotifications);
         });
       }
 
@@ -104,6 +108,7 @@ enum PageAssets {
             const data = JSON.parse(message.data);
             if (data && data.view) show(data.view);
             if (data) notifyAlerts(data);
+            offerNotifications();
           } catch (_) { /* a malformed event changes nothing */ }
         });
         source.onopen = () => { $("connection").hidden = true; };
