@@ -106,27 +106,11 @@ struct ServeAlerts: Sendable {
         ("text", variables["BTC_PRICE_ALERT_TEXT"] ?? ""),
       ]
       let body =
-        "{" + fields.map { "\(quoted($0.0)):\(quoted($0.1))" }.joined(separator: ",") + "}"
+        "{"
+        + fields.map { JSONLineRenderer.string($0.0) + ":" + JSONLineRenderer.string($0.1) }
+        .joined(separator: ",") + "}"
       return BTCHTTPRequest(
         url: url, headers: [("Content-Type", "application/json")], body: Data(body.utf8))
     }
-  }
-
-  /// A JSON string; the values are ours (rule, digits, ISO time, ids, presenter text), so only
-  /// quotes, backslashes and control characters need escaping.
-  private static func quoted(_ text: String) -> String {
-    var result = "\""
-    for scalar in text.unicodeScalars {
-      switch scalar {
-      case "\"": result += "\\\""
-      case "\\": result += "\\\\"
-      case _ where scalar.value < 0x20:
-        result +=
-          "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count)
-          + String(scalar.value, radix: 16)
-      default: result.unicodeScalars.append(scalar)
-      }
-    }
-    return result + "\""
   }
 }
