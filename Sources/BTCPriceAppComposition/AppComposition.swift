@@ -6,7 +6,8 @@ import BTCPriceURLSession
 import Foundation
 
 /// The composition root of the iPhone app: the only place that knows the concrete types. It wires
-/// the same chain as the terminal's, over URLSession instead of SwiftNIO.
+/// the same pipeline as the terminal's, over URLSession instead of SwiftNIO: in the foreground the
+/// ticks read the exchanges' streams first (on `URLSessionWebSocketTask`), REST as the fall back.
 ///
 /// A library without SwiftUI, so that Linux builds and tests what the app wires; the app target
 /// (`App/iOS`) adds only `@main`, the scene and the system log.
@@ -35,7 +36,7 @@ public enum AppComposition {
     return makePriceViewModel(
       client: URLSessionHTTPClient(), clock: ContinuousClock(), now: { Date() },
       cacheFileURL: cacheFileURL, limitsFileURL: limitsFileURL, currency: currency,
-      backgroundTask: backgroundTask, log: log)
+      backgroundTask: backgroundTask, streamConnector: URLSessionWebSocketConnector(), log: log)
   }
 
   /// The same wiring with every dependency given.
@@ -46,10 +47,13 @@ public enum AppComposition {
   ///     them; `nil` keeps them in memory only.
   ///   - currency: the currency asked of the sources and shown.
   ///   - backgroundTask: keeps the app running while the save on the way out ends.
+  ///   - streamConnector: opens the price streams, which are open while the app is in the
+  ///     foreground and read before REST; nil ticks over REST alone.
   public static func makePriceViewModel(
     client: any BTCHTTPClient, clock: any Clock<Duration>, now: @escaping @Sendable () -> Date,
     cacheFileURL: URL?, limitsFileURL: URL? = nil, currency: Currency = .usd,
-    backgroundTask: BackgroundTaskHooks = .none, log: @escaping @Sendable (String) -> Void
+    backgroundTask: BackgroundTaskHooks = .none, streamConnector: (any WebSocketConnector)? = nil,
+    log: @escaping @Sendable (String) -> Void
   ) -> PriceViewModel {
     // The terminal's default chain and pipeline for the currency: CryptoCompare is skipped for an
     // hour after its 401 while the app has no key (a key would come from the Keychain, never from
@@ -62,10 +66,22 @@ public enum AppComposition {
     // next to nothing.
     store?.removeAbandonedTemporaryFiles(now: now())
     let pipeline = PricePipeline(
-      PricePipeline.Configuration(currency: currency, primaryTimeout: PriceDefaults.primaryTimeout),
+      PricePipeline.Configuration(
+        currency: currency, primaryTimeout: PriceDefaults.primaryTimeout, stream: true),
       client: client, clock: clock, now: now, store: store,
-      limitStore: limitsFileURL.map { FileSourceLimitStore(fileURL: $0) }, warn: log)
+      limitStore: limitsFileURL.map { FileSourceLimitStore(fileURL: $0) },
+      streamConnector: streamConnector, warn: log)
+    // Open only while the screen ticks (the foreground): iOS suspends a backgrounded app, and a
+    // socket it leaves open would be cut under it anyway. The first tick after opening waits at
+    // most the primary's timeout for a trade, as the terminal's does.
+    let connections =
+      pipeline.streams == nil
+      ? ForegroundConnections.none
+      : ForegroundConnections(
+        run: { await pipeline.runStreams() },
+        ready: { await pipeline.waitForFirstStreamPrice(atMost: PriceDefaults.primaryTimeout) })
     return PriceViewModel(
-      feed: pipeline.feed, clock: clock, currency: currency, backgroundTask: backgroundTask)
+      feed: pipeline.feed, clock: clock, currency: currency, backgroundTask: backgroundTask,
+      connections: connections)
   }
 }

@@ -93,9 +93,11 @@ public struct WidgetComposition: Sendable {
   private func makeFeed(for currency: Currency) -> PriceFeed {
     // The app's pipeline. The bans and refusals the app recorded hold for the widget too, and the
     // widget's hold for the app: one device, one IP, one set of limits. No minimum interval
-    // between cache writes: the widget writes at most once per reload.
+    // between cache writes: the widget writes at most once per reload. REST only: a timeline
+    // entry is a one-shot, like `--once`, and should not wait for a trade.
     PricePipeline(
-      PricePipeline.Configuration(currency: currency, primaryTimeout: PriceDefaults.primaryTimeout),
+      PricePipeline.Configuration(
+        currency: currency, primaryTimeout: PriceDefaults.primaryTimeout, stream: false),
       client: client, clock: clock, now: now, store: store(for: currency),
       limitStore: folder.map { FileSourceLimitStore(fileURL: AppGroup.limitsFileURL(in: $0)) },
       cacheWriteInterval: .zero, warn: log

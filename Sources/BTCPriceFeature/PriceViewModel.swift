@@ -58,6 +58,7 @@ public final class PriceViewModel {
   @ObservationIgnored private var owner = 0
   @ObservationIgnored private var runs = 0
   @ObservationIgnored private let backgroundTask: BackgroundTaskHooks
+  @ObservationIgnored private let connections: ForegroundConnections
   @ObservationIgnored private var shown: PriceViewState?
   @ObservationIgnored private var history = PriceHistory()
 
@@ -67,13 +68,17 @@ public final class PriceViewModel {
   ///     texts follow the user's zone after travel without a relaunch.
   ///   - currency: the currency the feed's sources quote in, for the pair and the changes.
   ///   - backgroundTask: keeps the app running while the save on the way to the background ends.
+  ///   - connections: opened whenever ticking starts and closed whenever it stops (the price
+  ///     streams the feed reads first): open in the foreground only.
   public init(
     feed: PriceFeed, clock: any Clock<Duration>, interval: Duration = PriceDefaults.interval,
     timeZone: @escaping @Sendable () -> TimeZone = { .autoupdatingCurrent },
-    currency: Currency = .usd, backgroundTask: BackgroundTaskHooks = .none
+    currency: Currency = .usd, backgroundTask: BackgroundTaskHooks = .none,
+    connections: ForegroundConnections = .none
   ) {
     self.feed = feed
     self.backgroundTask = backgroundTask
+    self.connections = connections
     let presenter = PricePresenter(
       timestamps: TimestampFormatter(precision: .minutes, timeZone: timeZone), currency: currency)
     self.presenter = presenter
@@ -101,8 +106,9 @@ public final class PriceViewModel {
   }
 
   /// The one entry point for lifecycle changes: background stops ticking, cancels the request in
-  /// flight and then saves the last known value if it is not saved yet; active ticks at once and
-  /// every interval from then on; inactive changes nothing.
+  /// flight, closes the connections and then saves the last known value if it is not saved yet;
+  /// active reopens the connections and ticks at once and every interval from then on; inactive
+  /// changes nothing.
   public func phaseDidChange(to phase: AppPhase) {
     self.phase = phase
     guard owner != 0 else { return }
@@ -119,11 +125,19 @@ public final class PriceViewModel {
     guard !isTicking else { return }
     isTicking = true
     let previous = ticking
-    let ticks = self.ticks
+    let (ticks, connections) = (self.ticks, self.connections)
+    // The connections live exactly as long as the ticks: cancelling `ticking` (background, leaving
+    // the screen) closes them too, and the next start awaits `previous`, so a quick return never
+    // has two sets open.
     ticking = Task {
       await previous?.value
       guard !Task.isCancelled else { return }
-      try? await ticks.run { state in await self.render(state) }
+      await withDiscardingTaskGroup { group in
+        group.addTask { await connections.run() }
+        await connections.ready()
+        try? await ticks.run { state in await self.render(state) }
+        group.cancelAll()
+      }
     }
   }
 

@@ -68,8 +68,10 @@ public struct PriceStreamRunner: Sendable {
         // Waits for the connection's tasks to end, so that none of them is still using the
         // transport (and its event loop) once this run has returned.
         await connection.closeAndWait()
-        if Task.isCancelled { break loop }
         board.markDown(endpoint.source, because: error)
+        // Closed by us: the stream is down from now on (the app closes its streams in the
+        // background, and its last trade must not pass for alive on a quick return).
+        if Task.isCancelled { break loop }
         onEvent(.closed(endpoint.source, error))
         if connection.hasDelivered { backoff.reset() }
         let delay = backoff.nextDelay(random: random())
