@@ -72,7 +72,7 @@ public struct WidgetComposition: Sendable {
     let update = try? await feed.update(within: Self.deadline)
     await feed.flush()
     let fresh: PriceQuote?
-    if case .fresh(let quote) = update { fresh = quote } else { fresh = nil }
+    if case .fresh(let quote, _) = update { fresh = quote } else { fresh = nil }
     let lastKnown = await feed.lastKnown
     return policy(for: currency).timeline(
       for: fresh ?? lastKnown, fetchFailed: fresh == nil, now: now())

@@ -21,9 +21,10 @@
 ///   highest. After firing the window starts again from that price, so a move fires once and the
 ///   next alert needs another full move. Their window is in memory only: a new run watches anew.
 /// - **Trusted prices** only: a stale tick (its last known value), a quote from an earlier run
-///   (the cache, or `--max-age`), a quote in another currency, or one the cross-check between
-///   sources rejected (`crossCheckRejected`, which the streams' cross-check supplies) fires
-///   nothing, arms nothing and enters no window.
+///   (the cache, or `--max-age`) or a quote in another currency fires nothing, arms nothing and
+///   enters no window. A price the streams' cross-check rejected never reaches the engine: the
+///   tick's quote is the one the majority supports (the rejected one is only named on the
+///   update), and a disagreement nothing settled is a stale tick.
 public final class AlertEngine: Sendable {
   /// How far past the threshold, as a fraction of it, the price must come back before a
   /// threshold rule fires again: 0.5 %.
@@ -90,10 +91,8 @@ public final class AlertEngine: Sendable {
   }
 
   /// Evaluates one tick; returns the alerts it fires, in the order of the rules.
-  ///
-  /// - Parameter crossCheckRejected: the cross-check between sources rejected this price.
-  public func evaluate(_ update: PriceUpdate, crossCheckRejected: Bool = false) -> [PriceAlert] {
-    guard !rules.isEmpty, case .fresh(let quote) = update, !crossCheckRejected,
+  public func evaluate(_ update: PriceUpdate) -> [PriceAlert] {
+    guard !rules.isEmpty, case .fresh(let quote, _) = update,
       quote.currency == currency, quote.timestamp >= runStarted
     else { return [] }
     let now = clock.now.offset

@@ -13,7 +13,7 @@
 /// warnings.
 public actor PriceFeed {
   public private(set) var lastKnown: PriceQuote?
-  private let load: @Sendable (Duration) async throws -> PriceQuote
+  private let load: @Sendable (Duration) async throws -> StreamFirstPriceLoader.Tick
   /// The cache, for the ways out that must write it without waiting for this actor.
   public nonisolated let cache: PriceCache?
   private let warn: @Sendable (PriceFeedWarning) -> Void
@@ -23,13 +23,17 @@ public actor PriceFeed {
     cache: PriceCache?,
     warn: @escaping @Sendable (PriceFeedWarning) -> Void = { _ in }
   ) {
-    self.init(load: { budget in try await chain.load(within: budget) }, cache: cache, warn: warn)
+    self.init(
+      load: { budget in
+        StreamFirstPriceLoader.Tick(
+          quote: try await chain.load(within: budget), transport: .rest, crossCheck: nil)
+      }, cache: cache, warn: warn)
   }
 
-  /// A feed whose ticks load through `load` (e.g. a ``StreamFirstPriceLoader``'s quote), which
-  /// throws ``PriceFetchFailure`` when it has no price.
+  /// A feed whose ticks load through `load` (a ``StreamFirstPriceLoader``), which throws
+  /// ``PriceFetchFailure`` when it has no price. The tick's cross-check goes out on the update.
   public init(
-    load: @escaping @Sendable (_ budget: Duration) async throws -> PriceQuote,
+    load: @escaping @Sendable (_ budget: Duration) async throws -> StreamFirstPriceLoader.Tick,
     cache: PriceCache?,
     warn: @escaping @Sendable (PriceFeedWarning) -> Void = { _ in }
   ) {
@@ -56,9 +60,9 @@ public actor PriceFeed {
   ///
   /// - Throws: only `CancellationError`; every source problem is a `.stale` update.
   public func update(within budget: Duration) async throws -> PriceUpdate {
-    let quote: PriceQuote
+    let tick: StreamFirstPriceLoader.Tick
     do {
-      quote = try await load(budget)
+      tick = try await load(budget)
     } catch let failure as PriceFetchFailure {
       cache?.record(nil)
       return .stale(lastKnown: lastKnown, failure: failure)
@@ -66,9 +70,9 @@ public actor PriceFeed {
     // A quote that arrives just as the tick is cancelled (the app went to the background, the
     // user pressed Ctrl-C) is dropped: a cancelled tick writes nothing.
     try Task.checkCancellation()
-    lastKnown = quote
-    cache?.record(quote)
-    return .fresh(quote)
+    lastKnown = tick.quote
+    cache?.record(tick.quote)
+    return .fresh(tick.quote, crossCheck: tick.crossCheck)
   }
 
   /// Writes the last known quote now if the cache does not hold it yet: for the ways out.

@@ -32,6 +32,12 @@ public struct StreamFirstPriceLoader: Sendable {
 
     /// The price a cross-check kept off the screen because two other sources contradicted it.
     public var rejected: PriceQuote? { crossCheck?.rejected }
+
+    public init(quote: PriceQuote, transport: Transport, crossCheck: CrossCheckOutcome?) {
+      self.quote = quote
+      self.transport = transport
+      self.crossCheck = crossCheck
+    }
   }
 
   /// What a tick decided, for `--verbose` and the one stderr notice of a rejection.
@@ -99,12 +105,16 @@ public struct StreamFirstPriceLoader: Sendable {
     case .agreed(let quote, _), .settled(let quote, _, _):
       return Tick(quote: quote, transport: .stream(quote.source), crossCheck: outcome)
     case .unsettled(let a, let b):
-      let reason = PriceSourceError.invalidData(
-        "\(a.source.id) (\(a.value)) and \(b.source.id) (\(b.value)) differ by more than "
-          + "\(check.tolerance * 100) % and no third source settled it")
-      throw PriceFetchFailure(failures: [
-        .init(source: a.source, error: reason), .init(source: b.source, error: reason),
-      ])
+      func reason(_ other: PriceQuote) -> PriceSourceError {
+        .invalidData(
+          "more than \(check.tolerance * 100) % from \(other.source.id) (\(other.value)) and no "
+            + "third source settled it")
+      }
+      throw PriceFetchFailure(
+        failures: [
+          .init(source: a.source, error: reason(b)), .init(source: b.source, error: reason(a)),
+        ],
+        crossCheck: outcome)
     }
   }
 

@@ -11,6 +11,11 @@
 /// A stale line carries the last known value with its own timestamp and source (`null` when
 /// nothing is known) and an `error` with the reason. Once no source has given a price for a few
 /// ticks (``OutageNotice``), a stale line also carries `reason`: what the failures have in common.
+/// A tick on which two streams disagreed carries `crossCheck`: the price kept off the screen
+/// and the source whose price settled it,
+/// `"crossCheck":{"rejected":{"source":"binance","price":"6890.12"},"referee":"kraken"}`, or, on
+/// the failed tick of a disagreement nothing settled,
+/// `"crossCheck":{"unsettled":[{"source":"binance","price":"6890.12"},{"source":"coinbase","price":"68901.23"}]}`.
 /// A tick that fired alerts ends with
 /// `"alerts":[{"rule":"above:100000","direction":"up","text":"above $100,000.00",
 /// "title":"BTC above $100,000.00","body":"$100,012.00 at Nov 22, 14:03:05 from Binance"}]`.
@@ -30,6 +35,9 @@ public enum JSONLineRenderer {
     if record.stale, let reason {
       fields.append(("reason", string(reason)))
     }
+    if let crossCheck = record.crossCheck {
+      fields.append(("crossCheck", object(crossCheck)))
+    }
     if let alert = state.alert {
       let items = alert.items.map { item in
         "{\"rule\":\(string(item.rule)),\"direction\":\(string(item.direction)),"
@@ -39,6 +47,18 @@ public enum JSONLineRenderer {
       fields.append(("alerts", "[" + items.joined(separator: ",") + "]"))
     }
     return "{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}"
+  }
+
+  private static func object(_ crossCheck: CrossCheckRecord) -> String {
+    func price(_ price: CrossCheckRecord.Price) -> String {
+      "{\"source\":\(string(price.source)),\"price\":\(string(price.price))}"
+    }
+    switch crossCheck {
+    case .rejected(let rejected, let referee):
+      return "{\"rejected\":\(price(rejected)),\"referee\":\(string(referee))}"
+    case .unsettled(let a, let b):
+      return "{\"unsettled\":[\(price(a)),\(price(b))]}"
+    }
   }
 
   /// `text` as a JSON string literal; control characters are escaped so a line is always one

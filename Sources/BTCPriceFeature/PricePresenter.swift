@@ -29,10 +29,13 @@ public struct PricePresenter: Sendable {
 
   public func present(_ update: PriceUpdate) -> PriceViewState {
     switch update {
-    case .fresh(let quote):
-      return state(showing: quote, stale: false, failure: nil)
+    case .fresh(let quote, let crossCheck):
+      return state(
+        showing: quote, stale: false, failure: nil, crossCheck: CrossCheckRecord(crossCheck))
     case .stale(let lastKnown, let failure):
-      return state(showing: lastKnown, stale: true, failure: failure.description)
+      return state(
+        showing: lastKnown, stale: true, failure: failure.description,
+        crossCheck: CrossCheckRecord(failure.crossCheck))
     }
   }
 
@@ -55,7 +58,9 @@ public struct PricePresenter: Sendable {
       rangeText: range)
   }
 
-  private func state(showing quote: PriceQuote?, stale: Bool, failure: String?) -> PriceViewState {
+  private func state(
+    showing quote: PriceQuote?, stale: Bool, failure: String?, crossCheck: CrossCheckRecord? = nil
+  ) -> PriceViewState {
     let timestampText = quote.map { timestamps.format($0.timestamp) } ?? Self.placeholder
     let source = quote?.source.displayName
     return PriceViewState(
@@ -77,7 +82,8 @@ public struct PricePresenter: Sendable {
         currency: quote?.currency ?? currency.code,
         source: quote?.source.id,
         stale: stale,
-        error: stale ? failure ?? "update failed" : nil),
+        error: stale ? failure ?? "update failed" : nil,
+        crossCheck: crossCheck),
       quote: quote,
       failureReason: failure)
   }

@@ -13,4 +13,7 @@ public struct PriceRecord: Equatable, Sendable {
   public let stale: Bool
   /// Why the last tick failed; nil when it succeeded.
   public let error: String?
+  /// The streams' disagreement this tick: the price the cross-check kept off the screen, or the
+  /// two it could not settle; nil on every other tick.
+  public var crossCheck: CrossCheckRecord? = nil
 }

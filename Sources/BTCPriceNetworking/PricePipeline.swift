@@ -140,7 +140,7 @@ public struct PricePipeline: Sendable {
       load: { budget in
         let tick = try await loader.load(within: budget)
         onStream(.priceFrom(tick.transport, tick.quote))
-        return tick.quote
+        return tick
       }, cache: cache, warn: feedWarn)
   }
 

@@ -21,7 +21,7 @@ public struct OutageNotice: Sendable {
   /// The line to print for this tick's update, if any.
   public mutating func record(_ update: PriceUpdate) -> String? {
     switch update {
-    case .fresh(let quote):
+    case .fresh(let quote, _):
       defer {
         failedTicks = 0
         warned = false
@@ -45,6 +45,8 @@ public struct OutageNotice: Sendable {
       if case .skipped = $0.error { return false }
       return true
     }
+    // Two streams that disagree answered: the reason is that nothing settled it, in words.
+    if failure.crossCheck != nil { return failure.description }
     let texts = asked.map { "\($0.error)" }
     func all(_ test: (String) -> Bool) -> Bool { !texts.isEmpty && texts.allSatisfy(test) }
     if all({ $0.contains("proxy") }), let first = texts.first {

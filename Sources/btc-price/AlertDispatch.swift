@@ -43,12 +43,10 @@ struct AlertDispatch: Sendable {
       runner: AlertCommandRunner(warn: warn))
   }
 
-  /// The tick's alerts, worded for the views; nil when none fired.
-  ///
-  /// - Parameter crossCheckRejected: the streams' cross-check rejected this price (issue 20);
-  ///   false until that check exists.
-  func tick(_ update: PriceUpdate, crossCheckRejected: Bool = false) -> AlertViewState? {
-    let alerts = engine.evaluate(update, crossCheckRejected: crossCheckRejected)
+  /// The tick's alerts, worded for the views; nil when none fired. A price the streams'
+  /// cross-check rejected is not the update's quote, so it can fire nothing.
+  func tick(_ update: PriceUpdate) -> AlertViewState? {
+    let alerts = engine.evaluate(update)
     guard let state = presenter.presentAlerts(alerts) else { return nil }
     for item in state.items {
       if let command {

@@ -102,12 +102,17 @@ struct CommandLineComposition {
       let lastTickSucceeded = NIOLockedValueBox(false)
       // Say why once when no source gives a price; a --once run says it at once.
       let outage = NIOLockedValueBox(OutageNotice(threshold: min(3, count ?? 3)))
+      // And once when two streams start to disagree, once when they agree again.
+      let disagreement = NIOLockedValueBox(CrossCheckNotice())
       streaming = prices.startStreams()
       let task = prices.loop.startTask { [count, pipeline] in
         await prices.waitForStreams(pipeline)
         try await ticks.run(count: count) { update, presented in
           let (line, reason) = outage.withLockedValue { ($0.record(update), $0.reason) }
           if let line { session.diagnostic(Console.warning(line)) }
+          if let line = disagreement.withLockedValue({ $0.record(update) }) {
+            session.diagnostic(Console.warning(line))
+          }
           var state = presented
           state.alert = alerts?.tick(update)
           try session.show(state, reason: reason)

@@ -132,6 +132,7 @@ struct ServeCommand: AsyncParsableCommand {
     // Say why once on stderr when no source gives a price, and once when prices come back, as
     // the command line does.
     let outage = NIOLockedValueBox(OutageNotice())
+    let disagreement = NIOLockedValueBox(CrossCheckNotice())
     let ticking = PriceTickService(broadcaster: broadcaster, metrics: metrics, clock: prices.clock)
     { publish in
       // The same one-thread tick as the command line's (see EventLoopExecutor), the streams
@@ -141,6 +142,9 @@ struct ServeCommand: AsyncParsableCommand {
         await prices.waitForStreams(resolved)
         try await ticks.run { update, presented in
           if let line = outage.withLockedValue({ $0.record(update) }) {
+            Console.writeStderr(Console.warning(line))
+          }
+          if let line = disagreement.withLockedValue({ $0.record(update) }) {
             Console.writeStderr(Console.warning(line))
           }
           var state = presented

@@ -28,7 +28,7 @@ enum StreamLine {
     case .tick(.usedNextStream(let used, let primary)):
       (.notice, "\(primary.id) stream silent: price from the \(used.id) stream")
     case .tick(.crossCheck(let outcome)):
-      (.notice, "streams disagree: \(outcome)")
+      (.notice, CrossCheckNotice.verboseText(outcome))
     case .priceFrom(.stream(let source), let quote):
       (.debug, "price \(quote.value) from the \(source.id) stream")
     case .priceFrom(.rest, let quote):

@@ -145,11 +145,16 @@ struct FireAlertsOnceUseCaseTests {
     #expect(store.saves.value.isEmpty)
   }
 
-  @Test func aPriceTheCrossCheckRejected_firesNothingAndEntersNoWindow() async {
+  @Test func aTickWhoseCrossCheckRejectedAPrice_isJudgedOnTheMajoritysPriceAlone() async {
     let (sut, clock, _) = makeSUT(["above:100000", "move:2%/15m"])
+    let rejected = quote("103000")
+    let shown = quote("99100")
 
     _ = fire(sut, "99000")
-    #expect(sut.evaluate(.fresh(quote("103000")), crossCheckRejected: true).isEmpty)
+    #expect(
+      sut.evaluate(
+        .fresh(shown, crossCheck: .settled(shown, rejected: rejected, referee: .kraken))
+      ).isEmpty)
     await clock.advance(to: .seconds(5))
 
     #expect(fire(sut, "99500").isEmpty, "the rejected 103,000 is not the window's high")

@@ -203,7 +203,7 @@ struct FeedFromStreamsUseCaseTests {
       board: board, streams: [.init(source: .binance, silenceBound: .seconds(5))],
       chain: PriceSourceChain([.init(source: .kraken, loader: rest)], clock: clock),
       referee: nil)
-    let feed = PriceFeed(load: { try await loader.load(within: $0).quote }, cache: nil)
+    let feed = PriceFeed(load: { try await loader.load(within: $0) }, cache: nil)
     board.record(.trade(Decimal(string: "68901.23")!), from: .binance)
 
     let update = try await feed.update(within: .milliseconds(800))
