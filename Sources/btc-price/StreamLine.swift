@@ -17,6 +17,8 @@ enum StreamLine {
       (.notice, "\(source.id) stream: closed, \(error)")
     case .connection(.backingOff(let source, let delay)):
       (.info, "\(source.id) stream: reconnecting in \(delay.humanText)")
+    case .connection(.resting(let source, let wait, let cause)):
+      (.notice, "\(source.id) stream: refused (\(cause)); not reconnecting for \(wait.humanText)")
     case .connection(.handingOver(let source)):
       (.info, "\(source.id) stream: handing over to a new connection")
     case .tick(.fellBackToREST(let silent)):
