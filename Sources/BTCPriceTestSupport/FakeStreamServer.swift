@@ -36,6 +36,7 @@ public final class FakeStreamServer: Sendable {
     var behaviour = Behaviour.serve
     var channels: [ObjectIdentifier: any Channel] = [:]
     var connections = 0
+    var attempts = 0
     var received: [String] = []
     var pongs = 0
     var repeating: RepeatedTask?
@@ -57,7 +58,10 @@ public final class FakeStreamServer: Sendable {
     let upgrader = NIOWebSocketServerUpgrader(
       maxFrameSize: 1 << 20,
       shouldUpgrade: { channel, _ in
-        let refuse = state.withLockedValue { $0.behaviour.refusal != nil }
+        let refuse = state.withLockedValue { state in
+          state.attempts += 1
+          return state.behaviour.refusal != nil
+        }
         return channel.eventLoop.makeSucceededFuture(refuse ? nil : HTTPHeaders())
       },
       upgradePipelineHandler: { channel, _ in
@@ -117,6 +121,8 @@ public final class FakeStreamServer: Sendable {
     state.withLockedValue { $0.behaviour = behaviour }
   }
 
+  /// Upgrade requests so far, refused ones included.
+  public var attempts: Int { state.withLockedValue { $0.attempts } }
   /// Connections accepted so far (upgraded ones).
   public var connections: Int { state.withLockedValue { $0.connections } }
   /// Connections open now.
