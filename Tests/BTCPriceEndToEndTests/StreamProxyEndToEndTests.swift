@@ -35,6 +35,33 @@ extension BinaryEndToEndTests {
       }
     }
 
+    /// A real stream is `wss://`: `HTTPS_PROXY` carries it, and TLS inside the tunnel trusts the
+    /// authority given with `--ca-file`, as REST does.
+    @Test func wssStream_goesThroughHTTPSProxyVariable_trustingTheCAFile() async throws {
+      try await withExchangeStreamAndProxy { server, stream, proxy in
+        let tls = try await FakeTLSServer.start(
+          certificate: FakeTLSServer.fixture("localhost.pem"),
+          key: FakeTLSServer.fixture("localhost.key"), backendPort: stream.port)
+        stream.repeat(
+          { FakeStreamMessage.binanceTrade(price: Self.streamPrice) }, every: .milliseconds(100))
+
+        let run = try BinaryProcess(
+          ["--json", "--no-cache", "--sources", "binance", "--stream", "--count", "3"]
+            + ["--interval", "0.2", "--ca-file", FakeTLSServer.fixture("ca.pem")]
+            + server.urlArguments
+            + ["--binance-stream-url", "wss://localhost:\(tls.port)/ws/btcusdt@trade"],
+          environment: ["HTTPS_PROXY": proxy.url()])
+        let status = await run.waitForExit()
+        await tls.stop()
+
+        #expect(status == 0, "\(run.stderrText)")
+        #expect(run.stdoutText.count == 3)
+        #expect(run.stdoutText.allSatisfy { $0.contains(Self.streamPrice) }, "\(run.stdoutText)")
+        #expect(proxy.requests.map(\.target) == ["localhost:\(tls.port)"])
+        #expect(await server.requests(to: .binance).isEmpty)
+      }
+    }
+
     @Test func streamRefused451_restsTheExchange_andTheNextRunDoesNotKnockAgain() async throws {
       let state = FileManager.default.temporaryDirectory.appendingPathComponent(
         "stream-refusal-\(UUID().uuidString)")
@@ -149,7 +176,7 @@ extension BinaryEndToEndTests {
         let stream = try await FakeStreamServer.start()
         do {
           try await FakeProxyServer.withRunning(
-            .httpConnect, hosts: ["exchange.test": "127.0.0.1"]
+            .httpConnect, hosts: ["exchange.test": "127.0.0.1", "localhost": "127.0.0.1"]
           ) { proxy in
             try await body(server, stream, proxy)
           }
