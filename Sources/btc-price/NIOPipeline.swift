@@ -81,6 +81,7 @@ struct NIOPipeline {
         onEvent(event)
       },
       onStream: { event in
+        if let warning = StreamLine.warning(event) { warn(warning) }
         guard verbose, let line = StreamLine.text(event) else { return }
         log(VerboseLine.format(line.level, line.text))
       })

@@ -101,6 +101,27 @@ extension BinaryEndToEndTests {
       }
     }
 
+    @Test func streamRefused403_isSaidOnce_andTheRunGoesOnOverREST() async throws {
+      try await withExchangeStreamAndProxy { server, stream, _ in
+        stream.behave(.refuseUpgradeWith(status: 403))
+
+        let run = try BinaryProcess(
+          ["--json", "--no-cache", "--sources", "binance", "--stream", "--count", "3"]
+            + ["--interval", "0.2"] + server.urlArguments + stream.urlArguments)
+
+        #expect(await run.waitForExit() == 0, "\(run.stderrText)")
+        #expect(run.stdoutText.allSatisfy { $0.contains(Self.restPrice) }, "\(run.stdoutText)")
+        #expect(
+          run.stderrText
+            == "btc-price: warning: the binance stream was refused (HTTP 403: the stream's "
+            + "upgrade was refused); not opening it again for 60 min, prices come over REST "
+            + "meanwhile (btc-price doctor says more)\n")
+        #expect(stream.attempts == 1)
+        // A 403 on the stream rests the stream only: REST answers every tick.
+        #expect(await server.requests(to: .binance).count == 3)
+      }
+    }
+
     @Test func doctor_opensThePrimarysStreamThroughTheProxy_andTimesItsFirstMessage()
       async throws
     {

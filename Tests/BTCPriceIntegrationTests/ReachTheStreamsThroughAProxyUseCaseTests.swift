@@ -137,6 +137,40 @@ struct ReachTheStreamsThroughAProxyUseCaseTests {
     }
   }
 
+  @Test func runnerOverNIO_restsARefusedStreamForItsRetryAfter() async throws {
+    let server = try await FakeStreamServer.start()
+    server.behave(.refuseUpgradeWith(status: 429, retryAfter: "30"))
+    let events = Locked<[PriceStreamEvent]>([])
+    let refusals = Locked<[PriceSourceError]>([])
+    let runner = PriceStreamRunner(
+      endpoint: try PriceStreamDefinition.binance.endpoint(
+        for: .usd, base: server.url(path: "/ws/btcusdt@trade")),
+      connector: connector(nil),
+      board: StreamPriceBoard(clock: ContinuousClock(), now: { Date() }),
+      clock: ContinuousClock(), backoff: ReconnectBackoff(base: .milliseconds(20)),
+      onRefusal: { cause, _ in refusals.append(cause) },
+      onEvent: { event in events.append(event) })
+    let task = Task { await runner.run() }
+
+    try await eventually { !refusals.value.isEmpty }
+    // Ten times the back-off's base: an ordinary failure would have been retried by now.
+    try await Task.sleep(for: .milliseconds(200))
+
+    #expect(
+      refusals.value == [
+        .rateLimited(
+          status: 429, retryAfter: .seconds(30), message: "the stream's upgrade was refused")
+      ])
+    #expect(
+      events.value.contains {
+        if case .resting(.binance, .seconds(30), _) = $0 { true } else { false }
+      })
+    #expect(server.attempts == 1)
+    task.cancel()
+    await task.value
+    await server.stop()
+  }
+
   // MARK: Helpers
 
   private func connector(_ proxies: ProxySelector?) -> NIOWebSocketConnector {
