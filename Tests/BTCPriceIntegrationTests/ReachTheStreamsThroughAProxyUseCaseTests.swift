@@ -6,6 +6,12 @@ import Foundation
 import NIOPosix
 import Testing
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// The NIO WebSocket transport behind a real proxy on 127.0.0.1, and its refused upgrades. The
 /// fake stream is named `exchange.test`, a name only the proxy resolves, so a message that
 /// arrives proves the stream went through the proxy.
@@ -65,9 +71,12 @@ struct ReachTheStreamsThroughAProxyUseCaseTests {
   }
 
   @Test func proxyNobodyListensOn_isTheProxysFailure() async throws {
-    let port = try FakeExchangeServer.unusedPort()
-    let connector = connector(
-      ProxySelector(explicit: "http://127.0.0.1:\(port)", environment: [:]))
+    // A port held bound but not listening refuses connections, and no server running in
+    // parallel can take it (a port found free and let go could be).
+    let port = try ReservedPort()
+    defer { port.release() }
+    let proxy = "http://127.0.0.1:\(port.number)"
+    let connector = connector(ProxySelector(explicit: proxy, environment: [:]))
 
     let ending = await connector.run(
       url: URL(string: "ws://exchange.test:1/")!, subscriptions: []
@@ -76,9 +85,7 @@ struct ReachTheStreamsThroughAProxyUseCaseTests {
     #expect(
       ending
         == .unreachable(
-          ProxyFailure.unreachable(
-            proxy: "http://127.0.0.1:\(port)", reason: "it refused the connection"
-          ).description))
+          ProxyFailure.unreachable(proxy: proxy, reason: "it refused the connection").description))
   }
 
   @Test func noProxy_sendsTheStreamDirect() async throws {
@@ -236,5 +243,45 @@ struct ReachTheStreamsThroughAProxyUseCaseTests {
       }
       try await Task.sleep(for: .milliseconds(5))
     }
+  }
+}
+
+/// A TCP port on 127.0.0.1 bound and not listening: connections to it are refused for as long as
+/// it is held.
+private struct ReservedPort {
+  struct Failure: Error {}
+
+  let descriptor: Int32
+  let number: Int
+
+  init() throws {
+    #if canImport(Glibc)
+      let stream = Int32(SOCK_STREAM.rawValue)
+    #else
+      let stream = SOCK_STREAM
+    #endif
+    let descriptor = socket(AF_INET, stream, 0)
+    guard descriptor >= 0 else { throw Failure() }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    address.sin_port = 0
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    let bound = withUnsafeMutablePointer(to: &address) { pointer in
+      pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { socketAddress in
+        bind(descriptor, socketAddress, length) == 0
+          && getsockname(descriptor, socketAddress, &length) == 0
+      }
+    }
+    guard bound else {
+      close(descriptor)
+      throw Failure()
+    }
+    self.descriptor = descriptor
+    self.number = Int(UInt16(bigEndian: address.sin_port))
+  }
+
+  func release() {
+    close(descriptor)
   }
 }
