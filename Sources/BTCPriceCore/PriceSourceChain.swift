@@ -113,6 +113,15 @@ public struct PriceSourceChain: Sendable {
     throw PriceFetchFailure(failures: failures)
   }
 
+  /// Leaves the source with id `sourceID` alone as if its last request had failed with `cause`:
+  /// a refusal told by another way to the same exchange (its stream's handshake). The circuit
+  /// change is reported as any other, so the limits kept across runs see it.
+  public func respect(_ cause: PriceSourceError, from sourceID: String) {
+    guard let index = links.firstIndex(where: { $0.source.id == sourceID }) else { return }
+    let now = clock.now
+    record(index) { $0.recordFailure(cause, at: now) }
+  }
+
   /// Why link `index` is not asked now, or nil to ask it. An open circuit whose cool-down is over
   /// moves to half-open here, and only when the tick has time left: a probe is never spent on a
   /// source that will not be asked.

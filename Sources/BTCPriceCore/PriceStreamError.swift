@@ -1,9 +1,9 @@
 /// Why one price stream stopped or said nothing useful. Every one is a reconnect (with back-off)
 /// for that stream, never a price.
 public enum PriceStreamError: Error, Equatable, Sendable, CustomStringConvertible {
-  /// The server did not upgrade the connection: a refusal (`status`, e.g. 451 or 429), or no
-  /// answer to the upgrade at all (`status` nil).
-  case handshakeFailed(status: Int?, reason: String)
+  /// The server did not upgrade the connection: a refusal (`status`, e.g. 451 or 429, with the
+  /// wait its `Retry-After` asked for), or no answer to the upgrade at all (`status` nil).
+  case handshakeFailed(status: Int?, reason: String, retryAfter: Duration? = nil)
   /// The exchange refused the subscription message.
   case subscriptionRefused(String)
   /// A text message that is not a valid price, heartbeat or acknowledgement for our pair: junk,
@@ -23,9 +23,10 @@ public enum PriceStreamError: Error, Equatable, Sendable, CustomStringConvertibl
 
   public var description: String {
     switch self {
-    case .handshakeFailed(let status?, let reason):
-      return "upgrade refused: HTTP \(status) \(reason)"
-    case .handshakeFailed(nil, let reason): return "upgrade failed: \(reason)"
+    case .handshakeFailed(let status?, let reason, let retryAfter):
+      let wait = retryAfter.map { " (retry after \($0.humanText))" } ?? ""
+      return "upgrade refused: HTTP \(status) \(reason)\(wait)"
+    case .handshakeFailed(nil, let reason, _): return "upgrade failed: \(reason)"
     case .subscriptionRefused(let reason): return "subscription refused: \(reason)"
     case .invalidMessage(let reason): return "invalid message: \(reason)"
     case .frameTooLarge(let limit): return "frame larger than \(limit) bytes"

@@ -92,17 +92,51 @@ public final class SourceLimits: Sendable {
       if transition.to == .open, let cause = transition.cause,
         let coolDown = transition.coolDown, policy.mandatoryCoolDown(after: cause) != nil
       {
-        limits.removeAll { $0.source == source.id }
+        limits.removeAll { $0.source == source.id && $0.endpoint == target.endpoint }
         limits.append(
           SourceLimit(
             source: source.id, endpoint: target.endpoint,
             until: now.addingTimeInterval(coolDown.timeInterval), cause: cause,
             apiKeyGiven: target.apiKeyGiven))
       } else if transition.from == .open {
-        limits.removeAll { $0.source == source.id }
+        limits.removeAll { $0.source == source.id && $0.endpoint == target.endpoint }
       }
       return limits == before ? nil : limits
     }
+    save(changed)
+  }
+
+  /// How long the stream of `source` at `endpoint` (`wss://host[:port]`) is still left alone
+  /// after a refusal of an earlier run; nil when it may connect. Read after ``restore()``.
+  public func streamLimit(source: String, endpoint: String) -> PriceSourceChain.InheritedLimit? {
+    let now = now()
+    guard
+      let limit = limits.value.first(where: {
+        $0.source == source && $0.endpoint == endpoint && $0.until > now
+      })
+    else { return nil }
+    let remaining = Duration.milliseconds(Int64(limit.until.timeIntervalSince(now) * 1000))
+    return .init(remaining: remaining, cause: limit.cause)
+  }
+
+  /// Keeps a refusal of the stream of `source` at `endpoint` for `coolDown`, beside (not in
+  /// place of) a limit on the same source's REST endpoint.
+  public func recordStreamLimit(
+    source: String, endpoint: String, cause: PriceSourceError, coolDown: Duration
+  ) {
+    let now = now()
+    let changed: [SourceLimit] = limits.withValue { limits in
+      limits.removeAll { $0.until <= now || ($0.source == source && $0.endpoint == endpoint) }
+      limits.append(
+        SourceLimit(
+          source: source, endpoint: endpoint, until: now.addingTimeInterval(coolDown.timeInterval),
+          cause: cause, apiKeyGiven: false))
+      return limits
+    }
+    save(changed)
+  }
+
+  private func save(_ changed: [SourceLimit]?) {
     guard let changed else { return }
     do {
       try store.save(changed)

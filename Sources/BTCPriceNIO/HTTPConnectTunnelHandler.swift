@@ -81,6 +81,15 @@ final class HTTPConnectTunnelHandler: ChannelInboundHandler, RemovableChannelHan
     context.fireChannelInactive()
   }
 
+  /// A channel that closes before it was ever active (the proxy refused the TCP connection, when
+  /// the handlers were added before connecting, as the streams do) removes its handlers without
+  /// any other event: the promise must still be completed, or its waiters would never hear.
+  func handlerRemoved(context: ChannelHandlerContext) {
+    guard !done else { return }
+    done = true
+    promise.fail(closedTunnel)
+  }
+
   func errorCaught(context: ChannelHandlerContext, error: any Error) {
     guard !done else { return context.fireErrorCaught(error) }
     fail(context: context, error)

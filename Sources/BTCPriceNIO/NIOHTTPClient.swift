@@ -296,7 +296,8 @@ public final class NIOHTTPClient: BTCPriceNetworking.BTCHTTPClient {
     }
   }
 
-  private static func trustRoots(_ trust: TrustSource) throws -> NIOSSLTrustRoots {
+  /// The roots of `trust`, for every TLS connection of the tool (HTTP and WebSocket).
+  static func trustRoots(_ trust: TrustSource) throws -> NIOSSLTrustRoots {
     switch trust {
     case .system:
       return .default

@@ -22,6 +22,13 @@ import NIOWebSocket
 /// compressed or binary frame, text that is not UTF-8, a close frame or a reset. Pings are
 /// answered with their payload at once (Binance cuts a connection that does not pong within a
 /// minute). Everything that decides anything is in ``PriceStreamRunner``.
+///
+/// Streams take the same way out as the REST requests: the ``ProxySelector`` the HTTP client
+/// uses (`wss://` reads `wss_proxy`, then the https variables; `ws://` reads `ws_proxy`, then
+/// `http_proxy`; then `all_proxy`; `no_proxy` sends a host direct), through ``ProxyTunnel`` (HTTP
+/// CONNECT with the proxy URL's credentials, SOCKS5), and the same ``TrustSource`` for TLS (a
+/// company proxy that inspects TLS signs the exchange's certificate with its own authority).
+/// A refused upgrade keeps its HTTP status and `Retry-After`, so the runner can respect it.
 public final class NIOWebSocketConnector: WebSocketConnector {
   /// The channel of a connection, for closing it when the task is cancelled.
   private enum Opened: Sendable {
@@ -38,16 +45,29 @@ public final class NIOWebSocketConnector: WebSocketConnector {
   private let group: any EventLoopGroup
   private let connectTimeout: TimeAmount
   private let maximumFrameSize: Int
+  private let proxies: ProxySelector?
+  private let trust: TrustSource
+  private let onUpgrade: (@Sendable () -> Void)?
   private let tls = NIOLockedValueBox<NIOSSLContext?>(nil)
 
   /// - Parameters:
   ///   - group: where the connections run (the tool's one event loop).
-  ///   - connectTimeout: for the TCP connection alone; the runner's watchdog bounds the rest.
+  ///   - connectTimeout: for the TCP connection alone (to the proxy, when there is one); the
+  ///     runner's watchdog bounds the rest.
+  ///   - proxies: which proxy each stream goes through; nil: always direct.
+  ///   - trust: the certificate authorities `wss` connections trust.
+  ///   - onUpgrade: told when a connection has been upgraded, before any message (`doctor`
+  ///     tells "no upgrade" from "upgraded, then silent").
   public init(
     group: any EventLoopGroup, connectTimeout: Duration = .seconds(5),
-    maximumFrameSize: Int = PriceStreamEndpoint.maximumMessageSize
+    maximumFrameSize: Int = PriceStreamEndpoint.maximumMessageSize,
+    proxies: ProxySelector? = nil, trust: TrustSource = .system,
+    onUpgrade: (@Sendable () -> Void)? = nil
   ) {
     self.group = group
+    self.proxies = proxies
+    self.trust = trust
+    self.onUpgrade = onUpgrade
     self.connectTimeout = .nanoseconds(
       connectTimeout.components.seconds * 1_000_000_000 + connectTimeout.components.attoseconds
         / 1_000_000_000)
@@ -65,24 +85,36 @@ public final class NIOWebSocketConnector: WebSocketConnector {
     }
     let secure = scheme == "wss"
     let port = url.port ?? (secure ? 443 : 80)
+    let route: ProxySelector.Route?
+    do {
+      route = try proxies?.route(for: url)
+    } catch {
+      return .unreachable(
+        ProxyFailure.unsupported(proxy: "in the settings", reason: error.description).description)
+    }
     let opened = NIOLockedValueBox(Opened.connecting)
+    let answer = NIOLockedValueBox<UpgradeResponseRecorder.Answer?>(nil)
     return await withTaskCancellationHandler {
       do {
         let upgrade = try await connect(
-          host: host, port: port, secure: secure, target: Self.target(of: url), opened: opened)
+          host: host, port: port, secure: secure, target: Self.target(of: url),
+          proxy: route?.proxy, opened: opened, answer: answer)
         guard case .websocket(let channel) = try await upgrade.get() else {
-          return .handshakeFailed(status: nil, reason: "the server did not upgrade to WebSocket")
+          return Self.refusal(answer.withLockedValue { $0 })
         }
+        onUpgrade?()
         return try await read(channel, subscriptions: subscriptions, onInbound: onInbound)
       } catch let error as PriceStreamError {
         return error
+      } catch let error as ProxyFailure {
+        return .unreachable(error.description)
       } catch NIOWebSocketError.invalidFrameLength {
         return .frameTooLarge(limit: maximumFrameSize)
       } catch let error as NIOWebSocketError {
         return .protocolViolation("\(error)")
       } catch {
         if Task.isCancelled { return .closed(code: nil) }
-        return .unreachable(String(describing: error))
+        return .unreachable(Self.words(for: error, proxy: route?.proxy))
       }
     } onCancel: {
       // Cancelled while connecting: the channel, once there, is closed at once (see connect).
@@ -96,8 +128,8 @@ public final class NIOWebSocketConnector: WebSocketConnector {
   }
 
   private func connect(
-    host: String, port: Int, secure: Bool, target: String,
-    opened: NIOLockedValueBox<Opened>
+    host: String, port: Int, secure: Bool, target: String, proxy: ProxyEndpoint?,
+    opened: NIOLockedValueBox<Opened>, answer: NIOLockedValueBox<UpgradeResponseRecorder.Answer?>
   ) async throws -> EventLoopFuture<Upgrade> {
     let tls = secure ? try tlsContext() : nil
     // An IP address is no server name for SNI (NIOSSL refuses it).
@@ -105,10 +137,48 @@ public final class NIOWebSocketConnector: WebSocketConnector {
       host.contains(":") || host.allSatisfy { $0.isNumber || $0 == "." } ? nil : host
     let maximumFrameSize = maximumFrameSize
     let hostHeader = (port == 443 && secure) || (port == 80 && !secure) ? host : "\(host):\(port)"
+    let upgradeHandlers: @Sendable (any Channel) throws -> EventLoopFuture<Upgrade> = { channel in
+      if let tls {
+        try channel.pipeline.syncOperations.addHandler(
+          NIOSSLClientHandler(context: tls, serverHostname: serverName))
+      }
+      let upgrader = NIOTypedWebSocketClientUpgrader<Upgrade>(
+        maxFrameSize: maximumFrameSize,
+        // Our own errors, not a close frame sent for us: an oversized frame must end the read
+        // with its typed error, not with what looks like a server's close.
+        enableAutomaticErrorHandling: false,
+        upgradePipelineHandler: { channel, _ in
+          channel.eventLoop.makeCompletedFuture {
+            .websocket(
+              try NIOAsyncChannel<WebSocketFrame, WebSocketFrame>(
+                wrappingChannelSynchronously: channel))
+          }
+        })
+      var headers = HTTPHeaders()
+      headers.add(name: "Host", value: hostHeader)
+      headers.add(name: "User-Agent", value: BTCPriceVersion.userAgent)
+      let configuration = NIOTypedHTTPClientUpgradeConfiguration(
+        upgradeRequestHead: HTTPRequestHead(
+          version: .http1_1, method: .GET, uri: target, headers: headers),
+        upgraders: [upgrader],
+        notUpgradingCompletionHandler: { channel in
+          channel.eventLoop.makeCompletedFuture { .notUpgraded }
+        })
+      let upgrade = try channel.pipeline.syncOperations.configureUpgradableHTTPClientPipeline(
+        configuration: .init(upgradeConfiguration: configuration))
+      let upgradeHandler = try channel.pipeline.syncOperations.handler(
+        type: NIOTypedHTTPClientUpgradeHandler<Upgrade>.self)
+      try channel.pipeline.syncOperations.addHandler(
+        UpgradeResponseRecorder(answer: answer), position: .before(upgradeHandler))
+      return upgrade
+    }
+    // Through a proxy the TCP connection goes to the proxy; the tunnel's handlers are added
+    // before it is up and open the tunnel once it is, then TLS and the upgrade follow inside it.
+    let (connectHost, connectPort) = proxy.map { ($0.host, $0.port) } ?? (host, port)
     return try await ClientBootstrap(group: group)
       .connectTimeout(connectTimeout)
       .channelOption(.tcpOption(.tcp_nodelay), value: 1)
-      .connect(host: host, port: port) { channel in
+      .connect(host: connectHost, port: connectPort) { channel in
         channel.eventLoop.makeCompletedFuture {
           let cancelled = opened.withLockedValue { state in
             if case .cancelled = state { return true }
@@ -116,34 +186,10 @@ public final class NIOWebSocketConnector: WebSocketConnector {
             return false
           }
           if cancelled { throw CancellationError() }
-          if let tls {
-            try channel.pipeline.syncOperations.addHandler(
-              NIOSSLClientHandler(context: tls, serverHostname: serverName))
-          }
-          let upgrader = NIOTypedWebSocketClientUpgrader<Upgrade>(
-            maxFrameSize: maximumFrameSize,
-            // Our own errors, not a close frame sent for us: an oversized frame must end the read
-            // with its typed error, not with what looks like a server's close.
-            enableAutomaticErrorHandling: false,
-            upgradePipelineHandler: { channel, _ in
-              channel.eventLoop.makeCompletedFuture {
-                .websocket(
-                  try NIOAsyncChannel<WebSocketFrame, WebSocketFrame>(
-                    wrappingChannelSynchronously: channel))
-              }
-            })
-          var headers = HTTPHeaders()
-          headers.add(name: "Host", value: hostHeader)
-          headers.add(name: "User-Agent", value: BTCPriceVersion.userAgent)
-          let configuration = NIOTypedHTTPClientUpgradeConfiguration(
-            upgradeRequestHead: HTTPRequestHead(
-              version: .http1_1, method: .GET, uri: target, headers: headers),
-            upgraders: [upgrader],
-            notUpgradingCompletionHandler: { channel in
-              channel.eventLoop.makeCompletedFuture { .notUpgraded }
-            })
-          return try channel.pipeline.syncOperations.configureUpgradableHTTPClientPipeline(
-            configuration: .init(upgradeConfiguration: configuration))
+          guard let proxy else { return try upgradeHandlers(channel) }
+          return ProxyTunnel.open(on: channel, to: host, port: port, via: proxy)
+            .flatMapThrowing { try upgradeHandlers(channel) }
+            .flatMap { $0 }
         }
       }
   }
@@ -200,6 +246,34 @@ public final class NIOWebSocketConnector: WebSocketConnector {
     return nil
   }
 
+  /// The typed error of an upgrade that did not happen: the server's refusal with its status and
+  /// `Retry-After` when it answered, else "no upgrade".
+  private static func refusal(_ answer: UpgradeResponseRecorder.Answer?) -> PriceStreamError {
+    guard let answer else {
+      return .handshakeFailed(status: nil, reason: "the server did not upgrade to WebSocket")
+    }
+    let retryAfter = answer.retryAfter.flatMap { RetryAfter.parse($0, now: Date()) }
+    return .handshakeFailed(
+      status: answer.status, reason: "the server refused to upgrade to WebSocket",
+      retryAfter: retryAfter)
+  }
+
+  /// A connection failure in words, as the HTTP client says them. Through a proxy, failing to
+  /// connect at all is the proxy's failure (the source's own refusals come back as the proxy's
+  /// answer to CONNECT or SOCKS), and is said so.
+  private static func words(for error: any Error, proxy: ProxyEndpoint?) -> String {
+    let mapped = NIOHTTPClient.map(error)
+    guard let proxy else { return String(describing: mapped) }
+    let reason: String
+    switch mapped {
+    case BTCHTTPClientError.hostNotFound: reason = "its host name was not found"
+    case BTCHTTPClientError.connectionRefused: reason = "it refused the connection"
+    case BTCHTTPClientError.timedOut: reason = "it did not answer"
+    default: return String(describing: mapped)
+    }
+    return ProxyFailure.unreachable(proxy: proxy.redacted, reason: reason).description
+  }
+
   /// The request target: the URL's path (`/` if empty) and query.
   private static func target(of url: URL) -> String {
     let path = url.path.isEmpty ? "/" : url.path
@@ -209,7 +283,9 @@ public final class NIOWebSocketConnector: WebSocketConnector {
   private func tlsContext() throws -> NIOSSLContext {
     try tls.withLockedValue { tls in
       if let context = tls { return context }
-      let context = try NIOSSLContext(configuration: .makeClientConfiguration())
+      var configuration = TLSConfiguration.makeClientConfiguration()
+      configuration.trustRoots = try NIOHTTPClient.trustRoots(trust)
+      let context = try NIOSSLContext(configuration: configuration)
       tls = context
       return context
     }

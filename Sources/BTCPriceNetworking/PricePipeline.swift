@@ -128,6 +128,17 @@ public struct PricePipeline: Sendable {
     let streams = PriceStreamSet(
       sources: configuration.sources, currency: configuration.currency,
       urls: configuration.streamURLs, connector: streamConnector, clock: clock, now: now,
+      inheritedLimit: { source, url in
+        limits?.streamLimit(
+          source: source.id, endpoint: SourceLimits.Target(url, apiKeyGiven: false).endpoint)
+      },
+      onRefusal: { source, url, cause, coolDown in
+        limits?.recordStreamLimit(
+          source: source.id, endpoint: SourceLimits.Target(url, apiKeyGiven: false).endpoint,
+          cause: cause, coolDown: coolDown)
+        // A region block or a ban holds for the exchange's REST too (StreamRefusal says why).
+        if StreamRefusal.limitsREST(cause) { chain.respect(cause, from: source.id) }
+      },
       onEvent: { onStream(.connection($0)) })
     // The referee must be a third opinion: the chain's exchanges other than the streams' own.
     let streamed = Set(streams.streams.map(\.source))

@@ -14,6 +14,9 @@ public enum PriceStreamEvent: Equatable, Sendable {
   case closed(PriceSource, PriceStreamError)
   /// The next attempt waits this long.
   case backingOff(PriceSource, Duration)
+  /// The exchange refused the stream with a limit (this run or an earlier one): no attempt for
+  /// this long.
+  case resting(PriceSource, Duration, PriceSourceError)
   /// The server will close soon or the connection is near its age limit: a new connection is
   /// opened before the old one is let go.
   case handingOver(PriceSource)

@@ -14,7 +14,11 @@ import BTCPriceCore
 /// delivers a message. A connection near its age limit (Binance cuts every connection after
 /// 24 hours) or told the server will shut down is handed over: the next connection opens first,
 /// and the old one is closed only when the new one has delivered its first message, so no tick
-/// notices. Time is the injected clock's; randomness is injected.
+/// notices. A handshake the exchange refuses with a limit (451, 403, 418, 429: see
+/// ``StreamRefusal``) is not tried again before the limit ends (its `Retry-After`, else the
+/// chain's cool-down for that status), and the limit is handed to `onRefusal` to outlive the
+/// run; a limit an earlier run kept is waited out before the first connection. Time is the
+/// injected clock's; randomness is injected.
 public struct PriceStreamRunner: Sendable {
   private let endpoint: PriceStreamEndpoint
   private let connector: any WebSocketConnector
@@ -23,17 +27,29 @@ public struct PriceStreamRunner: Sendable {
   private let initialBackoff: ReconnectBackoff
   private let maximumAge: Duration?
   private let random: @Sendable () -> Double
+  private let inheritedLimit: PriceSourceChain.InheritedLimit?
+  private let policy: CircuitBreakerPolicy
+  private let onRefusal: @Sendable (PriceSourceError, Duration) -> Void
   private let onEvent: @Sendable (PriceStreamEvent) -> Void
 
   /// - Parameters:
   ///   - maximumAge: hand the connection over once it is this old; nil keeps it for ever.
+  ///   - inheritedLimit: a refusal of this stream an earlier run kept, still in force.
+  ///   - policy: the cool-down a refusal without `Retry-After` imposes (as for REST).
+  ///   - onRefusal: told each refusal that sets a limit, with its cool-down.
   public init(
     endpoint: PriceStreamEndpoint, connector: any WebSocketConnector, board: StreamPriceBoard,
     clock: any Clock<Duration>, backoff: ReconnectBackoff = ReconnectBackoff(),
     maximumAge: Duration? = .seconds(23 * 3600 + 50 * 60),
     random: @escaping @Sendable () -> Double = { Double.random(in: 0...1) },
+    inheritedLimit: PriceSourceChain.InheritedLimit? = nil,
+    policy: CircuitBreakerPolicy = .standard,
+    onRefusal: @escaping @Sendable (PriceSourceError, Duration) -> Void = { _, _ in },
     onEvent: @escaping @Sendable (PriceStreamEvent) -> Void = { _ in }
   ) {
+    self.inheritedLimit = inheritedLimit
+    self.policy = policy
+    self.onRefusal = onRefusal
     self.endpoint = endpoint
     self.connector = connector
     self.board = board
@@ -49,10 +65,24 @@ public struct PriceStreamRunner: Sendable {
   /// time to be answered.
   var silenceLimit: Duration { max(endpoint.silenceBound * 2, .seconds(5)) }
 
+  /// The exchange whose stream this runner keeps.
+  public var source: PriceSource { endpoint.source }
+  /// Where the stream connects.
+  public var url: URL { endpoint.url }
+
   /// Runs until the task is cancelled.
   public func run() async {
     var backoff = initialBackoff
     var retiring: Connection?
+    if let limit = inheritedLimit, limit.remaining > .zero {
+      let wake = clock.now.advanced(by: limit.remaining)
+      onEvent(.resting(endpoint.source, limit.remaining, limit.cause))
+      do {
+        try await clock.sleep(until: wake)
+      } catch {
+        return
+      }
+    }
     loop: while !Task.isCancelled {
       let connection = Connection(retiring: retiring)
       retiring = nil
@@ -74,11 +104,20 @@ public struct PriceStreamRunner: Sendable {
         if Task.isCancelled { break loop }
         onEvent(.closed(endpoint.source, error))
         if connection.hasDelivered { backoff.reset() }
-        let delay = backoff.nextDelay(random: random())
+        var delay = backoff.nextDelay(random: random())
+        let limit = StreamRefusal.cause(of: error).flatMap { cause in
+          policy.mandatoryCoolDown(after: cause).map { (cause, $0) }
+        }
+        if let (_, coolDown) = limit { delay = max(delay, coolDown) }
         // The deadline is fixed before anyone hears of the wait, so the wait ends on time however
         // late this task gets to sleep.
         let wake = clock.now.advanced(by: delay)
-        onEvent(.backingOff(endpoint.source, delay))
+        if let (cause, coolDown) = limit {
+          onRefusal(cause, coolDown)
+          onEvent(.resting(endpoint.source, delay, cause))
+        } else {
+          onEvent(.backingOff(endpoint.source, delay))
+        }
         do {
           try await clock.sleep(until: wake)
         } catch {
@@ -113,7 +152,6 @@ public struct PriceStreamRunner: Sendable {
     return nil
   }
 
-  fileprivate var source: PriceSource { endpoint.source }
   fileprivate var now: ElapsedClock.Instant { clock.now }
 
   fileprivate func sleep(until deadline: ElapsedClock.Instant) async throws {

@@ -22,10 +22,17 @@ public struct PriceStreamSet: Sendable {
   /// - Parameters:
   ///   - sources: the chain's sources, in order.
   ///   - urls: by source id, a stream URL given with `--<name>-stream-url` (or its setting).
+  ///   - inheritedLimit: a refusal of a stream (its source, its URL) an earlier run kept.
+  ///   - onRefusal: a stream's refusal that sets a limit, with its cool-down (see
+  ///     ``PriceStreamRunner``).
   public init(
     sources: [PriceSourceDefinition], currency: Currency, urls: [String: URL] = [:],
     connector: any WebSocketConnector, clock: any Clock<Duration>,
     now: @escaping @Sendable () -> Date, maximumStreams: Int = 2,
+    inheritedLimit: (PriceSource, URL) -> PriceSourceChain.InheritedLimit? = { _, _ in nil },
+    onRefusal: @escaping @Sendable (PriceSource, URL, PriceSourceError, Duration) -> Void = {
+      _, _, _, _ in
+    },
     onEvent: @escaping @Sendable (PriceStreamEvent) -> Void = { _ in }
   ) {
     let board = StreamPriceBoard(clock: clock, currency: currency.code, now: now)
@@ -37,7 +44,10 @@ public struct PriceStreamSet: Sendable {
     self.board = board
     self.runners = endpoints.map { endpoint in
       PriceStreamRunner(
-        endpoint: endpoint, connector: connector, board: board, clock: clock, onEvent: onEvent)
+        endpoint: endpoint, connector: connector, board: board, clock: clock,
+        inheritedLimit: inheritedLimit(endpoint.source, endpoint.url),
+        onRefusal: { cause, coolDown in onRefusal(endpoint.source, endpoint.url, cause, coolDown) },
+        onEvent: onEvent)
     }
     self.streams = endpoints.map { .init(source: $0.source, silenceBound: $0.silenceBound) }
   }

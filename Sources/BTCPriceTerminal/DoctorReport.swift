@@ -7,7 +7,8 @@ import BTCPriceCore
 #endif
 
 /// `btc-price doctor`'s findings and their two renderings (text for people, `--json`), and its
-/// exit status: 0 when at least one source gave a valid price, else 1.
+/// exit status: 0 when at least one source gave a valid price, else 1. The stream check does not
+/// change the status: without a stream the ticks still get their price over REST.
 public struct DoctorReport: Sendable {
   /// A setting in effect: its name, value (secrets already redacted) and where it came from.
   public struct Setting: Equatable, Sendable, Encodable {
@@ -38,13 +39,19 @@ public struct DoctorReport: Sendable {
   }
 
   public let checks: [DoctorCheck]
+  /// The primary's stream, opened once; nil when not part of this report.
+  public let stream: DoctorStreamCheck?
   public let settings: [Setting]
   public let files: [File]
   /// Limits in force from earlier runs, one line each.
   public let limits: [String]
 
-  public init(checks: [DoctorCheck], settings: [Setting], files: [File], limits: [String]) {
+  public init(
+    checks: [DoctorCheck], stream: DoctorStreamCheck? = nil, settings: [Setting], files: [File],
+    limits: [String]
+  ) {
     self.checks = checks
+    self.stream = stream
     self.settings = settings
     self.files = files
     self.limits = limits
@@ -63,6 +70,17 @@ public struct DoctorReport: Sendable {
             separator: ", "))
       lines.append("    \(check.verdict)\(latency)")
       if let advice = check.advice { lines.append("    advice: \(advice)") }
+    }
+    if let stream {
+      let latency = stream.latency.map { " in \($0.millisecondsText)" } ?? ""
+      lines.append("Stream of the primary, opened once:")
+      lines.append("  \(stream.source) (\(stream.url)), \(stream.route)")
+      lines.append(
+        "    "
+          + stream.steps.map { "\($0.step.rawValue) \($0.state.rawValue)" }.joined(
+            separator: ", "))
+      lines.append("    \(stream.verdict)\(latency)")
+      if let advice = stream.advice { lines.append("    advice: \(advice)") }
     }
     lines.append("Settings in effect:")
     for setting in settings {
@@ -92,9 +110,16 @@ public struct DoctorReport: Sendable {
       let price: String?
       let advice: String?
     }
+    struct Stream: Encodable {
+      let source, url, route, verdict: String
+      let steps: [String: String]
+      let latencyMilliseconds: Int?
+      let advice: String?
+    }
     struct Document: Encodable {
       let ok: Bool
       let sources: [Check]
+      let stream: Stream?
       let settings: [Setting]
       let files: [File]
       let limits: [String]
@@ -108,15 +133,26 @@ public struct DoctorReport: Sendable {
           source: check.source, url: check.url, route: check.route, verdict: check.verdict,
           steps: Dictionary(
             uniqueKeysWithValues: check.steps.map { ($0.step.rawValue, $0.state.rawValue) }),
-          latencyMilliseconds: check.latency.map {
-            Int($0.components.seconds * 1000 + $0.components.attoseconds / 1_000_000_000_000_000)
-          },
+          latencyMilliseconds: check.latency.map(Self.milliseconds),
           price: price, advice: check.advice)
+      },
+      stream: stream.map { stream in
+        Stream(
+          source: stream.source, url: stream.url, route: stream.route, verdict: stream.verdict,
+          steps: Dictionary(
+            uniqueKeysWithValues: stream.steps.map { ($0.step.rawValue, $0.state.rawValue) }),
+          latencyMilliseconds: stream.latency.map(Self.milliseconds), advice: stream.advice)
       },
       settings: settings, files: files, limits: limits)
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
     let data = (try? encoder.encode(document)) ?? Data("{}".utf8)
     return String(decoding: data, as: UTF8.self) + "\n"
+  }
+
+  private static func milliseconds(_ duration: Duration) -> Int {
+    Int(
+      duration.components.seconds * 1000 + duration.components.attoseconds
+        / 1_000_000_000_000_000)
   }
 }

@@ -22,6 +22,9 @@ public final class FakeStreamServer: Sendable {
     case serve
     /// Answers the upgrade with HTTP 403.
     case refuseUpgrade
+    /// Answers the upgrade with this status (451, 418, 429, ...) and, when given, this
+    /// `Retry-After` header, as an exchange that blocks, bans or slows us down does.
+    case refuseUpgradeWith(status: Int, retryAfter: String? = nil)
     /// Upgrades and then never sends anything, not even an acknowledgement.
     case silent
     /// Upgrades and answers every subscription with Coinbase's refusal.
@@ -33,6 +36,7 @@ public final class FakeStreamServer: Sendable {
     var behaviour = Behaviour.serve
     var channels: [ObjectIdentifier: any Channel] = [:]
     var connections = 0
+    var attempts = 0
     var received: [String] = []
     var pongs = 0
     var repeating: RepeatedTask?
@@ -54,7 +58,10 @@ public final class FakeStreamServer: Sendable {
     let upgrader = NIOWebSocketServerUpgrader(
       maxFrameSize: 1 << 20,
       shouldUpgrade: { channel, _ in
-        let refuse = state.withLockedValue { $0.behaviour == .refuseUpgrade }
+        let refuse = state.withLockedValue { state in
+          state.attempts += 1
+          return state.behaviour.refusal != nil
+        }
         return channel.eventLoop.makeSucceededFuture(refuse ? nil : HTTPHeaders())
       },
       upgradePipelineHandler: { channel, _ in
@@ -72,7 +79,7 @@ public final class FakeStreamServer: Sendable {
         channel.eventLoop.makeCompletedFuture {
           try channel.pipeline.syncOperations.configureHTTPServerPipeline(
             withServerUpgrade: (upgraders: [upgrader], completionHandler: { _ in }))
-          try channel.pipeline.syncOperations.addHandler(RefusedUpgradeHandler())
+          try channel.pipeline.syncOperations.addHandler(RefusedUpgradeHandler(state: state))
         }
       }
       .bind(host: "127.0.0.1", port: 0).get()
@@ -114,6 +121,8 @@ public final class FakeStreamServer: Sendable {
     state.withLockedValue { $0.behaviour = behaviour }
   }
 
+  /// Upgrade requests so far, refused ones included.
+  public var attempts: Int { state.withLockedValue { $0.attempts } }
   /// Connections accepted so far (upgraded ones).
   public var connections: Int { state.withLockedValue { $0.connections } }
   /// Connections open now.
@@ -225,19 +234,39 @@ public enum FakeStreamMessage {
   }
 }
 
-/// Answers a request that was not upgraded with 403, as an exchange refusing us does.
+extension FakeStreamServer.Behaviour {
+  /// The status and `Retry-After` a refused upgrade is answered with; nil when it upgrades.
+  var refusal: (status: Int, retryAfter: String?)? {
+    switch self {
+    case .refuseUpgrade: (403, nil)
+    case .refuseUpgradeWith(let status, let retryAfter): (status, retryAfter)
+    case .serve, .silent, .refuseSubscription: nil
+    }
+  }
+}
+
+/// Answers a request that was not upgraded with the behaviour's refusal (403 by default), as an
+/// exchange refusing us does.
 private final class RefusedUpgradeHandler: ChannelInboundHandler, RemovableChannelHandler {
   typealias InboundIn = HTTPServerRequestPart
   typealias OutboundOut = HTTPServerResponsePart
 
+  private let state: NIOLockedValueBox<FakeStreamServer.StateBox>
+
+  init(state: NIOLockedValueBox<FakeStreamServer.StateBox>) {
+    self.state = state
+  }
+
   func channelRead(context: ChannelHandlerContext, data: NIOAny) {
     guard case .end = unwrapInboundIn(data) else { return }
+    let refusal = state.withLockedValue { $0.behaviour.refusal } ?? (status: 403, retryAfter: nil)
     var headers = HTTPHeaders()
     headers.add(name: "Content-Length", value: "0")
     headers.add(name: "Connection", value: "close")
+    if let retryAfter = refusal.retryAfter { headers.add(name: "Retry-After", value: retryAfter) }
+    let status = HTTPResponseStatus(statusCode: refusal.status)
     context.write(
-      wrapOutboundOut(
-        .head(HTTPResponseHead(version: .http1_1, status: .forbidden, headers: headers))),
+      wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: status, headers: headers))),
       promise: nil)
     let channel = context.channel
     context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in
@@ -296,7 +325,7 @@ private final class FakeStreamHandler: ChannelInboundHandler {
   /// What each exchange answers a subscription with.
   private static func answer(to text: String, behaviour: FakeStreamServer.Behaviour) -> String? {
     switch behaviour {
-    case .silent, .refuseUpgrade:
+    case .silent, .refuseUpgrade, .refuseUpgradeWith:
       return nil
     case .refuseSubscription:
       return #"{"type":"error","message":"Failed to subscribe","reason":"BTC-USD is delisted"}"#

@@ -20,9 +20,11 @@ struct DoctorCommand: AsyncParsableCommand {
     discussion: """
       For each source: the way it goes (direct or through which proxy), the steps of one \
       request (proxy, dns, connect, tls, http, body, price) with the latency and a verdict, \
-      and advice. Then the settings in effect and where they came from (secrets redacted), the \
-      cache and state files with their age and health, and the limits from earlier runs \
-      (a source under a ban or rate limit is not asked). --json prints one object.
+      and advice. Then the primary's stream, opened once the way the ticks open it (proxy, \
+      connect, tls, upgrade, first message, the time taken, and why it failed). Then the \
+      settings in effect and where they came from (secrets redacted), the cache and state \
+      files with their age and health, and the limits from earlier runs (a source under a \
+      ban or rate limit is not asked). --json prints one object.
 
       Exit status 0 when at least one source gave a valid price, else 1.
       """)
@@ -45,9 +47,10 @@ struct DoctorCommand: AsyncParsableCommand {
     let now: @Sendable () -> Date = { Date() }
     let client = NIOHTTPClient(
       transportTimeout: .seconds(10), proxies: resolved.proxies, trust: resolved.trust)
-    let limits = resolved.limitStore.map {
-      SourceLimits(store: $0, targets: resolved.configuration.limitTargets, now: now).restore()
+    let sourceLimits = resolved.limitStore.map {
+      SourceLimits(store: $0, targets: resolved.configuration.limitTargets, now: now)
     }
+    let limits = sourceLimits?.restore()
     var checks: [DoctorCheck] = []
     for definition in resolved.configuration.sources {
       let id = definition.source.id
@@ -85,8 +88,9 @@ struct DoctorCommand: AsyncParsableCommand {
           latency: clock.now - start))
     }
     await client.shutdown()
+    let stream = await streamCheck(resolved, limits: sourceLimits)
     let report = DoctorReport(
-      checks: checks, settings: settings(resolved, environment: environment),
+      checks: checks, stream: stream, settings: settings(resolved, environment: environment),
       files: files(resolved, now: now()), limits: limitLines(limits ?? [:]))
     do throws(TerminalOutputError) {
       try Console.writeStdout(root.json ? report.json : report.text)
@@ -98,6 +102,34 @@ struct DoctorCommand: AsyncParsableCommand {
       }
     }
     throw ExitCode(report.exitStatus)
+  }
+
+  /// Opens the primary's stream (the first source of the chain with a stream in the currency,
+  /// the one the ticks read first) once, unless streams are off or it refused us earlier.
+  private func streamCheck(
+    _ resolved: PipelineOptions.Resolved, limits: SourceLimits?
+  ) async -> DoctorStreamCheck? {
+    let configuration = resolved.configuration
+    let endpoint = configuration.sources.lazy.compactMap { source in
+      try? source.stream?.endpoint(
+        for: configuration.currency, base: configuration.streamURLs[source.source.id])
+    }.first
+    guard let endpoint else { return nil }
+    let route = resolved.proxies.explain(for: endpoint.url)
+    func notAsked(_ reason: String) -> DoctorStreamCheck {
+      DoctorStreamCheck(
+        source: endpoint.source.id, url: endpoint.url.absoluteString, route: route,
+        outcome: .notAsked(reason), latency: nil)
+    }
+    guard resolved.stream else { return notAsked("streams are off (no-stream)") }
+    if let limit = limits?.streamLimit(
+      source: endpoint.source.id,
+      endpoint: SourceLimits.Target(endpoint.url, apiKeyGiven: false).endpoint)
+    {
+      return notAsked(
+        "resting for \(limit.remaining.humanText) after \(limit.cause) (an earlier run)")
+    }
+    return await StreamProbe(proxies: resolved.proxies, trust: resolved.trust).check(endpoint)
   }
 
   private func settings(_ resolved: PipelineOptions.Resolved, environment: [String: String])
@@ -122,14 +154,33 @@ struct DoctorCommand: AsyncParsableCommand {
       .init(
         name: "primary-timeout", value: resolved.configuration.primaryTimeout.humanText,
         origin: origin(options.primaryTimeout)),
-      .init(
-        name: "trust", value: "\(resolved.trust)",
-        origin: options.caFile != nil ? "command line" : "see value"),
+      trustSetting(resolved.trust, caFileOption: options.caFile),
     ]
     for (id, _) in resolved.configuration.apiKeys.sorted(by: { $0.key < $1.key }) {
       settings.append(.init(name: "\(id)-api-key", value: "<redacted>", origin: "given"))
     }
     return settings
+  }
+
+  /// The trust line: the file or folder as its value, where its name came from as its origin
+  /// (it used to print the origin twice: "… (from $SSL_CERT_FILE) (see value)").
+  private func trustSetting(_ trust: TrustSource, caFileOption: String?) -> DoctorReport.Setting {
+    switch trust {
+    case .system:
+      return .init(name: "trust", value: "\(trust)", origin: "default")
+    case .file(let path, let origin):
+      return .init(name: "trust", value: path, origin: Self.origin(of: origin, caFileOption))
+    case .directory(let path, let origin):
+      return .init(
+        name: "trust", value: "the certificates in \(path)",
+        origin: Self.origin(of: origin, caFileOption))
+    }
+  }
+
+  /// `$SSL_CERT_FILE`, `command line` or `settings file`, as the other settings say it.
+  private static func origin(of trustOrigin: String, _ caFileOption: String?) -> String {
+    if caFileOption != nil { return "command line" }
+    return trustOrigin == "the ca-file setting" ? "settings file" : trustOrigin
   }
 
   private func files(_ resolved: PipelineOptions.Resolved, now: Date) -> [DoctorReport.File] {

@@ -68,9 +68,10 @@ struct NIOPipeline {
             .info, "\(definition.source.id) goes \(resolved.proxies.explain(for: url))"))
       }
     }
-    // The streams go direct: NIOWebSocketConnector has no proxy tunnel yet (ProxyTunnel speaks
-    // to NIOHTTPClient's pipeline); a run that needs a proxy falls back to REST through it.
-    let connector = streams && resolved.stream ? NIOWebSocketConnector(group: group) : nil
+    // The streams take the same way out as REST: the same proxy choice and the same trust.
+    let connector =
+      streams && resolved.stream
+      ? NIOWebSocketConnector(group: group, proxies: resolved.proxies, trust: resolved.trust) : nil
     let verbose = resolved.verbose
     let pipeline = PricePipeline(
       resolved.configuration, client: client, clock: clock, now: now, store: resolved.store,
@@ -80,6 +81,7 @@ struct NIOPipeline {
         onEvent(event)
       },
       onStream: { event in
+        if let warning = StreamLine.warning(event) { warn(warning) }
         guard verbose, let line = StreamLine.text(event) else { return }
         log(VerboseLine.format(line.level, line.text))
       })
@@ -92,6 +94,12 @@ struct NIOPipeline {
             ? "--stream: no source in the chain has a stream in "
               + "\(resolved.configuration.currency.code); every tick asks REST"
             : "streams first: \(names.joined(separator: ", ")); REST when none is alive"))
+      for runner in streams.runners {
+        log(
+          VerboseLine.format(
+            .info,
+            "\(runner.source.id) stream goes \(resolved.proxies.explain(for: runner.url))"))
+      }
     }
     return NIOPipeline(
       group: group, loop: loop, client: client, clock: clock, now: now, report: report,

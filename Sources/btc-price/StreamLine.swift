@@ -5,6 +5,18 @@ import BTCPriceTerminal
 /// The `--verbose` words for what the streams did: each connection's life, and where each tick's
 /// price came from.
 enum StreamLine {
+  /// The one stderr line, also without `--verbose`, for a stream the exchange refused with a
+  /// limit that rests only the stream (403, 429): the run goes on over REST, and a user behind a
+  /// firewall that blocks WebSockets should know why. A 451 or 418 also rests REST, whose
+  /// refusal warning (with its advice) already says so.
+  static func warning(_ report: PricePipeline.StreamReport) -> String? {
+    guard case .connection(.resting(let source, let wait, let cause)) = report,
+      !StreamRefusal.limitsREST(cause)
+    else { return nil }
+    return "the \(source.id) stream was refused (\(cause)); not opening it again for "
+      + "\(wait.humanText), prices come over REST meanwhile (btc-price doctor says more)"
+  }
+
   static func text(_ report: PricePipeline.StreamReport) -> (
     level: SourceReport.Level, text: String
   )? {
@@ -17,6 +29,8 @@ enum StreamLine {
       (.notice, "\(source.id) stream: closed, \(error)")
     case .connection(.backingOff(let source, let delay)):
       (.info, "\(source.id) stream: reconnecting in \(delay.humanText)")
+    case .connection(.resting(let source, let wait, let cause)):
+      (.notice, "\(source.id) stream: refused (\(cause)); not reconnecting for \(wait.humanText)")
     case .connection(.handingOver(let source)):
       (.info, "\(source.id) stream: handing over to a new connection")
     case .tick(.fellBackToREST(let silent)):

@@ -73,7 +73,8 @@ struct StreamOverWebSocketIntegrationTests {
       let ending = await connector.run(url: server.url(), subscriptions: []) { _ in nil }
 
       #expect(
-        ending == .handshakeFailed(status: nil, reason: "the server did not upgrade to WebSocket"))
+        ending
+          == .handshakeFailed(status: 403, reason: "the server refused to upgrade to WebSocket"))
     }
   }
 

@@ -1,0 +1,95 @@
+import BTCPriceCore
+import BTCPriceTestSupport
+import Foundation
+import Testing
+
+/// A stream's refused handshake as a limit: which statuses set one, which also leave the
+/// exchange's REST alone, and how it is kept beside REST's own limit of the same exchange.
+@Suite("Keep a stream's limits across runs")
+struct KeepStreamLimitsAcrossRunsUseCaseTests {
+  let now = Date(timeIntervalSince1970: 1_795_356_185)
+  let stream = "wss://data-stream.binance.vision"
+
+  @Test func refusedUpgrades_areTheErrorsRESTWouldHaveReported() {
+    let message = "the stream's upgrade was refused"
+    #expect(
+      StreamRefusal.cause(of: .handshakeFailed(status: 451, reason: "x"))
+        == .httpStatus(451, message: message))
+    #expect(
+      StreamRefusal.cause(of: .handshakeFailed(status: 403, reason: "x"))
+        == .httpStatus(403, message: message))
+    #expect(
+      StreamRefusal.cause(of: .handshakeFailed(status: 429, reason: "x", retryAfter: .seconds(9)))
+        == .rateLimited(status: 429, retryAfter: .seconds(9), message: message))
+    #expect(
+      StreamRefusal.cause(of: .handshakeFailed(status: 418, reason: "x"))
+        == .rateLimited(status: 418, retryAfter: nil, message: message))
+  }
+
+  @Test func failuresThatAreNoRefusal_setNoLimit() {
+    #expect(StreamRefusal.cause(of: .handshakeFailed(status: nil, reason: "no answer")) == nil)
+    #expect(StreamRefusal.cause(of: .handshakeFailed(status: 500, reason: "oops")) == nil)
+    #expect(StreamRefusal.cause(of: .closed(code: 1008)) == nil)
+    #expect(StreamRefusal.cause(of: .unreachable("reset")) == nil)
+  }
+
+  @Test func regionBlockAndBan_limitREST_rateLimitAndForbidden_limitTheStreamOnly() {
+    let limitsREST = [451, 418, 429, 403].map { status in
+      StreamRefusal.cause(of: .handshakeFailed(status: status, reason: "x")).map(
+        StreamRefusal.limitsREST)
+    }
+    #expect(limitsREST == [true, true, false, false])
+  }
+
+  @Test func streamLimit_isReadByTheNextRun_andIsNoRESTLimit() {
+    let store = MemoryStore()
+    let cause = PriceSourceError.httpStatus(451, message: nil)
+    makeSUT(store: store).recordStreamLimit(
+      source: "binance", endpoint: stream, cause: cause, coolDown: .seconds(3600))
+
+    let next = makeSUT(store: store, at: now.addingTimeInterval(600))
+    let inheritedREST = next.restore()
+
+    #expect(inheritedREST.isEmpty)
+    #expect(
+      next.streamLimit(source: "binance", endpoint: stream)
+        == .init(remaining: .seconds(3000), cause: cause))
+    #expect(next.streamLimit(source: "binance", endpoint: "wss://stream.binance.com:9443") == nil)
+  }
+
+  @Test func restLimitEnding_leavesTheStreamLimitOfTheSameExchange() {
+    let store = MemoryStore()
+    let sut = makeSUT(store: store)
+    _ = sut.restore()
+    let ban = PriceSourceError.rateLimited(status: 418, retryAfter: .seconds(600), message: nil)
+    sut.recordStreamLimit(source: "binance", endpoint: stream, cause: ban, coolDown: .seconds(600))
+    sut.record(
+      .circuitChanged(
+        .binance,
+        CircuitTransition(from: .closed, to: .open, coolDown: .seconds(600), cause: ban)))
+    #expect(store.saved.count == 2)
+
+    sut.record(.circuitChanged(.binance, CircuitTransition(from: .open, to: .halfOpen)))
+
+    #expect(store.saved.map(\.endpoint) == [stream])
+  }
+
+  private func makeSUT(store: MemoryStore, at time: Date? = nil) -> SourceLimits {
+    let now = time ?? now
+    return SourceLimits(
+      store: store,
+      targets: ["binance": .init(endpoint: "https://api.binance.com", apiKeyGiven: false)],
+      now: { now })
+  }
+}
+
+/// The state file, in memory.
+private final class MemoryStore: SourceLimitStore {
+  private let limits = Locked<[SourceLimit]>([])
+
+  var saved: [SourceLimit] { limits.value }
+
+  func load() throws -> [SourceLimit] { limits.value }
+
+  func save(_ limits: [SourceLimit]) throws { self.limits.withValue { $0 = limits } }
+}

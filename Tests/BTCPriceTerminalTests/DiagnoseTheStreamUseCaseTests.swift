@@ -1,0 +1,94 @@
+import BTCPriceCore
+import BTCPriceTerminal
+import Foundation
+import Testing
+
+/// `doctor`'s stream check: how far opening the primary's stream got, placed on its steps, and
+/// why it failed in words; shown in both renderings without changing the exit status.
+@Suite("Diagnose the primary's stream")
+struct DiagnoseTheStreamUseCaseTests {
+  @Test func firstTrade_passesEveryStep() {
+    let check = makeSUT(.message(.trade(Decimal(string: "68901.23")!)))
+
+    #expect(check.steps.map(\.state) == [.notApplicable, .ok, .ok, .ok, .ok])
+    #expect(check.verdict == "first message: a trade at 68901.23")
+    #expect(check.advice == nil)
+  }
+
+  @Test(arguments: [
+    (
+      PriceStreamError.unreachable("cannot reach the proxy http://p:1: it refused the connection"),
+      false, DoctorStreamCheck.Step.proxy
+    ),
+    (PriceStreamError.unreachable("connection refused"), false, .connect),
+    (PriceStreamError.unreachable("TLS failure: certificate verify failed"), false, .tls),
+    (PriceStreamError.handshakeFailed(status: 451, reason: "refused"), false, .upgrade),
+    (PriceStreamError.silent(after: .seconds(10)), false, .upgrade),
+    (PriceStreamError.silent(after: .seconds(10)), true, .message),
+    (PriceStreamError.subscriptionRefused("no such product"), true, .message),
+  ])
+  func failure_isPlacedOnItsStep(
+    error: PriceStreamError, upgraded: Bool, step: DoctorStreamCheck.Step
+  ) {
+    let check = makeSUT(
+      .failed(error, upgraded: upgraded), route: "through http://p:1 (from $https_proxy)")
+
+    #expect(check.failedStep == step)
+    #expect(check.steps.first { $0.step == step }?.state == .failed)
+    #expect(check.verdict.hasPrefix("failed at \(step.rawValue): "))
+  }
+
+  @Test func eachFailure_saysWhyInWords() {
+    func advice(_ error: PriceStreamError, upgraded: Bool = false) -> String {
+      makeSUT(.failed(error, upgraded: upgraded)).advice ?? ""
+    }
+    #expect(
+      advice(.handshakeFailed(status: 451, reason: "x")).contains("refuses this location (451)"))
+    #expect(
+      advice(.handshakeFailed(status: 429, reason: "x")).contains("does not reconnect before"))
+    #expect(advice(.handshakeFailed(status: 403, reason: "x")).contains("firewall"))
+    #expect(
+      advice(.handshakeFailed(status: nil, reason: "x")).contains("does not pass WebSockets"))
+    #expect(advice(.silent(after: .seconds(10))).contains("no answer to the upgrade"))
+    #expect(advice(.silent(after: .seconds(10)), upgraded: true).contains("nothing arrived"))
+    #expect(advice(.unreachable("TLS failure: x")).contains("--ca-file"))
+    #expect(advice(.unreachable("host not found")).contains("--proxy"))
+  }
+
+  @Test func report_showsTheStreamInTextAndJSON_withoutChangingTheExitStatus() throws {
+    let stream = makeSUT(
+      .failed(.handshakeFailed(status: 451, reason: "refused"), upgraded: false),
+      latency: .milliseconds(35))
+    let report = DoctorReport(
+      checks: [
+        DoctorCheck(
+          source: "kraken", url: "https://api.kraken.com/x", route: "direct",
+          outcome: .price(
+            PriceQuote(
+              value: 68870, timestamp: Date(timeIntervalSince1970: 0),
+              source: PriceSource(id: "kraken", displayName: "Kraken"))),
+          latency: .milliseconds(40))
+      ], stream: stream, settings: [], files: [], limits: [])
+
+    #expect(report.exitStatus == 0)
+    #expect(report.text.contains("Stream of the primary, opened once:"))
+    #expect(
+      report.text.contains("  binance (wss://data-stream.binance.vision/ws/btcusdt@trade), direct"))
+    #expect(report.text.contains("proxy n/a, connect ok, tls ok, upgrade failed, message -"))
+    #expect(report.text.contains("failed at upgrade: upgrade refused: HTTP 451 refused in 35 ms"))
+    let object = try #require(
+      try JSONSerialization.jsonObject(with: Data(report.json.utf8)) as? [String: Any])
+    let json = try #require(object["stream"] as? [String: Any])
+    #expect((json["steps"] as? [String: String])?["upgrade"] == "failed")
+    #expect(json["latencyMilliseconds"] as? Int == 35)
+  }
+
+  private func makeSUT(
+    _ outcome: DoctorStreamCheck.Outcome, route: String = "direct",
+    latency: Duration? = .milliseconds(120)
+  ) -> DoctorStreamCheck {
+    DoctorStreamCheck(
+      source: "binance", url: "wss://data-stream.binance.vision/ws/btcusdt@trade", route: route,
+      outcome: outcome, latency: latency)
+  }
+}
