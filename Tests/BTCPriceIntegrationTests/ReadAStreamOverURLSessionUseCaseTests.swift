@@ -152,7 +152,7 @@ struct ReadAStreamOverURLSessionUseCaseTests {
 
   private static func text(of expected: PriceStreamError) -> String {
     switch expected {
-    case .unreachable(let text), .handshakeFailed(_, let text): text
+    case .unreachable(let text), .handshakeFailed(_, let text, _): text
     default: "whatever"
     }
   }
