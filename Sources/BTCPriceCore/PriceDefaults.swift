@@ -12,6 +12,13 @@ public enum PriceDefaults {
   /// When a failing source is left alone (the values are `CircuitBreakerPolicy`'s): 3 failures, then 5 s doubling to 5 min; an hour after
   /// a refusal; 1 min after a 429 and 2 min after a 418 without `Retry-After`.
   public static let breakerPolicy = CircuitBreakerPolicy.standard
+  /// Whether ticks read the exchanges' trade streams first (`--stream`/`--no-stream`): yes, so a
+  /// healthy stream costs no request per tick; REST stays the fall back, and `--once` uses it
+  /// alone.
+  public static let stream = true
+  /// How many ticks a silent stream may still be read for, as a multiple of the interval (see
+  /// ``StreamFirstPriceLoader/Stream/aliveBound(silenceBound:interval:)``).
+  public static let streamSilenceInTicks = 1.5
 }
 
 extension Duration {

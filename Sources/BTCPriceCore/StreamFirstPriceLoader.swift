@@ -15,6 +15,22 @@ public struct StreamFirstPriceLoader: Sendable {
       self.source = source
       self.silenceBound = silenceBound
     }
+
+    /// A stream ticking every `interval` reads as alive after at most this much silence: the
+    /// stream's own bound (`silenceBound`, what its heartbeats or trade rate justify), but never
+    /// more than 1.5 intervals (``PriceDefaults/streamSilenceInTicks``).
+    ///
+    /// Why 1.5: a stream whose last message came at `m` is read by the first tick after `m` (its
+    /// price is then the newest trade, rightly shown), maybe by the second, and never by the
+    /// third, which comes more than two intervals after `m`. So a silent stream is replaced
+    /// within two ticks, at any interval; with the streams' own 2.5 s at a 1 s interval it took
+    /// up to four. Any bound under two intervals keeps that promise; 1.5 stays half an interval
+    /// clear of it, and still lets a stream that speaks once a second (Coinbase's and Kraken's
+    /// heartbeats at the default 1 s) be half a second late. A bound of one interval or less
+    /// would replace a healthy heartbeat stream whenever a heartbeat came a millisecond late.
+    public static func aliveBound(silenceBound: Duration, interval: Duration) -> Duration {
+      min(silenceBound, interval * PriceDefaults.streamSilenceInTicks)
+    }
   }
 
   /// Where a tick's price came from.

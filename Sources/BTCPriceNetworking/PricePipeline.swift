@@ -23,6 +23,9 @@ public struct PricePipeline: Sendable {
     public var primaryTimeout: Duration
     /// Whether ticks read the exchanges' streams first (REST as the fall back and referee).
     public var stream: Bool
+    /// The ticks' interval, which bounds how long a silent stream is still read (see
+    /// ``StreamFirstPriceLoader/Stream/aliveBound(silenceBound:interval:)``).
+    public var interval: Duration
     /// Stream endpoint overrides by source id (`--<name>-stream-url`).
     public var streamURLs: [String: URL]
 
@@ -30,7 +33,8 @@ public struct PricePipeline: Sendable {
     public init(
       currency: Currency = .usd, sources: [PriceSourceDefinition]? = nil,
       urls: [String: URL] = [:], apiKeys: [String: String] = [:], primaryTimeout: Duration,
-      stream: Bool = false, streamURLs: [String: URL] = [:]
+      stream: Bool = PriceDefaults.stream, streamURLs: [String: URL] = [:],
+      interval: Duration = PriceDefaults.interval
     ) {
       self.currency = currency
       self.sources = sources ?? PriceSourceRegistry.serving(currency)
@@ -39,6 +43,7 @@ public struct PricePipeline: Sendable {
       self.primaryTimeout = primaryTimeout
       self.stream = stream
       self.streamURLs = streamURLs
+      self.interval = interval
     }
 
     /// What this run asks each source: a limit an earlier run kept applies only to the same
@@ -127,7 +132,8 @@ public struct PricePipeline: Sendable {
     }
     let streams = PriceStreamSet(
       sources: configuration.sources, currency: configuration.currency,
-      urls: configuration.streamURLs, connector: streamConnector, clock: clock, now: now,
+      urls: configuration.streamURLs, interval: configuration.interval,
+      connector: streamConnector, clock: clock, now: now,
       onEvent: { onStream(.connection($0)) })
     // The referee must be a third opinion: the chain's exchanges other than the streams' own.
     let streamed = Set(streams.streams.map(\.source))

@@ -22,8 +22,14 @@ public struct PriceStreamSet: Sendable {
   /// - Parameters:
   ///   - sources: the chain's sources, in order.
   ///   - urls: by source id, a stream URL given with `--<name>-stream-url` (or its setting).
+  ///   - interval: the ticks' interval: a tick reads a stream as alive for at most 1.5 intervals
+  ///     of silence (``StreamFirstPriceLoader/Stream/aliveBound(silenceBound:interval:)``); nil
+  ///     keeps each stream's own bound. The runners' reconnect watchdog keeps the stream's own
+  ///     bound whatever the interval: a tick may pass over a stream that is only quiet, but a
+  ///     connection is dropped (and a connection attempt spent) only when it is truly silent.
   public init(
     sources: [PriceSourceDefinition], currency: Currency, urls: [String: URL] = [:],
+    interval: Duration? = nil,
     connector: any WebSocketConnector, clock: any Clock<Duration>,
     now: @escaping @Sendable () -> Date, maximumStreams: Int = 2,
     onEvent: @escaping @Sendable (PriceStreamEvent) -> Void = { _ in }
@@ -39,7 +45,14 @@ public struct PriceStreamSet: Sendable {
       PriceStreamRunner(
         endpoint: endpoint, connector: connector, board: board, clock: clock, onEvent: onEvent)
     }
-    self.streams = endpoints.map { .init(source: $0.source, silenceBound: $0.silenceBound) }
+    self.streams = endpoints.map { endpoint in
+      .init(
+        source: endpoint.source,
+        silenceBound: interval.map {
+          StreamFirstPriceLoader.Stream.aliveBound(
+            silenceBound: endpoint.silenceBound, interval: $0)
+        } ?? endpoint.silenceBound)
+    }
   }
 
   /// Keeps every stream connected until the task is cancelled.
