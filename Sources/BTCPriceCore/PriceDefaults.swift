@@ -19,6 +19,10 @@ public enum PriceDefaults {
   /// How many ticks a silent stream may still be read for, as a multiple of the interval (see
   /// ``StreamFirstPriceLoader/Stream/aliveBound(silenceBound:interval:)``).
   public static let streamSilenceInTicks = 1.5
+  /// The least silence that makes a stream count as silent, whatever the interval: 1.5 times the
+  /// one-second heartbeat of Coinbase's and Kraken's streams. Less is a quiet market, not a dead
+  /// stream, and a shorter `--interval` must not turn quiet seconds into REST requests.
+  public static let shortestStreamSilence: Duration = .milliseconds(1_500)
 }
 
 extension Duration {

@@ -36,6 +36,7 @@ struct PriceDefaultsTests {
   @Test func streamsComeFirst_andASilentOneIsReadForAtMostOneAndAHalfTicks() {
     #expect(PriceDefaults.stream)
     #expect(PriceDefaults.streamSilenceInTicks == 1.5)
+    #expect(PriceDefaults.shortestStreamSilence == .milliseconds(1_500))
   }
 
   @Test(arguments: [

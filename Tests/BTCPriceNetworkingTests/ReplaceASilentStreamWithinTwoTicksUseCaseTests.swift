@@ -4,20 +4,23 @@ import BTCPriceTestSupport
 import Foundation
 import Testing
 
-/// A tick reads a stream for at most 1.5 intervals of silence (never more than the stream's own
-/// bound), so a stream that falls silent is replaced within two ticks at any interval, while the
-/// reconnect watchdog keeps the stream's own bound: a quiet stream is passed over, not redialled.
+/// A tick reads a stream for at most 1.5 intervals of silence (never less than 1.5 s, never more
+/// than the stream's own bound), so at the default interval a stream that falls silent is
+/// replaced within two ticks, while the reconnect watchdog keeps the stream's own bound: a quiet
+/// stream is passed over, not redialled.
 @Suite(
   "Replace a silent stream within two ticks", .timeLimit(.minutes(1)), .hangLimit(.seconds(10)))
 struct ReplaceASilentStreamWithinTwoTicksUseCaseTests {
   @Test(arguments: [
     // (the stream's own bound, the interval, what a tick allows)
     (Duration.milliseconds(2_500), Duration.seconds(1), Duration.milliseconds(1_500)),
-    (.milliseconds(2_500), .milliseconds(200), .milliseconds(300)),
+    (.milliseconds(2_500), .milliseconds(1_200), .milliseconds(1_800)),
+    (.milliseconds(2_500), .milliseconds(200), .milliseconds(1_500)),
     (.milliseconds(2_500), .seconds(10), .milliseconds(2_500)),
     (.seconds(30), .seconds(1), .milliseconds(1_500)),
+    (.seconds(30), .seconds(10), .seconds(15)),
   ])
-  func aliveBound_isTheStreamsOwnBoundButAtMostOneAndAHalfIntervals(
+  func aliveBound_isOneAndAHalfIntervals_atLeast1500ms_atMostTheStreamsOwnBound(
     own: Duration, interval: Duration, expected: Duration
   ) {
     #expect(
@@ -25,11 +28,11 @@ struct ReplaceASilentStreamWithinTwoTicksUseCaseTests {
   }
 
   @Test func streams_takeTheIntervalsBound_fromThePipelinesConfiguration() throws {
-    let (pipeline, _, _) = makeSUT(interval: .milliseconds(400))
+    let (pipeline, _, _) = makeSUT(interval: .milliseconds(1_200))
 
     let streams = try #require(pipeline.streams).streams
 
-    #expect(streams.map(\.silenceBound) == [.milliseconds(600), .milliseconds(600)])
+    #expect(streams.map(\.silenceBound) == [.milliseconds(1_800), .milliseconds(1_800)])
   }
 
   @Test func tick_readsTheStreamAtOneAndAHalfIntervalsOfSilence_andNotAMillisecondLater()
@@ -53,10 +56,11 @@ struct ReplaceASilentStreamWithinTwoTicksUseCaseTests {
   }
 
   /// Whenever in its interval the stream's last message came, the first tick after it shows that
-  /// message (the newest trade), the second may, and the third reads the next stream. (At
-  /// intervals longer than the stream's own bound, 2.5 s for Binance, the first tick may already
-  /// pass it over.)
-  @Test(arguments: [Duration.milliseconds(200), .seconds(1), .seconds(2)], [0.01, 0.5, 0.99])
+  /// message (the newest trade), the second may, and the third reads the next stream: at the
+  /// default interval and any longer one (past 2.5 s, Binance's own bound, the first tick may
+  /// already pass it over).
+  @Test(
+    arguments: [Duration.seconds(1), .milliseconds(1_200), .milliseconds(1_600)], [0.01, 0.5, 0.99])
   func silentPrimary_isReplacedByTheThirdTickAfterItsLastMessage_atAnyPhase(
     interval: Duration, phase: Double
   ) async throws {
@@ -78,6 +82,23 @@ struct ReplaceASilentStreamWithinTwoTicksUseCaseTests {
     #expect(client.requests.isEmpty)
   }
 
+  @Test func quietStream_atAShortInterval_isReadUntil1500msOfSilence_notAskedOverREST()
+    async throws
+  {
+    let (pipeline, clock, client) = makeSUT(interval: .milliseconds(200))
+    let board = try #require(pipeline.streams).board
+    board.record(.trade(Decimal(string: "70123.45")!), from: .binance)
+
+    await clock.advance(to: .milliseconds(1_400))
+    let quiet = try await pipeline.feed.update(within: .milliseconds(200))
+    await clock.advance(to: .milliseconds(1_600))
+    let silent = try await pipeline.feed.update(within: .milliseconds(200))
+
+    #expect(quiet.quote?.value == Decimal(string: "70123.45"))
+    #expect(silent.quote?.value == Decimal(string: "68880.55"), "REST's price")
+    #expect(client.requests.count == 1)
+  }
+
   @Test func quietStream_isNotRedialled_beforeItsOwnBound_atAShortInterval() async throws {
     let connector = ScriptedConnector(scripts: [
       .init(
@@ -90,7 +111,7 @@ struct ReplaceASilentStreamWithinTwoTicksUseCaseTests {
     await waitUntil { streams.board.entry(for: .binance).quote != nil }
 
     // Binance's own bound is 2.5 s, so its watchdog waits max(2 × 2.5 s, 5 s); the ticks
-    // stopped reading it after 300 ms.
+    // stopped reading it after 1.5 s.
     await clock.advance(to: .milliseconds(4_900), afterSleeps: 1)
     let quiet = try await pipeline.feed.update(within: .milliseconds(200))
 
