@@ -155,9 +155,10 @@ public struct PricePipeline: Sendable {
     await streams?.run()
   }
 
-  /// Waits until a stream has a price, or `limit` has passed, so the first tick of a run with
-  /// streams need not ask REST for the price a stream is about to give. Returns at once without
-  /// streams.
+  /// Waits until a stream has a price, every stream has failed, or `limit` has passed, so the
+  /// first tick of a run with streams need not ask REST for the price a stream is about to give,
+  /// and an offline run's first tick is not late for a trade that cannot come. Returns at once
+  /// without streams.
   public func waitForFirstStreamPrice(atMost limit: Duration) async {
     guard let streams else { return }
     // Polled: the board has no waiters, and this runs once per run, for at most `limit`.
@@ -166,7 +167,9 @@ public struct PricePipeline: Sendable {
       let priced = streams.streams.contains {
         streams.board.freshQuote(of: $0.source, within: $0.silenceBound) != nil
       }
-      if priced || Task.isCancelled { return }
+      // Each stream's last attempt failed (no host, refused, closed): REST can answer now.
+      let down = streams.streams.allSatisfy { streams.board.entry(for: $0.source).lastError != nil }
+      if priced || down || Task.isCancelled { return }
       try? await clock.sleep(for: step)
     }
   }

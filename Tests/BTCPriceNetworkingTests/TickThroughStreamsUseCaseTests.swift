@@ -6,7 +6,9 @@ import Testing
 
 /// `PricePipeline` with `Configuration.stream`: the streams it opens, and a tick that reads them
 /// first and asks REST only when none is alive.
-@Suite("Tick through the streams when the pipeline has them")
+@Suite(
+  "Tick through the streams when the pipeline has them", .timeLimit(.minutes(1)),
+  .hangLimit(.seconds(10)))
 struct TickThroughStreamsUseCaseTests {
   @Test func streams_openOnlyWhenAskedForAndGivenAConnector() {
     #expect(makeSUT(stream: false).pipeline.streams == nil)
@@ -43,7 +45,30 @@ struct TickThroughStreamsUseCaseTests {
     #expect(reports.value.contains { if case .priceFrom(.rest, _) = $0 { true } else { false } })
   }
 
-  private func makeSUT(stream: Bool, connector: Bool = true) -> (
+  /// Offline, both streams fail at once: the first tick asks REST then, not after the wait.
+  @Test func firstTick_waitsNoLonger_onceEveryStreamHasFailed() async throws {
+    let failing = ScriptedConnector(
+      scripts: [
+        .init(messages: [], then: .end(.unreachable("no host"))),
+        .init(messages: [], then: .end(.unreachable("no host"))),
+      ])
+    let (pipeline, _, _) = makeSUT(stream: true, scripted: failing)
+    let streams = try #require(pipeline.streams)
+    let running = Task { await pipeline.runStreams() }
+    await waitUntil {
+      streams.streams.allSatisfy { streams.board.entry(for: $0.source).lastError != nil }
+    }
+
+    // The test clock never moves: only the failed streams can end this wait.
+    await pipeline.waitForFirstStreamPrice(atMost: .milliseconds(800))
+
+    running.cancel()
+    await running.value
+  }
+
+  private func makeSUT(
+    stream: Bool, connector: Bool = true, scripted: ScriptedConnector? = nil
+  ) -> (
     pipeline: PricePipeline, client: BinanceAnswerClient,
     reports: Locked<[PricePipeline.StreamReport]>
   ) {
@@ -53,7 +78,8 @@ struct TickThroughStreamsUseCaseTests {
       .init(sources: [.binance, .coinbase], primaryTimeout: .seconds(1), stream: stream),
       client: client, clock: SteppedTestClock(), now: { Date(timeIntervalSince1970: 0) },
       store: nil, limitStore: nil,
-      streamConnector: connector ? ScriptedConnector(scripts: []) : nil, warn: { _ in },
+      streamConnector: connector ? scripted ?? ScriptedConnector(scripts: []) : nil,
+      warn: { _ in },
       onStream: { report in reports.append(report) })
     return (pipeline, client, reports)
   }
