@@ -1,7 +1,9 @@
+import AsyncHTTPClient
 import BTCPriceCore
 import BTCPriceNetworking
 import BTCPriceTestSupport
 import Foundation
+import NIOCore
 import Testing
 
 #if canImport(Glibc)
@@ -220,6 +222,57 @@ extension BinaryEndToEndTests {
         #expect(run.stdoutText.allSatisfy { $0.contains(#""stale":false"#) })
         run.send(SIGINT)
         #expect(await run.waitForExit() == 130)
+      }
+    }
+
+    /// Every mode of the command line ticks through the same pipeline: the status bar's too.
+    @Test func waybar_withDefaultSettings_showsTheStreamsTrade_withoutARESTRequest() async throws {
+      try await withExchange { server, binance, coinbase in
+        binance.repeat(
+          { FakeStreamMessage.binanceTrade(price: "71001.45") }, every: .milliseconds(50))
+
+        let run = try BinaryProcess(
+          arguments(
+            ["--waybar", "--count", "3", "--interval", "0.1"], server: server, binance: binance,
+            coinbase: coinbase
+          ).filter { $0 != "--json" },
+          environment: Self.defaultSettings)
+
+        #expect(await run.waitForExit() == 0)
+        #expect(run.stdoutText.count == 3)
+        #expect(run.stdoutText.allSatisfy { $0.contains("71,001.45") }, "\(run.stdoutText)")
+        #expect(await requests(server) == 0)
+      }
+    }
+
+    @Test func serve_withDefaultSettings_servesTheStreamsTrade_withoutARESTRequest() async throws {
+      try await withExchange { server, binance, coinbase in
+        binance.repeat(
+          { FakeStreamMessage.binanceTrade(price: "71001.45") }, every: .milliseconds(50))
+        let run = try BinaryProcess(
+          ["serve", "--port", "0", "--interval", "0.1"]
+            + arguments([], server: server, binance: binance, coinbase: coinbase).filter {
+              $0 != "--json"
+            },
+          environment: Self.defaultSettings)
+        defer { run.send(SIGKILL) }
+        #expect(await run.waitForLines(1))
+        let line = try #require(run.stdoutText.first)
+        let port = try #require(line.firstMatch(of: #/http://127\.0\.0\.1:(\d+)/#)?.1)
+
+        var body = ""
+        let deadline = ContinuousClock.now + .seconds(10)
+        while !body.contains("71001.45"), ContinuousClock.now < deadline {
+          let response = try await HTTPClient.shared.execute(
+            HTTPClientRequest(url: "http://127.0.0.1:\(port)/api/price"), timeout: .seconds(10))
+          body = String(buffer: try await response.body.collect(upTo: 1 << 20))
+          try await Task.sleep(for: .milliseconds(50))
+        }
+
+        #expect(body.contains(#""price":"71001.45""#), "\(body)")
+        #expect(await requests(server) == 0)
+        run.send(SIGTERM)
+        #expect(await run.waitForExit() == 0)
       }
     }
 
