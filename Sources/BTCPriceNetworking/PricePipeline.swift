@@ -72,8 +72,8 @@ public struct PricePipeline: Sendable {
   }
 
   public let feed: PriceFeed
-  /// The streams the feed reads first, when the configuration asks for streams and a connector
-  /// was given; nil ticks over REST alone.
+  /// The streams the feed reads first, when the configuration asks for streams, a connector was
+  /// given and a source of the chain has a stream in the currency; nil ticks over REST alone.
   public let streams: PriceStreamSet?
   private let clock: any Clock<Duration>
   /// Bans and refusals kept across runs; nil when they are kept in memory only.
@@ -125,16 +125,22 @@ public struct PricePipeline: Sendable {
     }
     self.limits = limits
     self.clock = clock
-    guard configuration.stream, let streamConnector else {
+    let streams =
+      configuration.stream
+      ? streamConnector.map { connector in
+        PriceStreamSet(
+          sources: configuration.sources, currency: configuration.currency,
+          urls: configuration.streamURLs, interval: configuration.interval,
+          connector: connector, clock: clock, now: now,
+          onEvent: { onStream(.connection($0)) })
+      } : nil
+    // No source of the chain has a stream in the currency: every tick asks REST, as without
+    // streams, and says nothing about streams it never had.
+    guard let streams, !streams.streams.isEmpty else {
       self.streams = nil
       self.feed = PriceFeed(chain: chain, cache: cache, warn: feedWarn)
       return
     }
-    let streams = PriceStreamSet(
-      sources: configuration.sources, currency: configuration.currency,
-      urls: configuration.streamURLs, interval: configuration.interval,
-      connector: streamConnector, clock: clock, now: now,
-      onEvent: { onStream(.connection($0)) })
     // The referee must be a third opinion: the chain's exchanges other than the streams' own.
     let streamed = Set(streams.streams.map(\.source))
     let others = configuration.sources.filter { !streamed.contains($0.source) }

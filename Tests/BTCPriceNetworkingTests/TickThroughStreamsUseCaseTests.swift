@@ -17,6 +17,17 @@ struct TickThroughStreamsUseCaseTests {
       makeSUT(stream: true).pipeline.streams?.streams.map(\.source.id) == ["binance", "coinbase"])
   }
 
+  /// `--sources cryptocompare`: nothing to stream, so ticks ask REST without a word about streams.
+  @Test func noSourceWithAStream_ticksOverRESTAlone_andReportsNoStreams() async throws {
+    let (pipeline, client, reports) = makeSUT(stream: true, sources: [.cryptoCompare])
+
+    _ = try await pipeline.feed.update(within: .seconds(1))
+
+    #expect(pipeline.streams == nil)
+    #expect(client.requests.count == 1)
+    #expect(reports.value.isEmpty)
+  }
+
   @Test func aliveStream_givesTheTicksPrice_withoutARequest() async throws {
     let (pipeline, client, reports) = makeSUT(stream: true)
     let streams = try #require(pipeline.streams)
@@ -67,7 +78,8 @@ struct TickThroughStreamsUseCaseTests {
   }
 
   private func makeSUT(
-    stream: Bool, connector: Bool = true, scripted: ScriptedConnector? = nil
+    stream: Bool, connector: Bool = true, scripted: ScriptedConnector? = nil,
+    sources: [PriceSourceDefinition] = [.binance, .coinbase]
   ) -> (
     pipeline: PricePipeline, client: BinanceAnswerClient,
     reports: Locked<[PricePipeline.StreamReport]>
@@ -75,7 +87,7 @@ struct TickThroughStreamsUseCaseTests {
     let client = BinanceAnswerClient()
     let reports = Locked<[PricePipeline.StreamReport]>([])
     let pipeline = PricePipeline(
-      .init(sources: [.binance, .coinbase], primaryTimeout: .seconds(1), stream: stream),
+      .init(sources: sources, primaryTimeout: .seconds(1), stream: stream),
       client: client, clock: SteppedTestClock(), now: { Date(timeIntervalSince1970: 0) },
       store: nil, limitStore: nil,
       streamConnector: connector ? scripted ?? ScriptedConnector(scripts: []) : nil,
