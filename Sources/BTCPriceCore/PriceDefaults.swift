@@ -12,6 +12,17 @@ public enum PriceDefaults {
   /// When a failing source is left alone (the values are `CircuitBreakerPolicy`'s): 3 failures, then 5 s doubling to 5 min; an hour after
   /// a refusal; 1 min after a 429 and 2 min after a 418 without `Retry-After`.
   public static let breakerPolicy = CircuitBreakerPolicy.standard
+  /// Whether ticks read the exchanges' trade streams first (`--stream`/`--no-stream`): yes, so a
+  /// healthy stream costs no request per tick; REST stays the fall back, and `--once` uses it
+  /// alone.
+  public static let stream = true
+  /// How many ticks a silent stream may still be read for, as a multiple of the interval (see
+  /// ``StreamFirstPriceLoader/Stream/aliveBound(silenceBound:interval:)``).
+  public static let streamSilenceInTicks = 1.5
+  /// The least silence that makes a stream count as silent, whatever the interval: 1.5 times the
+  /// one-second heartbeat of Coinbase's and Kraken's streams. Less is a quiet market, not a dead
+  /// stream, and a shorter `--interval` must not turn quiet seconds into REST requests.
+  public static let shortestStreamSilence: Duration = .milliseconds(1_500)
 }
 
 extension Duration {

@@ -15,6 +15,30 @@ public struct StreamFirstPriceLoader: Sendable {
       self.source = source
       self.silenceBound = silenceBound
     }
+
+    /// A stream ticking every `interval` reads as alive after at most this much silence: 1.5
+    /// intervals (``PriceDefaults/streamSilenceInTicks``), but never less than 1.5 s
+    /// (``PriceDefaults/shortestStreamSilence``) and never more than the stream's own bound
+    /// (`silenceBound`, what its heartbeats or trade rate justify: 2.5 s; 30 s for Bitstamp).
+    ///
+    /// Why 1.5 intervals: a stream whose last message came at `m` is read by the first tick after
+    /// `m` (its price is then the newest trade, rightly shown), maybe by the second, and never by
+    /// the third, which comes more than two intervals after `m`. So at the default 1 s a silent
+    /// stream is replaced within two ticks; with the streams' own 2.5 s it took up to four. Any
+    /// bound under two intervals keeps that promise; 1.5 stays half an interval clear of it, and
+    /// still lets a stream that speaks once a second (Coinbase's and Kraken's heartbeats) be half
+    /// a second late. One interval or less would replace a healthy heartbeat stream whenever a
+    /// heartbeat came a millisecond late.
+    ///
+    /// Why the 1.5 s floor: under a one-second interval, silence shorter than a heartbeat's period
+    /// says nothing, and reading it as death would send a quiet market's ticks to REST (several
+    /// requests a second at `--interval 0.2`). There a silent stream is replaced 1.5 s after its
+    /// last message, within the tick after that.
+    public static func aliveBound(silenceBound: Duration, interval: Duration) -> Duration {
+      min(
+        silenceBound,
+        max(interval * PriceDefaults.streamSilenceInTicks, PriceDefaults.shortestStreamSilence))
+    }
   }
 
   /// Where a tick's price came from.

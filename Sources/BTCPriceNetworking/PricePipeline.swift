@@ -23,6 +23,9 @@ public struct PricePipeline: Sendable {
     public var primaryTimeout: Duration
     /// Whether ticks read the exchanges' streams first (REST as the fall back and referee).
     public var stream: Bool
+    /// The ticks' interval, which bounds how long a silent stream is still read (see
+    /// ``StreamFirstPriceLoader/Stream/aliveBound(silenceBound:interval:)``).
+    public var interval: Duration
     /// Stream endpoint overrides by source id (`--<name>-stream-url`).
     public var streamURLs: [String: URL]
 
@@ -30,7 +33,8 @@ public struct PricePipeline: Sendable {
     public init(
       currency: Currency = .usd, sources: [PriceSourceDefinition]? = nil,
       urls: [String: URL] = [:], apiKeys: [String: String] = [:], primaryTimeout: Duration,
-      stream: Bool = false, streamURLs: [String: URL] = [:]
+      stream: Bool = PriceDefaults.stream, streamURLs: [String: URL] = [:],
+      interval: Duration = PriceDefaults.interval
     ) {
       self.currency = currency
       self.sources = sources ?? PriceSourceRegistry.serving(currency)
@@ -39,6 +43,7 @@ public struct PricePipeline: Sendable {
       self.primaryTimeout = primaryTimeout
       self.stream = stream
       self.streamURLs = streamURLs
+      self.interval = interval
     }
 
     /// What this run asks each source: a limit an earlier run kept applies only to the same
@@ -67,8 +72,8 @@ public struct PricePipeline: Sendable {
   }
 
   public let feed: PriceFeed
-  /// The streams the feed reads first, when the configuration asks for streams and a connector
-  /// was given; nil ticks over REST alone.
+  /// The streams the feed reads first, when the configuration asks for streams, a connector was
+  /// given and a source of the chain has a stream in the currency; nil ticks over REST alone.
   public let streams: PriceStreamSet?
   private let clock: any Clock<Duration>
   /// Bans and refusals kept across runs; nil when they are kept in memory only.
@@ -120,26 +125,33 @@ public struct PricePipeline: Sendable {
     }
     self.limits = limits
     self.clock = clock
-    guard configuration.stream, let streamConnector else {
+    let streams =
+      configuration.stream
+      ? streamConnector.map { connector in
+        PriceStreamSet(
+          sources: configuration.sources, currency: configuration.currency,
+          urls: configuration.streamURLs, interval: configuration.interval,
+          connector: connector, clock: clock, now: now,
+          inheritedLimit: { source, url in
+            limits?.streamLimit(
+              source: source.id, endpoint: SourceLimits.Target(url, apiKeyGiven: false).endpoint)
+          },
+          onRefusal: { source, url, cause, coolDown in
+            limits?.recordStreamLimit(
+              source: source.id, endpoint: SourceLimits.Target(url, apiKeyGiven: false).endpoint,
+              cause: cause, coolDown: coolDown)
+            // A region block or a ban holds for the exchange's REST too (StreamRefusal says why).
+            if StreamRefusal.limitsREST(cause) { chain.respect(cause, from: source.id) }
+          },
+          onEvent: { onStream(.connection($0)) })
+      } : nil
+    // No source of the chain has a stream in the currency: every tick asks REST, as without
+    // streams, and says nothing about streams it never had.
+    guard let streams, !streams.streams.isEmpty else {
       self.streams = nil
       self.feed = PriceFeed(chain: chain, cache: cache, warn: feedWarn)
       return
     }
-    let streams = PriceStreamSet(
-      sources: configuration.sources, currency: configuration.currency,
-      urls: configuration.streamURLs, connector: streamConnector, clock: clock, now: now,
-      inheritedLimit: { source, url in
-        limits?.streamLimit(
-          source: source.id, endpoint: SourceLimits.Target(url, apiKeyGiven: false).endpoint)
-      },
-      onRefusal: { source, url, cause, coolDown in
-        limits?.recordStreamLimit(
-          source: source.id, endpoint: SourceLimits.Target(url, apiKeyGiven: false).endpoint,
-          cause: cause, coolDown: coolDown)
-        // A region block or a ban holds for the exchange's REST too (StreamRefusal says why).
-        if StreamRefusal.limitsREST(cause) { chain.respect(cause, from: source.id) }
-      },
-      onEvent: { onStream(.connection($0)) })
     // The referee must be a third opinion: the chain's exchanges other than the streams' own.
     let streamed = Set(streams.streams.map(\.source))
     let others = configuration.sources.filter { !streamed.contains($0.source) }
@@ -160,9 +172,10 @@ public struct PricePipeline: Sendable {
     await streams?.run()
   }
 
-  /// Waits until a stream has a price, or `limit` has passed, so the first tick of a run with
-  /// streams need not ask REST for the price a stream is about to give. Returns at once without
-  /// streams.
+  /// Waits until a stream has a price, every stream has failed, or `limit` has passed, so the
+  /// first tick of a run with streams need not ask REST for the price a stream is about to give,
+  /// and an offline run's first tick is not late for a trade that cannot come. Returns at once
+  /// without streams.
   public func waitForFirstStreamPrice(atMost limit: Duration) async {
     guard let streams else { return }
     // Polled: the board has no waiters, and this runs once per run, for at most `limit`.
@@ -171,7 +184,9 @@ public struct PricePipeline: Sendable {
       let priced = streams.streams.contains {
         streams.board.freshQuote(of: $0.source, within: $0.silenceBound) != nil
       }
-      if priced || Task.isCancelled { return }
+      // Each stream's last attempt failed (no host, refused, closed): REST can answer now.
+      let down = streams.streams.allSatisfy { streams.board.entry(for: $0.source).lastError != nil }
+      if priced || down || Task.isCancelled { return }
       try? await clock.sleep(for: step)
     }
   }

@@ -25,8 +25,14 @@ public struct PriceStreamSet: Sendable {
   ///   - inheritedLimit: a refusal of a stream (its source, its URL) an earlier run kept.
   ///   - onRefusal: a stream's refusal that sets a limit, with its cool-down (see
   ///     ``PriceStreamRunner``).
+  ///   - interval: the ticks' interval: a tick reads a stream as alive for at most 1.5 intervals
+  ///     of silence (``StreamFirstPriceLoader/Stream/aliveBound(silenceBound:interval:)``); nil
+  ///     keeps each stream's own bound. The runners' reconnect watchdog keeps the stream's own
+  ///     bound whatever the interval: a tick may pass over a stream that is only quiet, but a
+  ///     connection is dropped (and a connection attempt spent) only when it is truly silent.
   public init(
     sources: [PriceSourceDefinition], currency: Currency, urls: [String: URL] = [:],
+    interval: Duration? = nil,
     connector: any WebSocketConnector, clock: any Clock<Duration>,
     now: @escaping @Sendable () -> Date, maximumStreams: Int = 2,
     inheritedLimit: (PriceSource, URL) -> PriceSourceChain.InheritedLimit? = { _, _ in nil },
@@ -49,7 +55,14 @@ public struct PriceStreamSet: Sendable {
         onRefusal: { cause, coolDown in onRefusal(endpoint.source, endpoint.url, cause, coolDown) },
         onEvent: onEvent)
     }
-    self.streams = endpoints.map { .init(source: $0.source, silenceBound: $0.silenceBound) }
+    self.streams = endpoints.map { endpoint in
+      .init(
+        source: endpoint.source,
+        silenceBound: interval.map {
+          StreamFirstPriceLoader.Stream.aliveBound(
+            silenceBound: endpoint.silenceBound, interval: $0)
+        } ?? endpoint.silenceBound)
+    }
   }
 
   /// Keeps every stream connected until the task is cancelled.

@@ -23,7 +23,7 @@ enum SettingKey: Equatable {
   case onAlert
   /// `alert-webhook`: where `serve` POSTs each alert.
   case alertWebhook
-  /// `stream`: the exchanges' streams first (`--stream`), true or false.
+  /// `stream`: the exchanges' streams first (`--stream`, the default; `--no-stream`), true or false.
   case stream
   /// `<source>-stream-url`: where to open that exchange's stream instead of its real endpoint.
   case streamURL(sourceID: String)

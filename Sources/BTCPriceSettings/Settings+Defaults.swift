@@ -11,6 +11,11 @@ extension Settings {
     primaryTimeout.map { .seconds($0) } ?? PriceDefaults.primaryTimeout
   }
 
+  /// Whether the streams come first, as the layers say, or ``PriceDefaults/stream`` (yes).
+  public var effectiveStream: Bool {
+    stream ?? PriceDefaults.stream
+  }
+
   /// The currency the layers give, or US dollars.
   public var effectiveCurrency: Currency {
     currency ?? .usd

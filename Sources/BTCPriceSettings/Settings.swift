@@ -43,7 +43,8 @@ public struct Settings: Equatable, Sendable, CustomStringConvertible {
   public var onAlert: String?
   /// `serve --alert-webhook`: where each alert is POSTed.
   public var alertWebhook: URL?
-  /// `--stream`: the exchanges' streams first, REST as the fall back (opt-in for now).
+  /// `--stream`/`--no-stream`: the exchanges' streams first, REST as the fall back; nil for the
+  /// default (``effectiveStream``).
   public var stream: Bool?
   /// `--<source>-stream-url` by source id.
   public var streamURLs: [String: URL]

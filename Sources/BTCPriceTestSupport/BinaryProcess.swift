@@ -47,10 +47,19 @@ public final class BinaryProcess: @unchecked Sendable {
     get throws { try BinaryLocator.live.locate() }
   }
 
+  /// What every run of the binary gets unless the test sets it: `BTC_PRICE_STREAM=false`.
+  /// Streams are on by default, and a test that points the sources' REST URLs at a fake exchange
+  /// would otherwise also open the real exchanges' streams: unreachable here (or, where they are
+  /// reachable, real prices in a test of the fake's), and its first tick would wait
+  /// `--primary-timeout` for a trade that never comes. Stream tests opt in with
+  /// `BTC_PRICE_STREAM=true` or `--stream` and point the streams at a ``FakeStreamServer``.
+  public static let quietEnvironment = ["BTC_PRICE_STREAM": "false"]
+
   /// Starts the binary. `environment` replaces the inherited one except for `PATH`, `HOME` and
   /// `TZ`, so the host's own `BTC_PRICE_*` or API key variables never leak into a test; the XDG
   /// folders (cache, state, config) point into a fresh temporary folder unless `environment` sets
-  /// them, so no test reads or writes the real ones.
+  /// them, so no test reads or writes the real ones; streams are off unless `environment` turns
+  /// them on (``quietEnvironment``).
   ///
   /// - Parameter stdout: where stdout goes instead of being recorded (a pipe nobody reads,
   ///   `/dev/full`).
@@ -79,6 +88,7 @@ public final class BinaryProcess: @unchecked Sendable {
       ["PATH", "HOME", "TZ"].contains($0.key)
     }
     env["LANG"] = "C.UTF-8"
+    env.merge(Self.quietEnvironment) { _, quiet in quiet }
     for (variable, folder) in [
       ("XDG_CACHE_HOME", "cache"), ("XDG_STATE_HOME", "state"), ("XDG_CONFIG_HOME", "config"),
     ] {

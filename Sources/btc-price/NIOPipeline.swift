@@ -35,8 +35,8 @@ struct NIOPipeline {
   /// - Parameters:
   ///   - warn: one line for stderr (a source refusing us, a cache that cannot be written).
   ///   - log: a `--verbose` line, formatted, for stderr.
-  ///   - streams: false keeps this run on REST whatever `--stream` says (`--once` never waits
-  ///     for a trade).
+  ///   - streams: false keeps this run on REST whatever `--stream`/`--no-stream` and the
+  ///     default say (`--once` never waits for a trade).
   ///   - onEvent: also told every source event (after the report), e.g. for metrics.
   static func make(
     _ resolved: PipelineOptions.Resolved, streams: Bool = true,
@@ -85,13 +85,13 @@ struct NIOPipeline {
         guard verbose, let line = StreamLine.text(event) else { return }
         log(VerboseLine.format(line.level, line.text))
       })
-    if verbose, let streams = pipeline.streams {
-      let names = streams.streams.map(\.source.id)
+    if verbose, connector != nil {
+      let names = pipeline.streams?.streams.map(\.source.id) ?? []
       log(
         VerboseLine.format(
           .info,
           names.isEmpty
-            ? "--stream: no source in the chain has a stream in "
+            ? "streams: no source in the chain has one in "
               + "\(resolved.configuration.currency.code); every tick asks REST"
             : "streams first: \(names.joined(separator: ", ")); REST when none is alive"))
       for runner in streams.runners {

@@ -42,7 +42,8 @@ struct PipelineOptions: ParsableArguments {
     let notify: Bool
     /// `serve --alert-webhook`, every layer applied.
     let alertWebhook: URL?
-    /// `--stream`, every layer applied: the exchanges' streams first, REST as the fall back.
+    /// `--stream`/`--no-stream`, every layer applied: the exchanges' streams first, REST as the
+    /// fall back (the default, ``PriceDefaults/stream``).
     var stream: Bool { configuration.stream }
   }
 
@@ -77,11 +78,13 @@ struct PipelineOptions: ParsableArguments {
 
   @OptionGroup var sourceURLs: SourceURLOptions
 
+  // Optional, so that neither flag given lets the environment and the settings file decide.
   @Flag(
+    inversion: .prefixedNo,
     help: ArgumentHelp(
-      "Take the price from the exchanges' live trade streams, REST as the fall back; not with "
-        + "--once (env BTC_PRICE_STREAM; opt-in for now)."))
-  var stream = false
+      "Take the price from the exchanges' live trade streams, REST as the fall back (default); "
+        + "--no-stream asks REST every tick; --once always does (env BTC_PRICE_STREAM)."))
+  var stream: Bool?
 
   @OptionGroup var streamURLs: StreamURLOptions
 
@@ -164,7 +167,7 @@ struct PipelineOptions: ParsableArguments {
     do {
       var given = sourceURLs.given.mapKeys { "\($0)-url" }
       given.merge(streamURLs.given.mapKeys { "\($0)-stream-url" }) { first, _ in first }
-      given["stream"] = stream ? "true" : nil
+      given["stream"] = stream.map { $0 ? "true" : "false" }
       given["interval"] = interval
       given["primary-timeout"] = primaryTimeout
       given["sources"] = sources
@@ -213,8 +216,9 @@ struct PipelineOptions: ParsableArguments {
       interval: settings.effectiveInterval,
       configuration: PricePipeline.Configuration(
         currency: currency, sources: chain, urls: settings.urls, apiKeys: apiKeys,
-        primaryTimeout: settings.effectivePrimaryTimeout, stream: settings.stream ?? false,
-        streamURLs: settings.streamURLs),
+        primaryTimeout: settings.effectivePrimaryTimeout,
+        stream: settings.effectiveStream, streamURLs: settings.streamURLs,
+        interval: settings.effectiveInterval),
       leftOut: leftOut,
       format: settings.format,
       store: store,

@@ -33,6 +33,12 @@ struct PriceDefaultsTests {
     #expect(policy.banCoolDown == .seconds(120))
   }
 
+  @Test func streamsComeFirst_andASilentOneIsReadForAtMostOneAndAHalfTicks() {
+    #expect(PriceDefaults.stream)
+    #expect(PriceDefaults.streamSilenceInTicks == 1.5)
+    #expect(PriceDefaults.shortestStreamSilence == .milliseconds(1_500))
+  }
+
   @Test(arguments: [
     (Duration.seconds(1), "1"), (.milliseconds(800), "0.8"), (.milliseconds(2_500), "2.5"),
     (.milliseconds(10), "0.01"), (.milliseconds(1_050), "1.05"), (.seconds(86_400), "86400"),

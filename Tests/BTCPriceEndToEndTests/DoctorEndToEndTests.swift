@@ -89,9 +89,10 @@ extension BinaryEndToEndTests {
             "python3", script.path, "--out", outputFile.path, "--",
             try BinaryProcess.binaryURL.path, "doctor", "--no-cache", "--sources", "kraken",
           ] + server.urlArguments
+        // No real exchange streams in a test of the fake's answers (see quietEnvironment).
         process.environment = ProcessInfo.processInfo.environment.filter {
           ["PATH", "HOME"].contains($0.key)
-        }
+        }.merging(BinaryProcess.quietEnvironment) { _, quiet in quiet }
         let stdout = Pipe()
         process.standardOutput = stdout
         try process.run()

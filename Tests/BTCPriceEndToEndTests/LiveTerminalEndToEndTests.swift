@@ -180,6 +180,8 @@ extension BinaryEndToEndTests {
       var env = ProcessInfo.processInfo.environment.filter { ["PATH", "HOME"].contains($0.key) }
       env["TERM"] = "xterm-256color"
       env["LANG"] = "C.UTF-8"
+      // No real exchange streams in a test of the fake's REST answers (see quietEnvironment).
+      env.merge(BinaryProcess.quietEnvironment) { _, quiet in quiet }
       env.merge(environment) { _, new in new }
       process.environment = env
       let stdout = Pipe()

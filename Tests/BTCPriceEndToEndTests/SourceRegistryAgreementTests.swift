@@ -49,7 +49,7 @@ struct SourceRegistryAgreementTests {
       #expect(help.contains("--\(stream.urlOptionName)"), "\(stream.source.id)")
       #expect(help.contains(stream.urlEnvironmentVariable), "\(stream.source.id)")
     }
-    #expect(help.contains("--stream"))
+    #expect(help.contains("--stream/--no-stream"))
   }
 
   @Test func theURLOptions_nameNoSourceTheRegistryLacks() {

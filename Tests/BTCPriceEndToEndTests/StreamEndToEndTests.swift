@@ -86,7 +86,9 @@ extension BinaryEndToEndTests {
         #expect(lines.count == 25)
         #expect(lines.allSatisfy { $0.contains(#""stale":false"#) }, "\(lines)")
         #expect(lines.first?.contains(Self.streamPrice) == true, "\(lines)")
-        // Binance's stream counts as alive 2.5 s after its last trade; the 5 s run outlives that.
+        // Binance's stream counts as alive 1.5 s after its last trade at this interval (the
+        // least silence that counts, see StreamFirstPriceLoader.Stream.aliveBound); the 5 s run
+        // outlives that.
         #expect(lines.last?.contains(Self.restPrice) == true, "\(lines)")
         #expect(await !server.requests(to: .binance).isEmpty)
         #expect(run.stderrText.contains("falling back to REST"), "\(run.stderrText)")

@@ -6,13 +6,26 @@ import Testing
 
 /// `PricePipeline` with `Configuration.stream`: the streams it opens, and a tick that reads them
 /// first and asks REST only when none is alive.
-@Suite("Tick through the streams when the pipeline has them")
+@Suite(
+  "Tick through the streams when the pipeline has them", .timeLimit(.minutes(1)),
+  .hangLimit(.seconds(10)))
 struct TickThroughStreamsUseCaseTests {
   @Test func streams_openOnlyWhenAskedForAndGivenAConnector() {
     #expect(makeSUT(stream: false).pipeline.streams == nil)
     #expect(makeSUT(stream: true, connector: false).pipeline.streams == nil)
     #expect(
       makeSUT(stream: true).pipeline.streams?.streams.map(\.source.id) == ["binance", "coinbase"])
+  }
+
+  /// `--sources cryptocompare`: nothing to stream, so ticks ask REST without a word about streams.
+  @Test func noSourceWithAStream_ticksOverRESTAlone_andReportsNoStreams() async throws {
+    let (pipeline, client, reports) = makeSUT(stream: true, sources: [.cryptoCompare])
+
+    _ = try await pipeline.feed.update(within: .seconds(1))
+
+    #expect(pipeline.streams == nil)
+    #expect(client.requests.count == 1)
+    #expect(reports.value.isEmpty)
   }
 
   @Test func aliveStream_givesTheTicksPrice_withoutARequest() async throws {
@@ -43,17 +56,42 @@ struct TickThroughStreamsUseCaseTests {
     #expect(reports.value.contains { if case .priceFrom(.rest, _) = $0 { true } else { false } })
   }
 
-  private func makeSUT(stream: Bool, connector: Bool = true) -> (
+  /// Offline, both streams fail at once: the first tick asks REST then, not after the wait.
+  @Test func firstTick_waitsNoLonger_onceEveryStreamHasFailed() async throws {
+    let failing = ScriptedConnector(
+      scripts: [
+        .init(messages: [], then: .end(.unreachable("no host"))),
+        .init(messages: [], then: .end(.unreachable("no host"))),
+      ])
+    let (pipeline, _, _) = makeSUT(stream: true, scripted: failing)
+    let streams = try #require(pipeline.streams)
+    let running = Task { await pipeline.runStreams() }
+    await waitUntil {
+      streams.streams.allSatisfy { streams.board.entry(for: $0.source).lastError != nil }
+    }
+
+    // The test clock never moves: only the failed streams can end this wait.
+    await pipeline.waitForFirstStreamPrice(atMost: .milliseconds(800))
+
+    running.cancel()
+    await running.value
+  }
+
+  private func makeSUT(
+    stream: Bool, connector: Bool = true, scripted: ScriptedConnector? = nil,
+    sources: [PriceSourceDefinition] = [.binance, .coinbase]
+  ) -> (
     pipeline: PricePipeline, client: BinanceAnswerClient,
     reports: Locked<[PricePipeline.StreamReport]>
   ) {
     let client = BinanceAnswerClient()
     let reports = Locked<[PricePipeline.StreamReport]>([])
     let pipeline = PricePipeline(
-      .init(sources: [.binance, .coinbase], primaryTimeout: .seconds(1), stream: stream),
+      .init(sources: sources, primaryTimeout: .seconds(1), stream: stream),
       client: client, clock: SteppedTestClock(), now: { Date(timeIntervalSince1970: 0) },
       store: nil, limitStore: nil,
-      streamConnector: connector ? ScriptedConnector(scripts: []) : nil, warn: { _ in },
+      streamConnector: connector ? scripted ?? ScriptedConnector(scripts: []) : nil,
+      warn: { _ in },
       onStream: { report in reports.append(report) })
     return (pipeline, client, reports)
   }

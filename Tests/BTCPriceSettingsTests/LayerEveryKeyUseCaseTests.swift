@@ -88,8 +88,10 @@ struct LayerEveryKeyUseCaseTests {
         file: "http://file.example/hook", defaultValue: nil,
         read: { $0.alertWebhook?.absoluteString }),
       Key(
-        name: "stream", variable: "BTC_PRICE_STREAM", commandLine: "true", environment: "false",
-        file: "true", defaultValue: nil, read: { $0.stream.map { "\($0)" } }),
+        // On by default: `--no-stream` (false) is what the command line gives.
+        name: "stream", variable: "BTC_PRICE_STREAM", commandLine: "false", environment: "true",
+        file: "false", defaultValue: "\(PriceDefaults.stream)",
+        read: { "\($0.effectiveStream)" }),
     ]
     + PriceSourceRegistry.all.compactMap { definition in
       guard let stream = definition.stream else { return nil }
