@@ -94,7 +94,7 @@ struct NIOPipeline {
             ? "streams: no source in the chain has one in "
               + "\(resolved.configuration.currency.code); every tick asks REST"
             : "streams first: \(names.joined(separator: ", ")); REST when none is alive"))
-      for runner in streams.runners {
+      for runner in pipeline.streams?.runners ?? [] {
         log(
           VerboseLine.format(
             .info,
