@@ -5,6 +5,12 @@
 ///
 /// It never waits for a stream: a tick reads the ``StreamPriceBoard`` the streams write as
 /// messages arrive, so with healthy streams a tick costs no request and no wait at all.
+///
+/// A stream that two other sources outvoted is held back until a cross-check vouches for it
+/// again: while another stream is alive it is checked as usual, but when it is the only alive
+/// stream left (the one that outvoted it fell silent) its price is not shown alone and the tick
+/// asks REST. So a tick never shows a price two other sources just contradicted because the one
+/// that contradicted it went quiet. Copies of a loader share what they hold back.
 public struct StreamFirstPriceLoader: Sendable {
   /// One stream the tick may read, and how long it may stay silent and still count as alive.
   public struct Stream: Equatable, Sendable {
@@ -72,6 +78,11 @@ public struct StreamFirstPriceLoader: Sendable {
     case usedNextStream(PriceSource, insteadOf: PriceSource)
     /// Two streams disagreed and a referee settled it.
     case crossCheck(CrossCheckOutcome)
+    /// This alive stream's price was passed over: two sources outvoted it, no cross-check has
+    /// vouched for it since, and no other stream is alive to check it.
+    case heldBack(PriceSource)
+    /// A cross-check vouched for a held-back stream again; its price may be shown alone.
+    case trustedAgain(PriceSource)
   }
 
   private let board: StreamPriceBoard
@@ -80,6 +91,8 @@ public struct StreamFirstPriceLoader: Sendable {
   private let referee: PriceSourceChain?
   private let check: CrossCheck
   private let onEvent: @Sendable (Event) -> Void
+  /// The streams a cross-check rejected, until a cross-check vouches for them.
+  private let outvoted = Locked<Set<PriceSource>>([])
 
   /// - Parameters:
   ///   - streams: in priority order; the first is the primary, the second its cross-check.
@@ -105,9 +118,10 @@ public struct StreamFirstPriceLoader: Sendable {
   ///   answers; a ``PriceFetchFailure`` naming both streams when they disagree and nothing
   ///   settles it (neither is shown alone); `CancellationError` when cancelled.
   public func load(within budget: Duration) async throws -> Tick {
-    let alive = streams.compactMap { stream in
+    let fresh = streams.compactMap { stream in
       board.freshQuote(of: stream.source, within: stream.silenceBound)
     }
+    let alive = withoutLoneSuspects(fresh)
     guard let first = alive.first else {
       onEvent(.fellBackToREST(silent: streams.map(\.source)))
       return Tick(quote: try await chain.load(within: budget), transport: .rest, crossCheck: nil)
@@ -125,6 +139,7 @@ public struct StreamFirstPriceLoader: Sendable {
       outcome = check.settle(first, second, referee: third)
       onEvent(.crossCheck(outcome))
     }
+    remember(outcome)
     switch outcome {
     case .agreed(let quote, _), .settled(let quote, _, _):
       return Tick(quote: quote, transport: .stream(quote.source), crossCheck: outcome)
@@ -140,6 +155,33 @@ public struct StreamFirstPriceLoader: Sendable {
         ],
         crossCheck: outcome)
     }
+  }
+
+  /// `fresh`, or nothing when every fresh stream is held back: a suspect is shown only beside
+  /// another stream that can contradict it.
+  private func withoutLoneSuspects(_ fresh: [PriceQuote]) -> [PriceQuote] {
+    let suspects = outvoted.value
+    guard !suspects.isEmpty, fresh.allSatisfy({ suspects.contains($0.source) }) else {
+      return fresh
+    }
+    for quote in fresh { onEvent(.heldBack(quote.source)) }
+    return []
+  }
+
+  /// Holds back the stream a cross-check rejected, and releases the ones it vouched for (both of
+  /// two that agree; the one the referee sided with).
+  private func remember(_ outcome: CrossCheckOutcome) {
+    let vouched: [PriceSource]
+    switch outcome {
+    case .agreed(let shown, let other): vouched = [shown.source, other]
+    case .settled(let shown, _, _): vouched = [shown.source]
+    case .unsettled: vouched = []
+    }
+    let released = outvoted.withValue { suspects in
+      if let rejected = outcome.rejected { suspects.insert(rejected.source) }
+      return vouched.filter { suspects.remove($0) != nil }
+    }
+    for source in released { onEvent(.trustedAgain(source)) }
   }
 
   /// The referee's price, or nil when it has none within the budget.

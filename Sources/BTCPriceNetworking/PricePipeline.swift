@@ -172,8 +172,9 @@ public struct PricePipeline: Sendable {
     await streams?.run()
   }
 
-  /// Waits until a stream has a price, every stream has failed, or `limit` has passed, so the
-  /// first tick of a run with streams need not ask REST for the price a stream is about to give,
+  /// Waits until every stream has a price or has failed, or `limit` has passed, so the first
+  /// tick of a run with streams need not ask REST for the price a stream is about to give, is
+  /// cross-checked like every later tick (not the lone price of whichever stream spoke first),
   /// and an offline run's first tick is not late for a trade that cannot come. Returns at once
   /// without streams.
   public func waitForFirstStreamPrice(atMost limit: Duration) async {
@@ -181,12 +182,12 @@ public struct PricePipeline: Sendable {
     // Polled: the board has no waiters, and this runs once per run, for at most `limit`.
     let step = Duration.milliseconds(20)
     for _ in 0..<Int((limit / step).rounded(.up)) {
-      let priced = streams.streams.contains {
+      // Each stream has either priced or failed its last attempt (no host, refused, closed).
+      let settled = streams.streams.allSatisfy {
         streams.board.freshQuote(of: $0.source, within: $0.silenceBound) != nil
+          || streams.board.entry(for: $0.source).lastError != nil
       }
-      // Each stream's last attempt failed (no host, refused, closed): REST can answer now.
-      let down = streams.streams.allSatisfy { streams.board.entry(for: $0.source).lastError != nil }
-      if priced || down || Task.isCancelled { return }
+      if settled || Task.isCancelled { return }
       try? await clock.sleep(for: step)
     }
   }

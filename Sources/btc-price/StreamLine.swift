@@ -43,6 +43,14 @@ enum StreamLine {
       (.notice, "\(primary.id) stream silent: price from the \(used.id) stream")
     case .tick(.crossCheck(let outcome)):
       (.notice, CrossCheckNotice.verboseText(outcome))
+    case .tick(.heldBack(let source)):
+      (
+        .notice,
+        "\(source.id) stream held back: two sources outvoted it and no other stream is alive "
+          + "to check it"
+      )
+    case .tick(.trustedAgain(let source)):
+      (.info, "\(source.id) stream agrees with another source again: its price may be shown")
     case .priceFrom(.stream(let source), let quote):
       (.debug, "price \(quote.value) from the \(source.id) stream")
     case .priceFrom(.rest, let quote):

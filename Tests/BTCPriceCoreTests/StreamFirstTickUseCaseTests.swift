@@ -120,6 +120,38 @@ struct StreamFirstTickUseCaseTests {
     }
   }
 
+  /// The stream that outvoted a liar falls silent: the liar is not shown alone, REST answers.
+  @Test func load_holdsBackAnOutvotedStreamWhenTheStreamThatOutvotedItFallsSilent() async throws {
+    let (sut, board, clock, rest, events) = makeSUT()
+    board.record(.trade(Decimal(string: "689012.3")!), from: .binance)
+    board.record(.trade(Decimal(string: "68880.55")!), from: .coinbase)
+    _ = try await sut.load(within: .milliseconds(800))
+    await clock.advance(to: .seconds(6))
+    board.record(.trade(Decimal(string: "689013.4")!), from: .binance)
+
+    let tick = try await sut.load(within: .milliseconds(800))
+
+    #expect(tick.transport == .rest)
+    #expect(tick.quote == makeQuote("68870.10", source: .kraken))
+    #expect(rest.callCount == 1)
+    #expect(events.value.contains(.heldBack(.binance)))
+  }
+
+  @Test func load_showsAHeldBackStreamAgainOnceItAgreesWithAnotherStream() async throws {
+    let (sut, board, _, rest, events) = makeSUT()
+    board.record(.trade(Decimal(string: "689012.3")!), from: .binance)
+    board.record(.trade(Decimal(string: "68880.55")!), from: .coinbase)
+    _ = try await sut.load(within: .milliseconds(800))
+    board.record(.trade(Decimal(string: "68901.23")!), from: .binance)
+
+    let tick = try await sut.load(within: .milliseconds(800))
+
+    #expect(tick.quote.source == .binance)
+    #expect(tick.quote.value == Decimal(string: "68901.23")!)
+    #expect(rest.callCount == 0)
+    #expect(events.value.last == .trustedAgain(.binance))
+  }
+
   // MARK: Helpers
 
   private func makeSUT(

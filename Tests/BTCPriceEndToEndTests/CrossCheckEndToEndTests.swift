@@ -109,8 +109,9 @@ extension BinaryEndToEndTests {
     // MARK: Helpers
 
     /// Runs the binary with two streams and Kraken's REST as the referee. The honest stream
-    /// speaks first, the liar only once the honest one is connected: the first tick reads
-    /// whichever stream has a price, so a liar that spoke first would be shown alone, unchecked.
+    /// speaks first, the liar only once the honest one is connected, so every run sees the same
+    /// order (the first tick waits for both streams' first prices, see
+    /// `TickThroughStreamsUseCaseTests`).
     private func withExchange(
       liar: Liar, command: [String] = [], _ extra: [String],
       _ body: (BinaryProcess) async throws -> Void

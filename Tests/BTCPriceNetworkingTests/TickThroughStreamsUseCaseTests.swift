@@ -77,9 +77,32 @@ struct TickThroughStreamsUseCaseTests {
     await running.value
   }
 
+  /// One stream's price alone does not end the wait: the first tick is cross-checked too.
+  @Test func firstTick_waitsForEveryStreamToPrice() async throws {
+    let clock = SteppedTestClock()
+    let (pipeline, _, _) = makeSUT(stream: true, clock: clock)
+    let streams = try #require(pipeline.streams)
+    streams.board.record(.trade(Decimal(string: "70123.45")!), from: .binance)
+    let finished = Locked(false)
+    let waiting = Task {
+      await pipeline.waitForFirstStreamPrice(atMost: .milliseconds(800))
+      finished.withValue { $0 = true }
+    }
+
+    await clock.advance(to: .milliseconds(20), afterSleeps: 1)
+    await waitUntil({ clock.sleepsStarted >= 2 || finished.value }, "the wait never went on")
+    #expect(!finished.value)
+
+    streams.board.record(.trade(Decimal(string: "70100.10")!), from: .coinbase)
+    await clock.advance(to: .milliseconds(40), afterSleeps: 2)
+    await waiting.value
+    #expect(clock.elapsed == .milliseconds(40))
+  }
+
   private func makeSUT(
     stream: Bool, connector: Bool = true, scripted: ScriptedConnector? = nil,
-    sources: [PriceSourceDefinition] = [.binance, .coinbase]
+    sources: [PriceSourceDefinition] = [.binance, .coinbase],
+    clock: SteppedTestClock = SteppedTestClock()
   ) -> (
     pipeline: PricePipeline, client: BinanceAnswerClient,
     reports: Locked<[PricePipeline.StreamReport]>
@@ -88,7 +111,7 @@ struct TickThroughStreamsUseCaseTests {
     let reports = Locked<[PricePipeline.StreamReport]>([])
     let pipeline = PricePipeline(
       .init(sources: sources, primaryTimeout: .seconds(1), stream: stream),
-      client: client, clock: SteppedTestClock(), now: { Date(timeIntervalSince1970: 0) },
+      client: client, clock: clock, now: { Date(timeIntervalSince1970: 0) },
       store: nil, limitStore: nil,
       streamConnector: connector ? scripted ?? ScriptedConnector(scripts: []) : nil,
       warn: { _ in },
