@@ -36,7 +36,7 @@ enum StreamLine {
     case .tick(.fellBackToREST(let silent)):
       (
         .notice,
-        "no stream alive (\(silent.map(\.id).joined(separator: ", ")) silent): "
+        "no stream alive (\(silent.map(\.id).joined(separator: ", ")) silent or down): "
           + "falling back to REST"
       )
     case .tick(.usedNextStream(let used, let primary)):
