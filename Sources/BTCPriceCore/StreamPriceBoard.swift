@@ -73,6 +73,18 @@ public final class StreamPriceBoard: Sendable {
     }
   }
 
+  /// Forgets that `source` ever spoke because we closed its stream on purpose (the app going to
+  /// the background): down, like ``markDown(_:because:)``, but with no failure, so a wait for the
+  /// streams' first prices after they reopen does not end on an error from before.
+  public func markClosed(_ source: PriceSource) {
+    entries.withValue { entries in
+      var entry = entries[source.id] ?? Entry()
+      entry.messageAt = nil
+      entry.lastError = nil
+      entries[source.id] = entry
+    }
+  }
+
   /// What the board knows about `source`.
   public func entry(for source: PriceSource) -> Entry {
     entries.value[source.id] ?? Entry()

@@ -98,10 +98,14 @@ public struct PriceStreamRunner: Sendable {
         // Waits for the connection's tasks to end, so that none of them is still using the
         // transport (and its event loop) once this run has returned.
         await connection.closeAndWait()
-        board.markDown(endpoint.source, because: error)
         // Closed by us: the stream is down from now on (the app closes its streams in the
-        // background, and its last trade must not pass for alive on a quick return).
-        if Task.isCancelled { break loop }
+        // background, and its last trade must not pass for alive on a quick return), but it did
+        // not fail.
+        if Task.isCancelled {
+          board.markClosed(endpoint.source)
+          break loop
+        }
+        board.markDown(endpoint.source, because: error)
         onEvent(.closed(endpoint.source, error))
         if connection.hasDelivered { backoff.reset() }
         var delay = backoff.nextDelay(random: random())

@@ -30,6 +30,9 @@ struct StopStreamingUseCaseTests {
     #expect(
       update.quote?.value == Decimal(string: "68880.55"), "the closed stream's trade was shown")
     #expect(client.requests.value == 1)
+    #expect(
+      pipeline.streams?.board.entry(for: .binance).lastError == nil,
+      "closed on purpose is no failure: a first-price wait after reopening must not end on it")
   }
 }
 
