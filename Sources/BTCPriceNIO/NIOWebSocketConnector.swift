@@ -78,13 +78,13 @@ public final class NIOWebSocketConnector: WebSocketConnector {
     url: URL, subscriptions: [String],
     onInbound: @escaping @Sendable (WebSocketInbound) -> PriceStreamError?
   ) async -> PriceStreamError {
-    guard let scheme = url.scheme?.lowercased(), scheme == "ws" || scheme == "wss",
-      let host = url.host, !host.isEmpty
-    else {
-      return .unreachable("not a ws:// or wss:// URL: \(url.absoluteString)")
+    let host: String
+    let port: Int
+    let secure: Bool
+    switch WebSocketTarget.of(url) {
+    case .success(let target): (host, port, secure) = (target.host, target.port, target.secure)
+    case .failure(let error): return error
     }
-    let secure = scheme == "wss"
-    let port = url.port ?? (secure ? 443 : 80)
     let route: ProxySelector.Route?
     do {
       route = try proxies?.route(for: url)

@@ -28,3 +28,30 @@ public protocol WebSocketConnector: Sendable {
     onInbound: @escaping @Sendable (WebSocketInbound) -> PriceStreamError?
   ) async -> PriceStreamError
 }
+
+/// Where a `ws://` or `wss://` URL points: the one check every ``WebSocketConnector`` makes
+/// before it opens anything.
+public struct WebSocketTarget: Equatable, Sendable {
+  public let host: String
+  public let port: Int
+  /// `wss://`: TLS first.
+  public let secure: Bool
+
+  public init(host: String, port: Int, secure: Bool) {
+    self.host = host
+    self.port = port
+    self.secure = secure
+  }
+
+  /// The target of `url`, or the error a connector returns for a URL that is not a WebSocket's.
+  public static func of(_ url: URL) -> Result<WebSocketTarget, PriceStreamError> {
+    guard let scheme = url.scheme?.lowercased(), scheme == "ws" || scheme == "wss",
+      let host = url.host, !host.isEmpty
+    else {
+      return .failure(.unreachable("not a ws:// or wss:// URL: \(url.absoluteString)"))
+    }
+    let secure = scheme == "wss"
+    return .success(
+      WebSocketTarget(host: host, port: url.port ?? (secure ? 443 : 80), secure: secure))
+  }
+}

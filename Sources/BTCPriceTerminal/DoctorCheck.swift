@@ -64,10 +64,21 @@ public struct DoctorCheck: Equatable, Sendable {
     case .failed: reached = failedStep.flatMap { Step.allCases.firstIndex(of: $0) }
     case .notAsked: reached = nil
     }
-    return Step.allCases.enumerated().map { index, step in
-      if step == .proxy, direct { return (step, .notApplicable) }
-      if step == .tls, !secure { return (step, .notApplicable) }
-      // Through a proxy that resolves names itself, DNS here is the proxy's own lookup.
+    // Through a proxy that resolves names itself, DNS here is the proxy's own lookup.
+    return Self.states(of: Step.allCases, reached: reached) {
+      ($0 == .proxy && direct) || ($0 == .tls && !secure)
+    }
+  }
+
+  /// The state of each of `steps` when a check got as far as the step at index `reached` (all
+  /// of them: `steps.count`; nil: never asked): done before it, failed at it, not reached after
+  /// it, and not applicable where `skipped` says so (no proxy, no TLS). Shared by every check
+  /// that `doctor` reports step by step.
+  static func states<S: Equatable>(
+    of steps: [S], reached: Int?, skipped: (S) -> Bool
+  ) -> [(step: S, state: StepState)] {
+    steps.enumerated().map { index, step in
+      if skipped(step) { return (step, .notApplicable) }
       guard let reached else { return (step, .notReached) }
       if index < reached { return (step, .ok) }
       if index == reached { return (step, .failed) }

@@ -58,13 +58,8 @@ public struct DoctorStreamCheck: Equatable, Sendable {
     case .failed: reached = failedStep.flatMap { Step.allCases.firstIndex(of: $0) }
     case .notAsked: reached = nil
     }
-    return Step.allCases.enumerated().map { index, step in
-      if step == .proxy, direct { return (step, .notApplicable) }
-      if step == .tls, !secure { return (step, .notApplicable) }
-      guard let reached else { return (step, .notReached) }
-      if index < reached { return (step, .ok) }
-      if index == reached { return (step, .failed) }
-      return (step, .notReached)
+    return DoctorCheck.states(of: Step.allCases, reached: reached) {
+      ($0 == .proxy && direct) || ($0 == .tls && !secure)
     }
   }
 

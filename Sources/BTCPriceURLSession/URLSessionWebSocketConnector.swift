@@ -68,11 +68,7 @@ public final class URLSessionWebSocketConnector: WebSocketConnector {
     url: URL, subscriptions: [String],
     onInbound: @escaping @Sendable (WebSocketInbound) -> PriceStreamError?
   ) async -> PriceStreamError {
-    guard let scheme = url.scheme?.lowercased(), scheme == "ws" || scheme == "wss",
-      let host = url.host, !host.isEmpty
-    else {
-      return .unreachable("not a ws:// or wss:// URL: \(url.absoluteString)")
-    }
+    if case .failure(let error) = WebSocketTarget.of(url) { return error }
     var request = URLRequest(url: url)
     request.setValue(BTCPriceVersion.userAgent, forHTTPHeaderField: "User-Agent")
     let task = makeTask(request, maximumMessageSize)
