@@ -21,7 +21,9 @@ import NIOWebSocket
 /// its body is read), and ends the connection with a typed ``PriceStreamError`` on a fragmented,
 /// compressed or binary frame, text that is not UTF-8, a close frame or a reset. Pings are
 /// answered with their payload at once (Binance cuts a connection that does not pong within a
-/// minute). Everything that decides anything is in ``PriceStreamRunner``.
+/// minute). Frames are read on the connection's event loop by ``WebSocketFrameReader``, with no
+/// hop to another thread per message. Everything that decides anything is in
+/// ``PriceStreamRunner``.
 ///
 /// Streams take the same way out as the REST requests: the ``ProxySelector`` the HTTP client
 /// uses (`wss://` reads `wss_proxy`, then the https variables; `ws://` reads `ws_proxy`, then
@@ -38,7 +40,8 @@ public final class NIOWebSocketConnector: WebSocketConnector {
   }
 
   private enum Upgrade: Sendable {
-    case websocket(NIOAsyncChannel<WebSocketFrame, WebSocketFrame>)
+    /// Upgraded: the ``WebSocketFrameReader`` that reads it, on its loop.
+    case websocket(NIOLoopBound<WebSocketFrameReader>)
     case notUpgraded
   }
 
@@ -98,12 +101,13 @@ public final class NIOWebSocketConnector: WebSocketConnector {
       do {
         let upgrade = try await connect(
           host: host, port: port, secure: secure, target: Self.target(of: url),
-          proxy: route?.proxy, opened: opened, answer: answer)
-        guard case .websocket(let channel) = try await upgrade.get() else {
+          proxy: route?.proxy, opened: opened, answer: answer, subscriptions: subscriptions,
+          onInbound: onInbound)
+        guard case .websocket(let reader) = try await upgrade.get() else {
           return Self.refusal(answer.withLockedValue { $0 })
         }
         onUpgrade?()
-        return try await read(channel, subscriptions: subscriptions, onInbound: onInbound)
+        return try await reader.eventLoop.flatSubmit { reader.value.subscribe() }.get()
       } catch let error as PriceStreamError {
         return error
       } catch let error as ProxyFailure {
@@ -129,7 +133,8 @@ public final class NIOWebSocketConnector: WebSocketConnector {
 
   private func connect(
     host: String, port: Int, secure: Bool, target: String, proxy: ProxyEndpoint?,
-    opened: NIOLockedValueBox<Opened>, answer: NIOLockedValueBox<UpgradeResponseRecorder.Answer?>
+    opened: NIOLockedValueBox<Opened>, answer: NIOLockedValueBox<UpgradeResponseRecorder.Answer?>,
+    subscriptions: [String], onInbound: @escaping @Sendable (WebSocketInbound) -> PriceStreamError?
   ) async throws -> EventLoopFuture<Upgrade> {
     let tls = secure ? try tlsContext() : nil
     // An IP address is no server name for SNI (NIOSSL refuses it).
@@ -149,9 +154,11 @@ public final class NIOWebSocketConnector: WebSocketConnector {
         enableAutomaticErrorHandling: false,
         upgradePipelineHandler: { channel, _ in
           channel.eventLoop.makeCompletedFuture {
-            .websocket(
-              try NIOAsyncChannel<WebSocketFrame, WebSocketFrame>(
-                wrappingChannelSynchronously: channel))
+            let reader = WebSocketFrameReader(
+              ended: channel.eventLoop.makePromise(), subscriptions: subscriptions,
+              maximumFrameSize: maximumFrameSize, onInbound: onInbound)
+            try channel.pipeline.syncOperations.addHandler(reader)
+            return .websocket(NIOLoopBound(reader, eventLoop: channel.eventLoop))
           }
         })
       var headers = HTTPHeaders()
@@ -192,58 +199,6 @@ public final class NIOWebSocketConnector: WebSocketConnector {
             .flatMap { $0 }
         }
       }
-  }
-
-  /// Sends the subscriptions, then reads frames until the connection ends or a frame is refused.
-  private func read(
-    _ channel: NIOAsyncChannel<WebSocketFrame, WebSocketFrame>, subscriptions: [String],
-    onInbound: @escaping @Sendable (WebSocketInbound) -> PriceStreamError?
-  ) async throws -> PriceStreamError {
-    try await channel.executeThenClose { inbound, outbound in
-      for subscription in subscriptions {
-        try await outbound.write(
-          WebSocketFrame(
-            fin: true, opcode: .text, maskKey: .random(),
-            data: ByteBuffer(string: subscription)))
-      }
-      for try await frame in inbound {
-        let message: WebSocketInbound
-        switch frame.opcode {
-        case .ping:
-          try await outbound.write(
-            WebSocketFrame(fin: true, opcode: .pong, maskKey: .random(), data: frame.unmaskedData))
-          message = .ping
-        case .pong:
-          continue
-        case .connectionClose:
-          var data = frame.unmaskedData
-          return .closed(code: data.readInteger(as: UInt16.self).map(Int.init))
-        case .text:
-          if let refusal = Self.refusal(of: frame) { return refusal }
-          let bytes = Array(frame.unmaskedData.readableBytesView)
-          guard let text = String(validating: bytes, as: UTF8.self) else {
-            return .protocolViolation("text frame is not UTF-8")
-          }
-          message = .text(text)
-        case .binary:
-          return .protocolViolation("binary frame")
-        default:
-          return .protocolViolation("fragmented frame")
-        }
-        if let error = onInbound(message) { return error }
-      }
-      return .closed(code: nil)
-    }
-  }
-
-  /// Why a data frame is refused: we negotiate no extension, so a reserved bit means compression
-  /// or an extension we did not ask for; and every message we expect fits in one frame.
-  private static func refusal(of frame: WebSocketFrame) -> PriceStreamError? {
-    if frame.rsv1 || frame.rsv2 || frame.rsv3 {
-      return .protocolViolation("compressed or extended frame (none negotiated)")
-    }
-    if !frame.fin { return .protocolViolation("fragmented frame") }
-    return nil
   }
 
   /// The typed error of an upgrade that did not happen: the server's refusal with its status and

@@ -1,0 +1,133 @@
+import BTCPriceCore
+import BTCPriceNetworking
+import NIOCore
+import NIOWebSocket
+
+/// The last handler of an upgraded price-stream connection: sends the subscriptions
+/// (``subscribe()``), hands each frame to the runner's `onInbound` on the channel's own event
+/// loop, answers pings, and ends the connection with its typed ``PriceStreamError``, which
+/// `ended` carries.
+///
+/// Why a handler and not `NIOAsyncChannel`'s `for await`: a frame read through the async
+/// sequence woke a task on Swift's global pool, another thread, for every message, and went
+/// through the sequence's generic state machine. At 20 trades a second on two streams that cost
+/// about 10 ms of CPU a second, 30 times the target (docs/PERFORMANCE.md, "Streams"). Here a
+/// frame is read, parsed and put on the board by the thread that read it from the socket, and
+/// only the connection's end wakes the waiting task.
+final class WebSocketFrameReader: ChannelInboundHandler, RemovableChannelHandler {
+  typealias InboundIn = WebSocketFrame
+  typealias OutboundOut = WebSocketFrame
+
+  /// Succeeds once, with why the connection ended.
+  let ended: EventLoopPromise<PriceStreamError>
+  private let subscriptions: [String]
+  private let maximumFrameSize: Int
+  private let onInbound: @Sendable (WebSocketInbound) -> PriceStreamError?
+  private var finished = false
+  private var context: ChannelHandlerContext?
+
+  init(
+    ended: EventLoopPromise<PriceStreamError>, subscriptions: [String], maximumFrameSize: Int,
+    onInbound: @escaping @Sendable (WebSocketInbound) -> PriceStreamError?
+  ) {
+    self.ended = ended
+    self.subscriptions = subscriptions
+    self.maximumFrameSize = maximumFrameSize
+    self.onInbound = onInbound
+  }
+
+  func handlerAdded(context: ChannelHandlerContext) {
+    self.context = context
+  }
+
+  /// Sends the subscriptions (Coinbase disconnects a client that has not subscribed within 5 s);
+  /// returns how the connection ends. Called on the loop once the upgrade has completed: while
+  /// this handler is being added the HTTP handlers are still in the pipeline, and a frame written
+  /// then would reach the HTTP encoder.
+  func subscribe() -> EventLoopFuture<PriceStreamError> {
+    if let context, !finished {
+      for subscription in subscriptions {
+        context.write(
+          wrapOutboundOut(
+            WebSocketFrame(
+              fin: true, opcode: .text, maskKey: .random(),
+              data: ByteBuffer(string: subscription))),
+          promise: nil)
+      }
+      if !subscriptions.isEmpty { context.flush() }
+    }
+    return ended.futureResult
+  }
+
+  func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+    guard !finished else { return }
+    let frame = unwrapInboundIn(data)
+    let message: WebSocketInbound
+    switch frame.opcode {
+    case .ping:
+      context.writeAndFlush(
+        wrapOutboundOut(
+          WebSocketFrame(fin: true, opcode: .pong, maskKey: .random(), data: frame.unmaskedData)),
+        promise: nil)
+      message = .ping
+    case .pong:
+      return
+    case .connectionClose:
+      var data = frame.unmaskedData
+      return finish(context, .closed(code: data.readInteger(as: UInt16.self).map(Int.init)))
+    case .text:
+      if let refusal = Self.refusal(of: frame) { return finish(context, refusal) }
+      let bytes = frame.unmaskedData.readableBytesView
+      guard let text = String(validating: bytes, as: UTF8.self) else {
+        return finish(context, .protocolViolation("text frame is not UTF-8"))
+      }
+      message = .text(text)
+    case .binary:
+      return finish(context, .protocolViolation("binary frame"))
+    default:
+      return finish(context, .protocolViolation("fragmented frame"))
+    }
+    if let error = onInbound(message) { finish(context, error) }
+  }
+
+  func errorCaught(context: ChannelHandlerContext, error: any Error) {
+    let streamError: PriceStreamError =
+      switch error {
+      case NIOWebSocketError.invalidFrameLength: .frameTooLarge(limit: maximumFrameSize)
+      case let error as NIOWebSocketError: .protocolViolation("\(error)")
+      default: .unreachable(String(describing: error))
+      }
+    finish(context, streamError)
+  }
+
+  func channelInactive(context: ChannelHandlerContext) {
+    if !finished {
+      finished = true
+      ended.succeed(.closed(code: nil))
+    }
+    context.fireChannelInactive()
+  }
+
+  func handlerRemoved(context: ChannelHandlerContext) {
+    self.context = nil
+    if !finished {
+      finished = true
+      ended.succeed(.closed(code: nil))
+    }
+  }
+
+  private func finish(_ context: ChannelHandlerContext, _ error: PriceStreamError) {
+    guard !finished else { return }
+    finished = true
+    ended.succeed(error)
+    context.close(promise: nil)
+  }
+
+  private static func refusal(of frame: WebSocketFrame) -> PriceStreamError? {
+    if frame.rsv1 || frame.rsv2 || frame.rsv3 {
+      return .protocolViolation("compressed or extended frame (none negotiated)")
+    }
+    if !frame.fin { return .protocolViolation("fragmented frame") }
+    return nil
+  }
+}
