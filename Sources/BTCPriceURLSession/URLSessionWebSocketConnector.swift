@@ -92,6 +92,7 @@ public final class URLSessionWebSocketConnector: WebSocketConnector {
         // Read before our own close could overwrite the server's code.
         let reason = Self.reason(
           for: error, closeCode: task.closeCode, handshakeStatus: task.handshakeStatus,
+          retryAfter: task.handshakeRetryAfter.flatMap { RetryAfter.parse($0, now: Date()) },
           cancelled: Task.isCancelled, limit: limit)
         task.cancel(closeCode: .goingAway)
         return reason
@@ -119,15 +120,18 @@ public final class URLSessionWebSocketConnector: WebSocketConnector {
   }
 
   /// Why a connection ended, from what URLSession left behind: our own cancellation first, then
-  /// the server's close code, a refused upgrade's status, an oversized message, then the error.
+  /// the server's close code, a refused upgrade's status (with its `Retry-After`, so the runner
+  /// rests the stream as long as the exchange asks, as over NIO), an oversized message, then the
+  /// error.
   package static func reason(
     for error: any Error, closeCode: URLSessionWebSocketTask.CloseCode, handshakeStatus: Int?,
-    cancelled: Bool, limit: Int
+    retryAfter: Duration? = nil, cancelled: Bool, limit: Int
   ) -> PriceStreamError {
     if cancelled || error is CancellationError { return .closed(code: nil) }
     if closeCode != .invalid { return .closed(code: closeCode.rawValue) }
     if let status = handshakeStatus, status != 101 {
-      return .handshakeFailed(status: status, reason: "the server did not upgrade to WebSocket")
+      return .handshakeFailed(
+        status: status, reason: "the server did not upgrade to WebSocket", retryAfter: retryAfter)
     }
     let nsError = error as NSError
     // Apple's tasks fail a receive over `maximumMessageSize` with POSIX EMSGSIZE.

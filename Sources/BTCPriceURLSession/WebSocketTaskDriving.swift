@@ -18,6 +18,8 @@ package protocol WebSocketTaskDriving: Sendable {
   var closeCode: URLSessionWebSocketTask.CloseCode { get }
   /// The status of the answer to the upgrade request, once there is one.
   var handshakeStatus: Int? { get }
+  /// That answer's `Retry-After` header, as sent.
+  var handshakeRetryAfter: String? { get }
 }
 
 /// The live ``WebSocketTaskDriving``: a `URLSessionWebSocketTask`.
@@ -45,4 +47,8 @@ struct URLSessionWebSocketTaskDriver: WebSocketTaskDriving {
   var closeCode: URLSessionWebSocketTask.CloseCode { task.closeCode }
 
   var handshakeStatus: Int? { (task.response as? HTTPURLResponse)?.statusCode }
+
+  var handshakeRetryAfter: String? {
+    (task.response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Retry-After")
+  }
 }

@@ -92,6 +92,18 @@ struct ReadAStreamOverURLSessionUseCaseTests {
         == .handshakeFailed(status: 451, reason: "the server did not upgrade to WebSocket"))
   }
 
+  /// A refusal that says when to come back: the runner rests the stream that long (as over NIO).
+  @Test func refusedUpgrade_keepsItsRetryAfter() async throws {
+    let (sut, task) = makeSUT()
+    task.fail(URLError(.badServerResponse), status: 429, retryAfter: "120")
+
+    #expect(
+      await sut.run(url: Self.url, subscriptions: []) { _ in nil }
+        == .handshakeFailed(
+          status: 429, reason: "the server did not upgrade to WebSocket",
+          retryAfter: .seconds(120)))
+  }
+
   @Test func notAWebSocketURL_isUnreachableWithoutATask() async throws {
     let (sut, task) = makeSUT()
 
@@ -169,6 +181,7 @@ private final class ScriptedWebSocketTask: WebSocketTaskDriving {
     var resumed = false
     var closeCode = URLSessionWebSocketTask.CloseCode.invalid
     var status: Int?
+    var retryAfter: String?
     var maximumMessageSize = 0
     var userAgent: String?
   }
@@ -194,11 +207,12 @@ private final class ScriptedWebSocketTask: WebSocketTaskDriving {
 
   func fail(
     _ error: any Error, closeCode: URLSessionWebSocketTask.CloseCode = .invalid,
-    status: Int? = nil
+    status: Int? = nil, retryAfter: String? = nil
   ) {
     state.withValue {
       $0.closeCode = closeCode
       $0.status = status
+      $0.retryAfter = retryAfter
     }
     hand(.failure(error))
   }
@@ -232,6 +246,7 @@ private final class ScriptedWebSocketTask: WebSocketTaskDriving {
 
   var closeCode: URLSessionWebSocketTask.CloseCode { state.value.closeCode }
   var handshakeStatus: Int? { state.value.status }
+  var handshakeRetryAfter: String? { state.value.retryAfter }
 
   private func hand(_ result: Result<URLSessionWebSocketTask.Message, any Error>) {
     let waiter = state.withValue { state in
