@@ -17,9 +17,11 @@ import NIOWebSocket
 ///
 /// Read on the tick (`readOnTick`): once the subscriptions are sent the channel stops reading on
 /// its own (`autoRead` off), and the frames the kernel buffered are read only when ``drain(within:)``
-/// asks, once a tick. A second of running then costs one wake-up and a few reads whatever the
-/// market does, instead of one wake-up per message (docs/PERFORMANCE.md, "Streams"). Pings wait
-/// for the next drain too: Binance wants a pong within a minute, a tick comes every second.
+/// asks, once a tick, and once more for the first frame after a drain (see
+/// `channelReadComplete`). A second of running then costs two wake-ups a stream and a few reads
+/// whatever the market does, instead of one wake-up per message (docs/PERFORMANCE.md,
+/// "Streams"). Pings may wait for the next drain: Binance wants a pong within a minute, a tick
+/// comes every second.
 final class WebSocketFrameReader: ChannelInboundHandler, RemovableChannelHandler {
   typealias InboundIn = WebSocketFrame
   typealias OutboundOut = WebSocketFrame
@@ -94,8 +96,14 @@ final class WebSocketFrameReader: ChannelInboundHandler, RemovableChannelHandler
   }
 
   func channelReadComplete(context: ChannelHandlerContext) {
+    let drained = !draining.isEmpty
     completeDrains()
     context.fireChannelReadComplete()
+    // After a drain that read something, the next frame is read as soon as it arrives (one more
+    // wake-up at most until the next drain, whatever the rate): the board stamps a message when
+    // it is read, and a trade that arrived just after a drain would otherwise look one interval
+    // younger than it is, so a stream that has just fallen silent would be read a tick too long.
+    if drained, readOnTick, !finished { context.read() }
   }
 
   func channelRead(context: ChannelHandlerContext, data: NIOAny) {
