@@ -34,7 +34,8 @@ import NIOWebSocket
 ///
 /// With `readOnTick`, an upgraded connection reads nothing on its own: ``drain()`` (the tick,
 /// through ``PriceStreamSet/drain()``) reads what every open connection has buffered, so a
-/// second of running costs one wake-up whatever the trade rate (``WebSocketFrameReader``).
+/// second of running costs two wake-ups a connection whatever the trade rate
+/// (``WebSocketFrameReader``).
 public final class NIOWebSocketConnector: WebSocketConnector {
   /// The channel of a connection, for closing it when the task is cancelled.
   private enum Opened: Sendable {
