@@ -31,6 +31,11 @@ import NIOWebSocket
 /// CONNECT with the proxy URL's credentials, SOCKS5), and the same ``TrustSource`` for TLS (a
 /// company proxy that inspects TLS signs the exchange's certificate with its own authority).
 /// A refused upgrade keeps its HTTP status and `Retry-After`, so the runner can respect it.
+///
+/// With `readOnTick`, an upgraded connection reads nothing on its own: ``drain()`` (the tick,
+/// through ``PriceStreamSet/drain()``) reads what every open connection has buffered, so a
+/// second of running costs two wake-ups a connection whatever the trade rate
+/// (``WebSocketFrameReader``).
 public final class NIOWebSocketConnector: WebSocketConnector {
   /// The channel of a connection, for closing it when the task is cancelled.
   private enum Opened: Sendable {
@@ -51,7 +56,14 @@ public final class NIOWebSocketConnector: WebSocketConnector {
   private let proxies: ProxySelector?
   private let trust: TrustSource
   private let onUpgrade: (@Sendable () -> Void)?
+  private let readOnTick: Bool
+  private let drainBound: TimeAmount
   private let tls = NIOLockedValueBox<NIOSSLContext?>(nil)
+  /// The upgraded connections a drain reads, by a number of their own.
+  private let readers = NIOLockedValueBox<
+    (next: Int, open: [Int: NIOLoopBound<WebSocketFrameReader>])
+  >(
+    (0, [:]))
 
   /// - Parameters:
   ///   - group: where the connections run (the tool's one event loop).
@@ -61,13 +73,21 @@ public final class NIOWebSocketConnector: WebSocketConnector {
   ///   - trust: the certificate authorities `wss` connections trust.
   ///   - onUpgrade: told when a connection has been upgraded, before any message (`doctor`
   ///     tells "no upgrade" from "upgraded, then silent").
+  ///   - readOnTick: once upgraded and subscribed, read frames only when ``drain()`` asks;
+  ///     off: read each frame as it arrives.
+  ///   - drainBound: how long a drain waits for a connection that had nothing buffered.
   public init(
     group: any EventLoopGroup, connectTimeout: Duration = .seconds(5),
     maximumFrameSize: Int = PriceStreamEndpoint.maximumMessageSize,
     proxies: ProxySelector? = nil, trust: TrustSource = .system,
+    readOnTick: Bool = false, drainBound: Duration = .milliseconds(2),
     onUpgrade: (@Sendable () -> Void)? = nil
   ) {
     self.group = group
+    self.readOnTick = readOnTick
+    self.drainBound = .nanoseconds(
+      drainBound.components.seconds * 1_000_000_000 + drainBound.components.attoseconds
+        / 1_000_000_000)
     self.proxies = proxies
     self.trust = trust
     self.onUpgrade = onUpgrade
@@ -107,6 +127,15 @@ public final class NIOWebSocketConnector: WebSocketConnector {
           return Self.refusal(answer.withLockedValue { $0 })
         }
         onUpgrade?()
+        guard readOnTick else {
+          return try await reader.eventLoop.flatSubmit { reader.value.subscribe() }.get()
+        }
+        let key = readers.withLockedValue { readers in
+          defer { readers.next += 1 }
+          readers.open[readers.next] = reader
+          return readers.next
+        }
+        defer { readers.withLockedValue { _ = $0.open.removeValue(forKey: key) } }
         return try await reader.eventLoop.flatSubmit { reader.value.subscribe() }.get()
       } catch let error as PriceStreamError {
         return error
@@ -141,6 +170,7 @@ public final class NIOWebSocketConnector: WebSocketConnector {
     let serverName =
       host.contains(":") || host.allSatisfy { $0.isNumber || $0 == "." } ? nil : host
     let maximumFrameSize = maximumFrameSize
+    let readOnTick = readOnTick
     let hostHeader = (port == 443 && secure) || (port == 80 && !secure) ? host : "\(host):\(port)"
     let upgradeHandlers: @Sendable (any Channel) throws -> EventLoopFuture<Upgrade> = { channel in
       if let tls {
@@ -156,7 +186,7 @@ public final class NIOWebSocketConnector: WebSocketConnector {
           channel.eventLoop.makeCompletedFuture {
             let reader = WebSocketFrameReader(
               ended: channel.eventLoop.makePromise(), subscriptions: subscriptions,
-              maximumFrameSize: maximumFrameSize, onInbound: onInbound)
+              maximumFrameSize: maximumFrameSize, readOnTick: readOnTick, onInbound: onInbound)
             try channel.pipeline.syncOperations.addHandler(reader)
             return .websocket(NIOLoopBound(reader, eventLoop: channel.eventLoop))
           }
@@ -199,6 +229,18 @@ public final class NIOWebSocketConnector: WebSocketConnector {
             .flatMap { $0 }
         }
       }
+  }
+
+  /// Reads what every open connection has buffered (see ``WebSocketFrameReader/drain(within:)``);
+  /// returns at once without `readOnTick`.
+  public func drain() async {
+    let open = readers.withLockedValue { Array($0.open.values) }
+    guard !open.isEmpty else { return }
+    let bound = drainBound
+    let drains = open.map { reader in
+      reader.eventLoop.flatSubmit { reader.value.drain(within: bound) }
+    }
+    try? await EventLoopFuture.andAllComplete(drains, on: drains[0].eventLoop).get()
   }
 
   /// The typed error of an upgrade that did not happen: the server's refusal with its status and

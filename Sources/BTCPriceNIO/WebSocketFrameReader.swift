@@ -14,6 +14,14 @@ import NIOWebSocket
 /// about 10 ms of CPU a second, 30 times the target (docs/PERFORMANCE.md, "Streams"). Here a
 /// frame is read, parsed and put on the board by the thread that read it from the socket, and
 /// only the connection's end wakes the waiting task.
+///
+/// Read on the tick (`readOnTick`): once the subscriptions are sent the channel stops reading on
+/// its own (`autoRead` off), and the frames the kernel buffered are read only when ``drain(within:)``
+/// asks, once a tick, and once more for the first frame after a drain (see
+/// `channelReadComplete`). A second of running then costs two wake-ups a stream and a few reads
+/// whatever the market does, instead of one wake-up per message (docs/PERFORMANCE.md,
+/// "Streams"). Pings may wait for the next drain: Binance wants a pong within a minute, a tick
+/// comes every second.
 final class WebSocketFrameReader: ChannelInboundHandler, RemovableChannelHandler {
   typealias InboundIn = WebSocketFrame
   typealias OutboundOut = WebSocketFrame
@@ -23,16 +31,21 @@ final class WebSocketFrameReader: ChannelInboundHandler, RemovableChannelHandler
   private let subscriptions: [String]
   private let maximumFrameSize: Int
   private let onInbound: @Sendable (WebSocketInbound) -> PriceStreamError?
+  private let readOnTick: Bool
   private var finished = false
   private var context: ChannelHandlerContext?
+  /// The drains waiting for the read they asked for to complete.
+  private var draining: [EventLoopPromise<Void>] = []
 
   init(
     ended: EventLoopPromise<PriceStreamError>, subscriptions: [String], maximumFrameSize: Int,
+    readOnTick: Bool = false,
     onInbound: @escaping @Sendable (WebSocketInbound) -> PriceStreamError?
   ) {
     self.ended = ended
     self.subscriptions = subscriptions
     self.maximumFrameSize = maximumFrameSize
+    self.readOnTick = readOnTick
     self.onInbound = onInbound
   }
 
@@ -55,8 +68,42 @@ final class WebSocketFrameReader: ChannelInboundHandler, RemovableChannelHandler
           promise: nil)
       }
       if !subscriptions.isEmpty { context.flush() }
+      // From here on frames are read when a tick drains them. The upgrade and the subscriptions
+      // were read and written with autoRead on: a handshake must not wait for a tick.
+      if readOnTick { try? context.channel.syncOptions?.setOption(.autoRead, value: false) }
     }
     return ended.futureResult
+  }
+
+  /// Reads what the kernel has buffered for this connection, hands it to the runner, answers
+  /// the pings in it, and succeeds once that read is complete; after `bound` when nothing was
+  /// buffered (the read stays asked for, so a frame that arrives later is read then, once); at
+  /// once when the connection has ended. Called on the loop.
+  func drain(within bound: TimeAmount) -> EventLoopFuture<Void> {
+    guard let context, !finished else {
+      return ended.futureResult.eventLoop.makeSucceededVoidFuture()
+    }
+    let promise = context.eventLoop.makePromise(of: Void.self)
+    draining.append(promise)
+    context.read()
+    // Readable data is handled before scheduled tasks in the loop's turn, so this bound only
+    // ends the wait when there was nothing to read.
+    let timeout = context.eventLoop.assumeIsolated().scheduleTask(in: bound) {
+      self.draining.removeAll { $0 == promise }
+      promise.succeed()
+    }
+    return promise.futureResult.always { _ in timeout.cancel() }
+  }
+
+  func channelReadComplete(context: ChannelHandlerContext) {
+    let drained = !draining.isEmpty
+    completeDrains()
+    context.fireChannelReadComplete()
+    // After a drain that read something, the next frame is read as soon as it arrives (one more
+    // wake-up at most until the next drain, whatever the rate): the board stamps a message when
+    // it is read, and a trade that arrived just after a drain would otherwise look one interval
+    // younger than it is, so a stream that has just fallen silent would be read a tick too long.
+    if drained, readOnTick, !finished { context.read() }
   }
 
   func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -105,6 +152,7 @@ final class WebSocketFrameReader: ChannelInboundHandler, RemovableChannelHandler
       finished = true
       ended.succeed(.closed(code: nil))
     }
+    completeDrains()
     context.fireChannelInactive()
   }
 
@@ -114,6 +162,7 @@ final class WebSocketFrameReader: ChannelInboundHandler, RemovableChannelHandler
       finished = true
       ended.succeed(.closed(code: nil))
     }
+    completeDrains()
   }
 
   private func finish(_ context: ChannelHandlerContext, _ error: PriceStreamError) {
@@ -121,6 +170,14 @@ final class WebSocketFrameReader: ChannelInboundHandler, RemovableChannelHandler
     finished = true
     ended.succeed(error)
     context.close(promise: nil)
+    completeDrains()
+  }
+
+  private func completeDrains() {
+    guard !draining.isEmpty else { return }
+    let promises = draining
+    draining = []
+    for promise in promises { promise.succeed() }
   }
 
   private static func refusal(of frame: WebSocketFrame) -> PriceStreamError? {

@@ -161,6 +161,8 @@ public struct PricePipeline: Sendable {
     self.streams = streams
     self.feed = PriceFeed(
       load: { budget in
+        // What arrived before the tick is on the board before the tick reads it.
+        await streams.drain()
         let tick = try await loader.load(within: budget)
         onStream(.priceFrom(tick.transport, tick.quote))
         return tick
@@ -182,6 +184,7 @@ public struct PricePipeline: Sendable {
     // Polled: the board has no waiters, and this runs once per run, for at most `limit`.
     let step = Duration.milliseconds(20)
     for _ in 0..<Int((limit / step).rounded(.up)) {
+      await streams.drain()
       // Each stream has either priced or failed its last attempt (no host, refused, closed).
       let settled = streams.streams.allSatisfy {
         streams.board.freshQuote(of: $0.source, within: $0.silenceBound) != nil

@@ -18,6 +18,7 @@ public struct PriceStreamSet: Sendable {
   public let runners: [PriceStreamRunner]
   /// The streams a tick reads, primary first.
   public let streams: [StreamFirstPriceLoader.Stream]
+  private let connector: any WebSocketConnector
 
   /// - Parameters:
   ///   - sources: the chain's sources, in order.
@@ -48,6 +49,7 @@ public struct PriceStreamSet: Sendable {
       }
       .prefix(maximumStreams)
     self.board = board
+    self.connector = connector
     self.runners = endpoints.map { endpoint in
       PriceStreamRunner(
         endpoint: endpoint, connector: connector, board: board, clock: clock,
@@ -72,6 +74,12 @@ public struct PriceStreamSet: Sendable {
         group.addTask { await runner.run() }
       }
     }
+  }
+
+  /// Reads what the streams' connections have buffered onto the board; a tick calls it before
+  /// it reads the board (a connector that reads every message as it comes returns at once).
+  public func drain() async {
+    await connector.drain()
   }
 
   /// The tick's loader: these streams first, then `chain`; `referee` settles a disagreement.

@@ -27,6 +27,15 @@ public protocol WebSocketConnector: Sendable {
     url: URL, subscriptions: [String],
     onInbound: @escaping @Sendable (WebSocketInbound) -> PriceStreamError?
   ) async -> PriceStreamError
+
+  /// Reads what the open connections have buffered, for a connector that reads only when asked
+  /// (the command line's, on the tick: one wake-up a tick instead of one a message); returns
+  /// once it is read. Connectors that read each message as it arrives return at once.
+  func drain() async
+}
+
+extension WebSocketConnector {
+  public func drain() async {}
 }
 
 /// Where a `ws://` or `wss://` URL points: the one check every ``WebSocketConnector`` makes

@@ -69,9 +69,13 @@ struct NIOPipeline {
       }
     }
     // The streams take the same way out as REST: the same proxy choice and the same trust.
+    // They are read on the tick when ticks come at least once a second: with rarer ticks a
+    // healthy connection would look silent to its watchdog (5 s at the least) between two.
     let connector =
       streams && resolved.stream
-      ? NIOWebSocketConnector(group: group, proxies: resolved.proxies, trust: resolved.trust) : nil
+      ? NIOWebSocketConnector(
+        group: group, proxies: resolved.proxies, trust: resolved.trust,
+        readOnTick: resolved.interval <= .seconds(1)) : nil
     let verbose = resolved.verbose
     let pipeline = PricePipeline(
       resolved.configuration, client: client, clock: clock, now: now, store: resolved.store,

@@ -1,0 +1,150 @@
+import BTCPriceCore
+import BTCPriceNIO
+import BTCPriceNetworking
+import BTCPriceTestSupport
+import Foundation
+import NIOPosix
+import Testing
+
+/// Read on the tick: once subscribed, a connection reads nothing on its own; what the exchange
+/// sent waits in the kernel until a drain reads it (docs/PERFORMANCE.md, "Streams": one wake-up
+/// a tick instead of one a message). Real sockets on 127.0.0.1.
+@Suite(
+  "Read a price stream's buffered frames when drained", .timeLimit(.minutes(1)),
+  .hangLimit(.seconds(30)))
+struct ReadTheStreamsOnTheTickIntegrationTests {
+  @Test func drain_putsWhatArrivedSinceTheLastDrainOnTheBoard_andReadsOnlyTheFirstFrameBefore()
+    async throws
+  {
+    try await withStreamServer { server, connector in
+      let board = StreamPriceBoard(clock: ContinuousClock(), now: { Date() })
+      let endpoint = try PriceStreamDefinition.coinbase.endpoint(for: .usd, base: server.url())
+      let runner = PriceStreamRunner(
+        endpoint: endpoint, connector: connector, board: board, clock: ContinuousClock())
+      let task = Task { await runner.run() }
+      try await eventually { server.received == endpoint.subscriptions }
+      server.send(FakeStreamMessage.coinbaseTicker(price: "68880.55"))
+      try await Task.sleep(for: .milliseconds(200))
+
+      #expect(board.entry(for: .coinbase).quote == nil)
+      await connector.drain()
+      #expect(board.entry(for: .coinbase).quote?.value == Decimal(string: "68880.55")!)
+
+      // The first frame after a drain is read as it arrives (its time is when it came); the
+      // ones after it wait for the next drain.
+      server.send(FakeStreamMessage.coinbaseTicker(price: "68881.00"))
+      try await eventually {
+        board.entry(for: .coinbase).quote?.value == Decimal(string: "68881.00")!
+      }
+      server.send(FakeStreamMessage.coinbaseTicker(price: "68882.10"))
+      server.send(FakeStreamMessage.coinbaseTicker(price: "68883.20"))
+      try await Task.sleep(for: .milliseconds(200))
+      #expect(board.entry(for: .coinbase).quote?.value == Decimal(string: "68881.00")!)
+      await connector.drain()
+      #expect(board.entry(for: .coinbase).quote?.value == Decimal(string: "68883.20")!)
+      task.cancel()
+      await task.value
+    }
+  }
+
+  @Test func drain_answersThePingsThatArrivedSinceTheLastDrain() async throws {
+    try await withStreamServer { server, connector in
+      let inbound = Locked<[WebSocketInbound]>([])
+      let task = try await open(server, connector, into: inbound)
+      server.ping("keep-alive")
+      try await Task.sleep(for: .milliseconds(200))
+
+      #expect(server.pongs == 0)
+      await connector.drain()
+      #expect(inbound.value.last == .ping)
+      try await eventually { server.pongs == 1 }
+      task.cancel()
+      #expect(await task.value == .closed(code: nil))
+    }
+  }
+
+  @Test func drain_endsTheConnectionWithTheCloseFrameThatArrivedSinceTheLastDrain() async throws {
+    try await withStreamServer { server, connector in
+      let inbound = Locked<[WebSocketInbound]>([])
+      let ended = Locked<PriceStreamError?>(nil)
+      let task = try await open(server, connector, into: inbound) { ending in
+        ended.withValue { $0 = ending }
+      }
+      server.close(code: 1001)
+      try await Task.sleep(for: .milliseconds(200))
+
+      #expect(ended.value == nil)
+      await connector.drain()
+      #expect(await task.value == .closed(code: 1001))
+    }
+  }
+
+  @Test func drain_returnsWithinItsBoundWhenNothingArrived() async throws {
+    try await withStreamServer { server, connector in
+      let inbound = Locked<[WebSocketInbound]>([])
+      let task = try await open(server, connector, into: inbound)
+      await connector.drain()
+      let before = inbound.value.count
+      let clock = ContinuousClock()
+
+      let took = await clock.measure { await connector.drain() }
+
+      #expect(took < .milliseconds(500))
+      #expect(inbound.value.count == before)
+      task.cancel()
+      _ = await task.value
+    }
+  }
+
+  // MARK: Helpers
+
+  /// Opens a Coinbase stream and returns once the server has its subscription; `onEnd` hears how
+  /// it ended.
+  private func open(
+    _ server: FakeStreamServer, _ connector: NIOWebSocketConnector,
+    into inbound: Locked<[WebSocketInbound]>,
+    onEnd: @escaping @Sendable (PriceStreamError) -> Void = { _ in }
+  ) async throws -> Task<PriceStreamError, Never> {
+    let endpoint = try PriceStreamDefinition.coinbase.endpoint(for: .usd, base: server.url())
+    let task = Task {
+      let ending = await connector.run(url: endpoint.url, subscriptions: endpoint.subscriptions) {
+        message in
+        inbound.withValue { $0.append(message) }
+        return nil
+      }
+      onEnd(ending)
+      return ending
+    }
+    try await eventually { server.received == endpoint.subscriptions }
+    return task
+  }
+
+  private func withStreamServer(
+    _ body: (FakeStreamServer, NIOWebSocketConnector) async throws -> Void
+  ) async throws {
+    let server = try await FakeStreamServer.start()
+    let connector = NIOWebSocketConnector(
+      group: MultiThreadedEventLoopGroup.singleton, readOnTick: true)
+    do {
+      try await body(server, connector)
+      await server.stop()
+    } catch {
+      await server.stop()
+      throw error
+    }
+  }
+
+  /// Polls real time (these are real sockets) until `condition` holds, for at most 5 s.
+  private func eventually(
+    _ condition: () -> Bool, sourceLocation: SourceLocation = #_sourceLocation
+  ) async throws {
+    let deadline = ContinuousClock.now.advanced(by: .seconds(5))
+    while !condition() {
+      guard ContinuousClock.now < deadline else {
+        Issue.record("condition never became true", sourceLocation: sourceLocation)
+        return
+      }
+      try await Task.sleep(for: .milliseconds(5))
+    }
+  }
+}

@@ -1,0 +1,138 @@
+import BTCPriceCore
+import BTCPriceNetworking
+import BTCPriceTestSupport
+import Foundation
+import Testing
+
+/// With a connector that reads only when asked (the command line's, read on the tick), a tick
+/// drains the streams before it reads the board, so it shows every trade that arrived before it;
+/// the first tick's wait for a stream price drains at each step.
+@Suite(
+  "Read the price streams on the tick", .timeLimit(.minutes(1)), .hangLimit(.seconds(10)))
+struct ReadTheStreamsOnTheTickUseCaseTests {
+  @Test func tick_showsTheNewestTradeThatArrivedBeforeIt_withoutREST() async throws {
+    let (pipeline, connector, client) = makeSUT()
+    let streams = try #require(pipeline.streams)
+    let running = Task { await streams.run() }
+    await waitUntil { connector.openHosts.count == 2 }
+    connector.arrive(FakeStreamMessage.binanceTrade(price: "70123.45"), host: "binance")
+    connector.arrive(FakeStreamMessage.binanceTrade(price: "70124.00"), host: "binance")
+    connector.arrive(FakeStreamMessage.coinbaseTicker(price: "70100.00"), host: "coinbase")
+
+    let tick = try await pipeline.feed.update(within: .seconds(1))
+
+    #expect(tick.quote?.value == Decimal(string: "70124.00"))
+    #expect(tick.quote?.source == .binance)
+    #expect(client.requests.isEmpty)
+    #expect(connector.drains == 1)
+    running.cancel()
+    await running.value
+  }
+
+  @Test func waitForFirstStreamPrice_drainsTheStreams_andReturnsOnceEachHasPriced() async throws {
+    let (pipeline, connector, _) = makeSUT()
+    let streams = try #require(pipeline.streams)
+    let running = Task { await streams.run() }
+    await waitUntil { connector.openHosts.count == 2 }
+    connector.arrive(FakeStreamMessage.binanceTrade(price: "70123.45"), host: "binance")
+    connector.arrive(FakeStreamMessage.coinbaseTicker(price: "70100.00"), host: "coinbase")
+    let done = Locked(false)
+
+    let waiting = Task {
+      await pipeline.waitForFirstStreamPrice(atMost: .seconds(1))
+      done.withValue { $0 = true }
+    }
+    await waitUntil { done.value }
+
+    #expect(done.value, "returned without the test clock moving")
+    #expect(streams.board.entry(for: .binance).quote?.value == Decimal(string: "70123.45"))
+    waiting.cancel()
+    running.cancel()
+    await running.value
+  }
+
+  // MARK: Helpers
+
+  private func makeSUT() -> (PricePipeline, DrainedConnector, RecordingClient) {
+    let connector = DrainedConnector()
+    let client = RecordingClient()
+    let pipeline = PricePipeline(
+      .init(
+        sources: [.binance, .coinbase], primaryTimeout: .milliseconds(100), stream: true,
+        interval: .seconds(1)),
+      client: client, clock: SteppedTestClock(),
+      now: { Date(timeIntervalSince1970: 1_795_356_185) }, store: nil, limitStore: nil,
+      streamConnector: connector, warn: { _ in })
+    return (pipeline, connector, client)
+  }
+}
+
+/// A connector that reads only when asked, as ``NIOWebSocketConnector`` with `readOnTick` does:
+/// what ``arrive(_:host:)`` sends waits until ``drain()`` hands it to the connection's reader.
+private final class DrainedConnector: WebSocketConnector {
+  private struct Open {
+    let host: String
+    let onInbound: @Sendable (WebSocketInbound) -> PriceStreamError?
+    var buffered: [String] = []
+  }
+
+  private let state = Locked((open: [Int: Open](), next: 0, drains: 0))
+
+  var openHosts: [String] { state.value.open.values.map(\.host).sorted() }
+  var drains: Int { state.value.drains }
+
+  /// Buffers `text` on the open connections whose host names `host`.
+  func arrive(_ text: String, host: String) {
+    state.withValue { state in
+      for (id, open) in state.open where open.host.contains(host) {
+        state.open[id]?.buffered.append(text)
+      }
+    }
+  }
+
+  func run(
+    url: URL, subscriptions: [String],
+    onInbound: @escaping @Sendable (WebSocketInbound) -> PriceStreamError?
+  ) async -> PriceStreamError {
+    let id = state.withValue { state in
+      state.next += 1
+      state.open[state.next] = Open(host: url.host ?? "", onInbound: onInbound)
+      return state.next
+    }
+    let (stream, continuation) = AsyncStream<Void>.makeStream()
+    await withTaskCancellationHandler {
+      for await _ in stream {}
+    } onCancel: {
+      continuation.finish()
+    }
+    _ = state.withValue { $0.open.removeValue(forKey: id) }
+    return .closed(code: nil)
+  }
+
+  func drain() async {
+    // Taken under the lock, handed over outside it.
+    let reads = state.withValue { state in
+      state.drains += 1
+      defer {
+        for id in state.open.keys { state.open[id]?.buffered = [] }
+      }
+      return state.open.values.map { ($0.onInbound, $0.buffered) }
+    }
+    for (onInbound, texts) in reads {
+      for text in texts { _ = onInbound(.text(text)) }
+    }
+  }
+}
+
+/// Answers every request as Binance's REST endpoint does, and records them.
+private final class RecordingClient: BTCHTTPClient {
+  private let recorded = Locked<[BTCHTTPRequest]>([])
+
+  var requests: [BTCHTTPRequest] { recorded.value }
+
+  func get(_ request: BTCHTTPRequest) async throws -> BTCHTTPResponse {
+    recorded.append(request)
+    return BTCHTTPResponse(
+      status: 200, body: Data(#"{"symbol":"BTCUSDT","price":"68880.55"}"#.utf8))
+  }
+}
