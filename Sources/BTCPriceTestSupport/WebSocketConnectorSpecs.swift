@@ -29,10 +29,12 @@ public enum WebSocketConnectorSpecs {
         return nil
       }
     }
-    await eventually({ inbound.value.count == 1 }, sourceLocation: sourceLocation)
+    await eventually(
+      within: .seconds(5), { inbound.value.count == 1 }, sourceLocation: sourceLocation)
 
     server.send(FakeStreamMessage.coinbaseTicker(price: "68880.55"))
-    await eventually({ inbound.value.count == 2 }, sourceLocation: sourceLocation)
+    await eventually(
+      within: .seconds(5), { inbound.value.count == 2 }, sourceLocation: sourceLocation)
 
     #expect(server.received == endpoint.subscriptions, sourceLocation: sourceLocation)
     #expect(
@@ -108,12 +110,13 @@ public enum WebSocketConnectorSpecs {
         return nil
       }
     }
-    await eventually({ acknowledged.value }, sourceLocation: sourceLocation)
+    await eventually(within: .seconds(5), { acknowledged.value }, sourceLocation: sourceLocation)
 
     task.cancel()
 
     #expect(await task.value == .closed(code: nil), sourceLocation: sourceLocation)
-    await eventually({ server.openConnections == 0 }, sourceLocation: sourceLocation)
+    await eventually(
+      within: .seconds(5), { server.openConnections == 0 }, sourceLocation: sourceLocation)
   }
 
   public static func reportsUnreachableWhenNothingListens(
@@ -146,7 +149,7 @@ public enum WebSocketConnectorSpecs {
         return nil
       }
     }
-    await eventually { !inbound.value.isEmpty }
+    await eventually(within: .seconds(5)) { !inbound.value.isEmpty }
     let acknowledgements = inbound.value.count
 
     fault(server)
@@ -155,17 +158,4 @@ public enum WebSocketConnectorSpecs {
     return (ending, Array(inbound.value.dropFirst(acknowledgements)))
   }
 
-  /// Polls real time (these are real sockets) until `condition` holds, for at most 5 s.
-  private static func eventually(
-    _ condition: () -> Bool, sourceLocation: SourceLocation = #_sourceLocation
-  ) async {
-    let deadline = ContinuousClock.now.advanced(by: .seconds(5))
-    while !condition() {
-      guard ContinuousClock.now < deadline else {
-        Issue.record("condition never became true", sourceLocation: sourceLocation)
-        return
-      }
-      try? await Task.sleep(for: .milliseconds(5))
-    }
-  }
 }

@@ -42,7 +42,8 @@ extension BinaryEndToEndTests {
         let marked = run.stdoutText.enumerated().filter { $0.element.contains("Alert:") }
         #expect(marked.map(\.offset) == [1, 4], "\(run.stdoutText)")
         #expect(marked.first?.element.hasSuffix("$100,500.00 - Alert: above $100,000.00") == true)
-        await eventually({ self.blocks(record).count == 2 }, "\(self.blocks(record))")
+        await eventually(
+          within: .seconds(15), { self.blocks(record).count == 2 }, "\(self.blocks(record))")
         let first = try #require(blocks(record).first)
         #expect(first.contains("BTC_PRICE_ALERT_RULE=above:100000"))
         #expect(first.contains("BTC_PRICE_ALERT_PRICE=100500"))
@@ -80,6 +81,7 @@ extension BinaryEndToEndTests {
           .split(separator: "\n").compactMap { pid_t($0) }
         #expect(started.count == 2)
         await eventually(
+          within: .seconds(15),
           { started.allSatisfy { kill($0, 0) != 0 } }, "a command outlived the run")
       }
     }
@@ -133,7 +135,7 @@ extension BinaryEndToEndTests {
           environment: ["PATH": "\(bin.path):/usr/bin:/bin"])
         #expect(await run.waitForExit() == 0, "\(run.stderrText)")
 
-        await eventually({ FileManager.default.fileExists(atPath: record) })
+        await eventually(within: .seconds(15), { FileManager.default.fileExists(atPath: record) })
         let notified = try String(contentsOfFile: record, encoding: .utf8)
         #expect(notified.hasPrefix("--app-name=btc-price|BTC below $90,000.00|$89,000.00 at "))
         #expect(notified.hasSuffix(" from Binance|"))

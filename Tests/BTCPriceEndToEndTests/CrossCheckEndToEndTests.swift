@@ -143,7 +143,7 @@ extension BinaryEndToEndTests {
                 "--binance-stream-url", binance.url(path: "/ws/btcusdt@trade").absoluteString,
                 "--coinbase-stream-url", coinbase.url(path: "/coinbase").absoluteString,
               ])
-          await eventually({ run.lines.count >= 1 }, "no first tick")
+          await eventually(within: .seconds(15), { run.lines.count >= 1 }, "no first tick")
           lying.repeat({ message(lying, liar.wrong) }, every: .milliseconds(100))
           try await body(run)
         } catch {

@@ -30,7 +30,8 @@ extension BinaryEndToEndTests {
           await server.waitForRequests(to: .binance, count: 5), "the price never moved")
         let receiver = try await WebhookReceiver.start(port: port)
         defer { Task { await receiver.stop() } }
-        await eventually({ receiver.requests.count >= 2 }, "\(run.stderrText)")
+        await eventually(
+          within: .seconds(15), { receiver.requests.count >= 2 }, "\(run.stderrText)")
 
         let bodies = receiver.requests.map(\.body)
         #expect(receiver.requests.count == 2)
@@ -56,7 +57,7 @@ extension BinaryEndToEndTests {
           "http://127.0.0.1:\(receiver.port)/btc-topic")
         defer { run.send(SIGKILL) }
 
-        await eventually({ !receiver.requests.isEmpty }, "\(run.stderrText)")
+        await eventually(within: .seconds(15), { !receiver.requests.isEmpty }, "\(run.stderrText)")
 
         let published = try #require(receiver.requests.first)
         #expect(published.body == "BTC below $90,000.00: $89,000.00")

@@ -176,11 +176,14 @@ extension BinaryEndToEndTests {
 
         binance.close()
         await eventually(
+          within: .seconds(15),
           { run.stdoutText.contains { $0.contains(Self.restPrice) } },
           "no tick asked REST while the stream was closed")
-        await eventually({ binance.connections == 2 }, "the stream was not reopened")
+        await eventually(
+          within: .seconds(15), { binance.connections == 2 }, "the stream was not reopened")
         let reopened = run.lines.count
         await eventually(
+          within: .seconds(15),
           {
             run.stdoutText.dropFirst(reopened).contains(where: TradeTape.shows)
           }, "no tick read the reopened stream")

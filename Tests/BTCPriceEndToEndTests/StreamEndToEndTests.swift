@@ -142,7 +142,8 @@ extension BinaryEndToEndTests {
 
         #expect(await run.waitForExit() == 130)
         #expect(ContinuousClock.now - signalled < .seconds(1))
-        await eventually({ stream.openConnections == 0 }, "the stream was left open")
+        await eventually(
+          within: .seconds(15), { stream.openConnections == 0 }, "the stream was left open")
       }
     }
 

@@ -159,7 +159,7 @@ struct ReachTheStreamsThroughAProxyUseCaseTests {
       onEvent: { event in events.append(event) })
     let task = Task { await runner.run() }
 
-    try await eventually { !refusals.value.isEmpty }
+    await eventually(within: .seconds(5)) { !refusals.value.isEmpty }
     // Ten times the back-off's base: an ordinary failure would have been retried by now.
     try await Task.sleep(for: .milliseconds(200))
 
@@ -203,9 +203,9 @@ struct ReachTheStreamsThroughAProxyUseCaseTests {
         return nil
       }
     }
-    try await eventually { inbound.value.count == 1 }
+    await eventually(within: .seconds(5)) { inbound.value.count == 1 }
     server.send(FakeStreamMessage.coinbaseTicker(price: "68880.55"))
-    try await eventually { inbound.value.count == 2 }
+    await eventually(within: .seconds(5)) { inbound.value.count == 2 }
     task.cancel()
     let ending = await task.value
     return (inbound.value, ending)
@@ -231,19 +231,6 @@ struct ReachTheStreamsThroughAProxyUseCaseTests {
     }
   }
 
-  /// Polls real time (these are real sockets) until `condition` holds, for at most 5 s.
-  private func eventually(
-    _ condition: () -> Bool, sourceLocation: SourceLocation = #_sourceLocation
-  ) async throws {
-    let deadline = ContinuousClock.now.advanced(by: .seconds(5))
-    while !condition() {
-      guard ContinuousClock.now < deadline else {
-        Issue.record("condition never became true", sourceLocation: sourceLocation)
-        return
-      }
-      try await Task.sleep(for: .milliseconds(5))
-    }
-  }
 }
 
 /// A TCP port on 127.0.0.1 bound and not listening: connections to it are refused for as long as

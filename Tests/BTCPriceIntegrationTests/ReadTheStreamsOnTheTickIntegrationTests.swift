@@ -22,7 +22,7 @@ struct ReadTheStreamsOnTheTickIntegrationTests {
       let runner = PriceStreamRunner(
         endpoint: endpoint, connector: connector, board: board, clock: ContinuousClock())
       let task = Task { await runner.run() }
-      try await eventually { server.received == endpoint.subscriptions }
+      await eventually(within: .seconds(5)) { server.received == endpoint.subscriptions }
       server.send(FakeStreamMessage.coinbaseTicker(price: "68880.55"))
       try await Task.sleep(for: .milliseconds(200))
 
@@ -33,7 +33,7 @@ struct ReadTheStreamsOnTheTickIntegrationTests {
       // The first frame after a drain is read as it arrives (its time is when it came); the
       // ones after it wait for the next drain.
       server.send(FakeStreamMessage.coinbaseTicker(price: "68881.00"))
-      try await eventually {
+      await eventually(within: .seconds(5)) {
         board.entry(for: .coinbase).quote?.value == Decimal(string: "68881.00")!
       }
       server.send(FakeStreamMessage.coinbaseTicker(price: "68882.10"))
@@ -57,7 +57,7 @@ struct ReadTheStreamsOnTheTickIntegrationTests {
       #expect(server.pongs == 0)
       await connector.drain()
       #expect(inbound.value.last == .ping)
-      try await eventually { server.pongs == 1 }
+      await eventually(within: .seconds(5)) { server.pongs == 1 }
       task.cancel()
       #expect(await task.value == .closed(code: nil))
     }
@@ -115,7 +115,7 @@ struct ReadTheStreamsOnTheTickIntegrationTests {
       onEnd(ending)
       return ending
     }
-    try await eventually { server.received == endpoint.subscriptions }
+    await eventually(within: .seconds(5)) { server.received == endpoint.subscriptions }
     return task
   }
 
@@ -134,17 +134,4 @@ struct ReadTheStreamsOnTheTickIntegrationTests {
     }
   }
 
-  /// Polls real time (these are real sockets) until `condition` holds, for at most 5 s.
-  private func eventually(
-    _ condition: () -> Bool, sourceLocation: SourceLocation = #_sourceLocation
-  ) async throws {
-    let deadline = ContinuousClock.now.advanced(by: .seconds(5))
-    while !condition() {
-      guard ContinuousClock.now < deadline else {
-        Issue.record("condition never became true", sourceLocation: sourceLocation)
-        return
-      }
-      try await Task.sleep(for: .milliseconds(5))
-    }
-  }
 }

@@ -24,10 +24,10 @@ struct StreamFramesOnTheEventLoopIntegrationTests {
         return nil
       }
     }
-    try await eventually { onLoop.value.count == 1 }
+    await eventually(within: .seconds(5)) { onLoop.value.count == 1 }
     server.send(FakeStreamMessage.coinbaseTicker(price: "68880.55"))
     server.ping()
-    try await eventually { onLoop.value.count == 3 }
+    await eventually(within: .seconds(5)) { onLoop.value.count == 3 }
 
     #expect(onLoop.value == [true, true, true])
     task.cancel()
@@ -47,17 +47,4 @@ struct StreamFramesOnTheEventLoopIntegrationTests {
     return (try await FakeStreamServer.start(), NIOWebSocketConnector(group: group), group)
   }
 
-  /// Polls real time (these are real sockets) until `condition` holds, for at most 5 s.
-  private func eventually(
-    _ condition: () -> Bool, sourceLocation: SourceLocation = #_sourceLocation
-  ) async throws {
-    let deadline = ContinuousClock.now.advanced(by: .seconds(5))
-    while !condition() {
-      guard ContinuousClock.now < deadline else {
-        Issue.record("condition never became true", sourceLocation: sourceLocation)
-        return
-      }
-      try await Task.sleep(for: .milliseconds(5))
-    }
-  }
 }

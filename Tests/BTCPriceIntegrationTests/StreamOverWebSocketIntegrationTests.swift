@@ -21,10 +21,10 @@ struct StreamOverWebSocketIntegrationTests {
           return nil
         }
       }
-      try await eventually { inbound.value.count == 1 }
+      await eventually(within: .seconds(5)) { inbound.value.count == 1 }
       server.send(FakeStreamMessage.coinbaseTicker(price: "68880.55"))
       server.ping("keep-alive")
-      try await eventually { inbound.value.count == 3 && server.pongs == 1 }
+      await eventually(within: .seconds(5)) { inbound.value.count == 3 && server.pongs == 1 }
 
       #expect(server.received == endpoint.subscriptions)
       #expect(inbound.value[1] == .text(FakeStreamMessage.coinbaseTicker(price: "68880.55")))
@@ -104,13 +104,15 @@ struct StreamOverWebSocketIntegrationTests {
       // Binance sends no acknowledgement, so trades are repeated until the client has upgraded.
       server.repeat(
         { FakeStreamMessage.binanceTrade(price: "68901.23000000") }, every: .milliseconds(10))
-      try await eventually { board.entry(for: .binance).quote != nil }
+      await eventually(within: .seconds(5)) { board.entry(for: .binance).quote != nil }
 
       server.close()
-      try await eventually { events.value.contains(.closed(.binance, .closed(code: 1001))) }
+      await eventually(within: .seconds(5)) {
+        events.value.contains(.closed(.binance, .closed(code: 1001)))
+      }
       server.repeat(
         { FakeStreamMessage.binanceTrade(price: "68902.00000000") }, every: .milliseconds(10))
-      try await eventually {
+      await eventually(within: .seconds(5)) {
         board.freshQuote(of: .binance, within: .seconds(1))?.value == Decimal(string: "68902")!
       }
 
@@ -138,7 +140,7 @@ struct StreamOverWebSocketIntegrationTests {
       }
       // The acknowledgement proves the client upgraded: a fault sent earlier could reach it
       // while it still reads HTTP.
-      try await eventually { acknowledged.value }
+      await eventually(within: .seconds(5)) { acknowledged.value }
 
       fault(server)
 
@@ -161,17 +163,4 @@ struct StreamOverWebSocketIntegrationTests {
     }
   }
 
-  /// Polls real time (these are real sockets) until `condition` holds, for at most 5 s.
-  private func eventually(
-    _ condition: () -> Bool, sourceLocation: SourceLocation = #_sourceLocation
-  ) async throws {
-    let deadline = ContinuousClock.now.advanced(by: .seconds(5))
-    while !condition() {
-      guard ContinuousClock.now < deadline else {
-        Issue.record("condition never became true", sourceLocation: sourceLocation)
-        return
-      }
-      try await Task.sleep(for: .milliseconds(5))
-    }
-  }
 }
