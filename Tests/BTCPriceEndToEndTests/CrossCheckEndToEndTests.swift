@@ -1,7 +1,5 @@
-import AsyncHTTPClient
 import BTCPriceTestSupport
 import Foundation
-import NIOCore
 import Testing
 
 #if canImport(Glibc)
@@ -81,17 +79,8 @@ extension BinaryEndToEndTests {
     @Test func serve_apiPriceCarriesTheRejection_andStderrSaysItOnce() async throws {
       try await withExchange(liar: .primary, command: ["serve", "--port", "0"], []) { run in
         defer { run.send(SIGKILL) }
-        let line = try #require(run.stdoutText.first)
-        let port = try #require(line.firstMatch(of: #/http://127\.0\.0\.1:(\d+)/#)?.1)
-
-        var body = ""
-        let deadline = ContinuousClock.now + .seconds(10)
-        while !body.contains("crossCheck"), ContinuousClock.now < deadline {
-          let response = try await HTTPClient.shared.execute(
-            HTTPClientRequest(url: "http://127.0.0.1:\(port)/api/price"), timeout: .seconds(10))
-          body = String(buffer: try await response.body.collect(upTo: 1 << 20))
-          try await Task.sleep(for: .milliseconds(50))
-        }
+        let address = try #require(run.serveAddress)
+        let body = try await apiPrice(at: address) { $0.contains("crossCheck") }
         #expect(body.contains(#""price":"\#(Self.right)""#), "\(body)")
         #expect(
           body.contains(

@@ -72,13 +72,11 @@ extension BinaryEndToEndTests {
       let run = try BinaryProcess(
         ["serve", "--port", "0", "--sources", "binance", "--no-cache", "--interval", "0.3"]
           + extra + server.urlArguments)
-      guard await run.waitForLines(1), let line = run.stdoutText.first,
-        let match = line.firstMatch(of: #/http://127\.0\.0\.1:(\d+)/#)
-      else {
+      guard await run.waitForLines(1), let address = run.serveAddress else {
         run.send(SIGKILL)
         throw ServeDidNotStart(stderr: run.stderrText)
       }
-      return (run, "http://127.0.0.1:\(match.1)")
+      return (run, address)
     }
 
     private func get(_ url: String) async throws -> String {

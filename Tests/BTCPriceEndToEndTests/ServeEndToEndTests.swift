@@ -114,13 +114,11 @@ extension BinaryEndToEndTests {
       let run = try BinaryProcess(
         ["serve", "--port", "0", "--sources", "binance"] + (cache ? [] : ["--no-cache"]) + extra
           + server.urlArguments)
-      guard await run.waitForLines(1), let line = run.stdoutText.first,
-        let match = line.firstMatch(of: #/http://127\.0\.0\.1:(\d+)/#)
-      else {
+      guard await run.waitForLines(1), let address = run.serveAddress else {
         run.send(SIGKILL)
         throw ServeDidNotStart(stdout: run.stdoutText, stderr: run.stderrText)
       }
-      return (run, "http://127.0.0.1:\(match.1)")
+      return (run, address)
     }
 
     private struct ServeDidNotStart: Error {

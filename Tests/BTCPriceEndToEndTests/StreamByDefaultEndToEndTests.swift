@@ -1,9 +1,7 @@
-import AsyncHTTPClient
 import BTCPriceCore
 import BTCPriceNetworking
 import BTCPriceTestSupport
 import Foundation
-import NIOCore
 import Testing
 
 #if canImport(Glibc)
@@ -261,17 +259,8 @@ extension BinaryEndToEndTests {
           environment: Self.defaultSettings)
         defer { run.send(SIGKILL) }
         #expect(await run.waitForLines(1))
-        let line = try #require(run.stdoutText.first)
-        let port = try #require(line.firstMatch(of: #/http://127\.0\.0\.1:(\d+)/#)?.1)
-
-        var body = ""
-        let deadline = ContinuousClock.now + .seconds(10)
-        while !body.contains("71001.45"), ContinuousClock.now < deadline {
-          let response = try await HTTPClient.shared.execute(
-            HTTPClientRequest(url: "http://127.0.0.1:\(port)/api/price"), timeout: .seconds(10))
-          body = String(buffer: try await response.body.collect(upTo: 1 << 20))
-          try await Task.sleep(for: .milliseconds(50))
-        }
+        let address = try #require(run.serveAddress)
+        let body = try await apiPrice(at: address) { $0.contains("71001.45") }
 
         #expect(body.contains(#""price":"71001.45""#), "\(body)")
         #expect(await requests(server) == 0)

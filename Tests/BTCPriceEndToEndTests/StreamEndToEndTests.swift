@@ -1,8 +1,6 @@
-import AsyncHTTPClient
 import BTCPriceNetworking
 import BTCPriceTestSupport
 import Foundation
-import NIOCore
 import Testing
 
 #if canImport(Glibc)
@@ -158,17 +156,8 @@ extension BinaryEndToEndTests {
             + arguments(["--stream"], server: server, stream: stream).filter { $0 != "--json" })
         defer { run.send(SIGKILL) }
         #expect(await run.waitForLines(1))
-        let line = try #require(run.stdoutText.first)
-        let port = try #require(line.firstMatch(of: #/http://127\.0\.0\.1:(\d+)/#)?.1)
-
-        var body = ""
-        let deadline = ContinuousClock.now + .seconds(10)
-        while !body.contains(Self.streamPrice), ContinuousClock.now < deadline {
-          let response = try await HTTPClient.shared.execute(
-            HTTPClientRequest(url: "http://127.0.0.1:\(port)/api/price"), timeout: .seconds(10))
-          body = String(buffer: try await response.body.collect(upTo: 1 << 20))
-          try await Task.sleep(for: .milliseconds(50))
-        }
+        let address = try #require(run.serveAddress)
+        let body = try await apiPrice(at: address) { $0.contains(Self.streamPrice) }
         #expect(body.contains(#""price":"\#(Self.streamPrice)""#), "\(body)")
         #expect(await server.requests(to: .binance).isEmpty)
 
