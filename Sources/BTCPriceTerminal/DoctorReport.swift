@@ -62,25 +62,17 @@ public struct DoctorReport: Sendable {
   public var text: String {
     var lines: [String] = ["Sources, each asked once:"]
     for check in checks {
-      let latency = check.latency.map { " in \($0.millisecondsText)" } ?? ""
-      lines.append("  \(check.source) (\(check.url)), \(check.route)")
-      lines.append(
-        "    "
-          + check.steps.map { "\($0.step.rawValue) \($0.state.rawValue)" }.joined(
-            separator: ", "))
-      lines.append("    \(check.verdict)\(latency)")
-      if let advice = check.advice { lines.append("    advice: \(advice)") }
+      lines += Self.block(
+        check.source, check.url, check.route,
+        steps: check.steps.map { ($0.step.rawValue, $0.state) }, verdict: check.verdict,
+        latency: check.latency, advice: check.advice)
     }
     if let stream {
-      let latency = stream.latency.map { " in \($0.millisecondsText)" } ?? ""
       lines.append("Stream of the primary, opened once:")
-      lines.append("  \(stream.source) (\(stream.url)), \(stream.route)")
-      lines.append(
-        "    "
-          + stream.steps.map { "\($0.step.rawValue) \($0.state.rawValue)" }.joined(
-            separator: ", "))
-      lines.append("    \(stream.verdict)\(latency)")
-      if let advice = stream.advice { lines.append("    advice: \(advice)") }
+      lines += Self.block(
+        stream.source, stream.url, stream.route,
+        steps: stream.steps.map { ($0.step.rawValue, $0.state) }, verdict: stream.verdict,
+        latency: stream.latency, advice: stream.advice)
     }
     lines.append("Settings in effect:")
     for setting in settings {
@@ -148,6 +140,23 @@ public struct DoctorReport: Sendable {
     encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
     let data = (try? encoder.encode(document)) ?? Data("{}".utf8)
     return String(decoding: data, as: UTF8.self) + "\n"
+  }
+
+  /// One checked connection, a source's request or a stream, in the same four lines: where it
+  /// went and how, each step's state, the verdict with its time, the advice.
+  private static func block(
+    _ source: String, _ url: String, _ route: String,
+    steps: [(name: String, state: DoctorCheck.StepState)], verdict: String, latency: Duration?,
+    advice: String?
+  ) -> [String] {
+    let time = latency.map { " in \($0.millisecondsText)" } ?? ""
+    var lines = [
+      "  \(source) (\(url)), \(route)",
+      "    " + steps.map { "\($0.name) \($0.state.rawValue)" }.joined(separator: ", "),
+      "    \(verdict)\(time)",
+    ]
+    if let advice { lines.append("    advice: \(advice)") }
+    return lines
   }
 
   private static func milliseconds(_ duration: Duration) -> Int {
