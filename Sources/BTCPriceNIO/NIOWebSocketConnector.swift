@@ -174,8 +174,14 @@ public final class NIOWebSocketConnector: WebSocketConnector {
     let hostHeader = (port == 443 && secure) || (port == 80 && !secure) ? host : "\(host):\(port)"
     let upgradeHandlers: @Sendable (any Channel) throws -> EventLoopFuture<Upgrade> = { channel in
       if let tls {
+        // The HTTP client's TLS handlers: a refused certificate is said in words (an unknown
+        // authority points to --ca-file, a wrong host names the certificate's hosts), not as
+        // NIOSSL's error text.
+        let observer = TLSCertificateObserver()
         try channel.pipeline.syncOperations.addHandler(
-          NIOSSLClientHandler(context: tls, serverHostname: serverName))
+          observer.makeHandler(context: tls, serverName: serverName))
+        try channel.pipeline.syncOperations.addHandler(
+          TLSFailureExplainer(observer: observer, host: host))
       }
       let upgrader = NIOTypedWebSocketClientUpgrader<Upgrade>(
         maxFrameSize: maximumFrameSize,
