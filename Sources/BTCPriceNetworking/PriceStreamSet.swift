@@ -43,11 +43,8 @@ public struct PriceStreamSet: Sendable {
     onEvent: @escaping @Sendable (PriceStreamEvent) -> Void = { _ in }
   ) {
     let board = StreamPriceBoard(clock: clock, currency: currency.code, now: now)
-    let endpoints = sources.lazy
-      .compactMap { source in
-        try? source.stream?.endpoint(for: currency, base: urls[source.source.id])
-      }
-      .prefix(maximumStreams)
+    let endpoints = Self.endpoints(
+      sources: sources, currency: currency, urls: urls, maximumStreams: maximumStreams)
     self.board = board
     self.connector = connector
     self.runners = endpoints.map { endpoint in
@@ -65,6 +62,20 @@ public struct PriceStreamSet: Sendable {
             silenceBound: endpoint.silenceBound, interval: $0)
         } ?? endpoint.silenceBound)
     }
+  }
+
+  /// The streams a process opens, primary first: the first `maximumStreams` sources of the
+  /// chain with a stream for the currency (`doctor` checks the same ones).
+  public static func endpoints(
+    sources: [PriceSourceDefinition], currency: Currency, urls: [String: URL] = [:],
+    maximumStreams: Int = 2
+  ) -> [PriceStreamEndpoint] {
+    Array(
+      sources.lazy
+        .compactMap { source in
+          try? source.stream?.endpoint(for: currency, base: urls[source.source.id])
+        }
+        .prefix(maximumStreams))
   }
 
   /// Keeps every stream connected until the task is cancelled.

@@ -7,7 +7,7 @@ import BTCPriceCore
 #endif
 
 /// `btc-price doctor`'s findings and their two renderings (text for people, `--json`), and its
-/// exit status: 0 when at least one source gave a valid price, else 1. The stream check does not
+/// exit status: 0 when at least one source gave a valid price, else 1. The stream checks do not
 /// change the status: without a stream the ticks still get their price over REST.
 public struct DoctorReport: Sendable {
   /// A setting in effect: its name, value (secrets already redacted) and where it came from.
@@ -39,19 +39,20 @@ public struct DoctorReport: Sendable {
   }
 
   public let checks: [DoctorCheck]
-  /// The primary's stream, opened once; nil when not part of this report.
-  public let stream: DoctorStreamCheck?
+  /// The streams the ticks read (the primary's, then the cross-check's), each opened once;
+  /// empty when the currency has no stream.
+  public let streams: [DoctorStreamCheck]
   public let settings: [Setting]
   public let files: [File]
   /// Limits in force from earlier runs, one line each.
   public let limits: [String]
 
   public init(
-    checks: [DoctorCheck], stream: DoctorStreamCheck? = nil, settings: [Setting], files: [File],
+    checks: [DoctorCheck], streams: [DoctorStreamCheck] = [], settings: [Setting], files: [File],
     limits: [String]
   ) {
     self.checks = checks
-    self.stream = stream
+    self.streams = streams
     self.settings = settings
     self.files = files
     self.limits = limits
@@ -67,8 +68,10 @@ public struct DoctorReport: Sendable {
         steps: check.steps.map { ($0.step.rawValue, $0.state) }, verdict: check.verdict,
         latency: check.latency, advice: check.advice)
     }
-    if let stream {
-      lines.append("Stream of the primary, opened once:")
+    if !streams.isEmpty {
+      lines.append("Streams the ticks read, each opened once:")
+    }
+    for stream in streams {
       lines += Self.block(
         stream.source, stream.url, stream.route,
         steps: stream.steps.map { ($0.step.rawValue, $0.state) }, verdict: stream.verdict,
@@ -111,7 +114,7 @@ public struct DoctorReport: Sendable {
     struct Document: Encodable {
       let ok: Bool
       let sources: [Check]
-      let stream: Stream?
+      let streams: [Stream]
       let settings: [Setting]
       let files: [File]
       let limits: [String]
@@ -128,7 +131,7 @@ public struct DoctorReport: Sendable {
           latencyMilliseconds: check.latency.map(Self.milliseconds),
           price: price, advice: check.advice)
       },
-      stream: stream.map { stream in
+      streams: streams.map { stream in
         Stream(
           source: stream.source, url: stream.url, route: stream.route, verdict: stream.verdict,
           steps: Dictionary(

@@ -20,8 +20,9 @@ struct DoctorCommand: AsyncParsableCommand {
     discussion: """
       For each source: the way it goes (direct or through which proxy), the steps of one \
       request (proxy, dns, connect, tls, http, body, price) with the latency and a verdict, \
-      and advice. Then the primary's stream, opened once the way the ticks open it (proxy, \
-      connect, tls, upgrade, first message, the time taken, and why it failed). Then the \
+      and advice. Then the streams the ticks read (the primary's and the cross-check's), each \
+      opened once the way the ticks open it (proxy, connect, tls, upgrade, first message, the \
+      time taken, and why it failed). Then the \
       settings in effect and where they came from (secrets redacted), the cache and state \
       files with their age and health, and the limits from earlier runs (a source under a \
       ban or rate limit is not asked). --json prints one object.
@@ -88,9 +89,9 @@ struct DoctorCommand: AsyncParsableCommand {
           latency: clock.now - start))
     }
     await client.shutdown()
-    let stream = await streamCheck(resolved, limits: sourceLimits)
+    let streams = await streamChecks(resolved, limits: sourceLimits)
     let report = DoctorReport(
-      checks: checks, stream: stream, settings: settings(resolved, environment: environment),
+      checks: checks, streams: streams, settings: settings(resolved, environment: environment),
       files: files(resolved, now: now()), limits: limitLines(limits ?? [:]))
     do throws(TerminalOutputError) {
       try Console.writeStdout(root.json ? report.json : report.text)
@@ -104,17 +105,29 @@ struct DoctorCommand: AsyncParsableCommand {
     throw ExitCode(report.exitStatus)
   }
 
-  /// Opens the primary's stream (the first source of the chain with a stream in the currency,
-  /// the one the ticks read first) once, unless streams are off or it refused us earlier.
-  private func streamCheck(
+  /// Opens each stream the ticks read (``PriceStreamSet/endpoints(sources:currency:urls:maximumStreams:)``:
+  /// the primary's and the cross-check's) once, side by side, unless streams are off or it
+  /// refused us earlier; in the ticks' order.
+  private func streamChecks(
     _ resolved: PipelineOptions.Resolved, limits: SourceLimits?
-  ) async -> DoctorStreamCheck? {
+  ) async -> [DoctorStreamCheck] {
     let configuration = resolved.configuration
-    let endpoint = configuration.sources.lazy.compactMap { source in
-      try? source.stream?.endpoint(
-        for: configuration.currency, base: configuration.streamURLs[source.source.id])
-    }.first
-    guard let endpoint else { return nil }
+    let endpoints = PriceStreamSet.endpoints(
+      sources: configuration.sources, currency: configuration.currency,
+      urls: configuration.streamURLs)
+    return await withTaskGroup(of: (Int, DoctorStreamCheck).self) { group in
+      for (index, endpoint) in endpoints.enumerated() {
+        group.addTask { (index, await streamCheck(endpoint, resolved, limits: limits)) }
+      }
+      var checks: [(Int, DoctorStreamCheck)] = []
+      for await check in group { checks.append(check) }
+      return checks.sorted { $0.0 < $1.0 }.map(\.1)
+    }
+  }
+
+  private func streamCheck(
+    _ endpoint: PriceStreamEndpoint, _ resolved: PipelineOptions.Resolved, limits: SourceLimits?
+  ) async -> DoctorStreamCheck {
     let route = resolved.proxies.explain(for: endpoint.url)
     func notAsked(_ reason: String) -> DoctorStreamCheck {
       DoctorStreamCheck(

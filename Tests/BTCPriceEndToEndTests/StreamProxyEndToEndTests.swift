@@ -95,7 +95,7 @@ extension BinaryEndToEndTests {
             + server.urlArguments + stream.urlArguments, environment: environment)
         _ = await doctor.waitForExit()
         let text = doctor.stdoutText.joined(separator: "\n")
-        #expect(text.contains("Stream of the primary, opened once:"), "\(text)")
+        #expect(text.contains("Streams the ticks read, each opened once:"), "\(text)")
         #expect(text.contains("not asked: resting for"), "\(text)")
         #expect(stream.attempts == attempts)
       }
@@ -122,27 +122,47 @@ extension BinaryEndToEndTests {
       }
     }
 
-    @Test func doctor_opensThePrimarysStreamThroughTheProxy_andTimesItsFirstMessage()
+    @Test func doctor_opensBothStreamsTheTicksRead_throughTheProxy_andTimesTheirFirstMessages()
       async throws
     {
       try await withExchangeStreamAndProxy { server, stream, proxy in
         stream.repeat(
           { FakeStreamMessage.binanceTrade(price: Self.streamPrice) }, every: .milliseconds(50))
+        // Coinbase's stream on its own server: it sends nothing but the subscription's answer.
+        let coinbase = try await FakeStreamServer.start()
+        let coinbaseURL = "ws://exchange.test:\(coinbase.port)/coinbase"
 
         let doctor = try BinaryProcess(
-          ["doctor", "--no-cache", "--sources", "binance", "--stream"] + server.urlArguments
-            + streamArguments(stream),
+          ["doctor", "--no-cache", "--sources", "binance,coinbase", "--stream"]
+            + server.urlArguments + streamArguments(stream)
+            + ["--coinbase-stream-url", coinbaseURL],
           environment: ["ws_proxy": proxy.url(), "no_proxy": "127.0.0.1"])
+        let status = await doctor.waitForExit()
+        await coinbase.stop()
 
-        #expect(await doctor.waitForExit() == 0, "\(doctor.stderrText)")
+        #expect(status == 0, "\(doctor.stderrText)")
         let text = doctor.stdoutText.joined(separator: "\n")
+        #expect(text.contains("Streams the ticks read, each opened once:"), "\(text)")
         #expect(
           text.contains(
             "  binance (ws://exchange.test:\(stream.port)/ws/btcusdt@trade), through "
               + "http://127.0.0.1:\(proxy.port) (from $ws_proxy)"), "\(text)")
-        #expect(text.contains("proxy ok, connect ok, tls n/a, upgrade ok, message ok"), "\(text)")
         #expect(text.contains("first message: a trade at \(Self.streamPrice) in "), "\(text)")
-        #expect(proxy.requests.map(\.target) == ["exchange.test:\(stream.port)"])
+        #expect(
+          text.contains(
+            "  coinbase (\(coinbaseURL)), through http://127.0.0.1:\(proxy.port) (from $ws_proxy)"),
+          "\(text)")
+        #expect(
+          text.contains("first message: a heartbeat or acknowledgement in "), "\(text)")
+        let primary = try #require(text.range(of: "  binance (ws:"))
+        let crossCheck = try #require(text.range(of: "  coinbase (ws:"))
+        #expect(primary.lowerBound < crossCheck.lowerBound, "the primary first")
+        #expect(
+          text.components(separatedBy: "proxy ok, connect ok, tls n/a, upgrade ok, message ok")
+            .count == 3, "\(text)")
+        #expect(
+          Set(proxy.requests.map(\.target))
+            == ["exchange.test:\(stream.port)", "exchange.test:\(coinbase.port)"])
       }
     }
 
@@ -160,7 +180,7 @@ extension BinaryEndToEndTests {
         let json = try #require(doctor.stdoutText.first)
         let object = try #require(
           try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
-        let check = try #require(object["stream"] as? [String: Any])
+        let check = try #require((object["streams"] as? [[String: Any]])?.first)
         #expect((check["steps"] as? [String: String])?["upgrade"] == "failed")
         #expect((check["verdict"] as? String)?.contains("HTTP 403") == true, "\(json)")
         #expect((check["advice"] as? String)?.contains("firewall") == true, "\(json)")

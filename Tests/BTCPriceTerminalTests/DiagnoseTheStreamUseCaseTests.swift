@@ -5,7 +5,7 @@ import Testing
 
 /// `doctor`'s stream check: how far opening the primary's stream got, placed on its steps, and
 /// why it failed in words; shown in both renderings without changing the exit status.
-@Suite("Diagnose the primary's stream")
+@Suite("Diagnose the streams the ticks read")
 struct DiagnoseTheStreamUseCaseTests {
   @Test func firstTrade_passesEveryStep() {
     let check = makeSUT(.message(.trade(Decimal(string: "68901.23")!)))
@@ -55,10 +55,15 @@ struct DiagnoseTheStreamUseCaseTests {
     #expect(advice(.unreachable("host not found")).contains("--proxy"))
   }
 
-  @Test func report_showsTheStreamInTextAndJSON_withoutChangingTheExitStatus() throws {
-    let stream = makeSUT(
+  @Test func report_showsEachStreamInTextAndJSON_inTheTicksOrder_withoutChangingTheExitStatus()
+    throws
+  {
+    let primary = makeSUT(
       .failed(.handshakeFailed(status: 451, reason: "refused"), upgraded: false),
       latency: .milliseconds(35))
+    let crossCheck = DoctorStreamCheck(
+      source: "coinbase", url: "wss://ws-feed.exchange.coinbase.com", route: "direct",
+      outcome: .message(.trade(Decimal(string: "68871.5")!)), latency: .milliseconds(120))
     let report = DoctorReport(
       checks: [
         DoctorCheck(
@@ -68,19 +73,32 @@ struct DiagnoseTheStreamUseCaseTests {
               value: 68870, timestamp: Date(timeIntervalSince1970: 0),
               source: PriceSource(id: "kraken", displayName: "Kraken"))),
           latency: .milliseconds(40))
-      ], stream: stream, settings: [], files: [], limits: [])
+      ], streams: [primary, crossCheck], settings: [], files: [], limits: [])
 
     #expect(report.exitStatus == 0)
-    #expect(report.text.contains("Stream of the primary, opened once:"))
-    #expect(
-      report.text.contains("  binance (wss://data-stream.binance.vision/ws/btcusdt@trade), direct"))
-    #expect(report.text.contains("proxy n/a, connect ok, tls ok, upgrade failed, message -"))
-    #expect(report.text.contains("failed at upgrade: upgrade refused: HTTP 451 refused in 35 ms"))
+    let text = report.text
+    #expect(text.contains("Streams the ticks read, each opened once:"))
+    #expect(text.contains("  binance (wss://data-stream.binance.vision/ws/btcusdt@trade), direct"))
+    #expect(text.contains("proxy n/a, connect ok, tls ok, upgrade failed, message -"))
+    #expect(text.contains("failed at upgrade: upgrade refused: HTTP 451 refused in 35 ms"))
+    #expect(text.contains("first message: a trade at 68871.5 in 120 ms"))
+    let binance = try #require(text.range(of: "  binance (wss:"))
+    let coinbase = try #require(text.range(of: "  coinbase (wss:"))
+    #expect(binance.lowerBound < coinbase.lowerBound, "primary first")
     let object = try #require(
       try JSONSerialization.jsonObject(with: Data(report.json.utf8)) as? [String: Any])
-    let json = try #require(object["stream"] as? [String: Any])
-    #expect((json["steps"] as? [String: String])?["upgrade"] == "failed")
-    #expect(json["latencyMilliseconds"] as? Int == 35)
+    let json = try #require(object["streams"] as? [[String: Any]])
+    #expect(json.map { $0["source"] as? String } == ["binance", "coinbase"])
+    #expect((json.first?["steps"] as? [String: String])?["upgrade"] == "failed")
+    #expect(json.first?["latencyMilliseconds"] as? Int == 35)
+    #expect((json.last?["steps"] as? [String: String])?["message"] == "ok")
+  }
+
+  @Test func report_withoutStreams_hasNoStreamSection() {
+    let report = DoctorReport(checks: [], settings: [], files: [], limits: [])
+
+    #expect(!report.text.contains("Streams"))
+    #expect(report.json.contains(#""streams":[]"#))
   }
 
   private func makeSUT(
