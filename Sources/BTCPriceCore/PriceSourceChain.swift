@@ -75,12 +75,16 @@ public struct PriceSourceChain: Sendable {
 
   /// The first valid quote delivered within `budget`.
   ///
+  /// - Parameter skipping: sources not asked this time, silently (a referee is never one of the
+  ///   two sources it settles).
   /// - Throws: ``PriceFetchFailure`` listing every source's failure, or `CancellationError` when
   ///   the calling task is cancelled (that is not a source's fault and is never reported as one).
-  public func load(within budget: Duration) async throws -> PriceQuote {
+  public func load(within budget: Duration, skipping: Set<PriceSource> = []) async throws
+    -> PriceQuote
+  {
     let end = clock.now.advanced(by: budget)
     var failures: [PriceFetchFailure.SourceFailure] = []
-    for (index, link) in links.enumerated() {
+    for (index, link) in links.enumerated() where !skipping.contains(link.source) {
       if let reason = skipReason(index, before: end) {
         onEvent(.skipped(link.source, reason))
         failures.append(.init(source: link.source, error: reason))

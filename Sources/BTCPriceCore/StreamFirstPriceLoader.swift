@@ -135,7 +135,10 @@ public struct StreamFirstPriceLoader: Sendable {
     let second = alive[1]
     var outcome = check.settle(first, second, referee: nil)
     if case .unsettled = outcome {
-      let third = alive.count > 2 ? alive[2] : try await refereeQuote(within: budget)
+      let third =
+        alive.count > 2
+        ? alive[2]
+        : try await refereeQuote(within: budget, skipping: [first.source, second.source])
       outcome = check.settle(first, second, referee: third)
       onEvent(.crossCheck(outcome))
     }
@@ -184,11 +187,14 @@ public struct StreamFirstPriceLoader: Sendable {
     for source in released { onEvent(.trustedAgain(source)) }
   }
 
-  /// The referee's price, or nil when it has none within the budget.
-  private func refereeQuote(within budget: Duration) async throws -> PriceQuote? {
+  /// The referee's price, or nil when it has none within the budget. The referee's chain may
+  /// hold one of the two exchanges it settles (a standby stream's own REST): never asked.
+  private func refereeQuote(within budget: Duration, skipping: Set<PriceSource>) async throws
+    -> PriceQuote?
+  {
     guard let referee else { return nil }
     do {
-      return try await referee.load(within: budget)
+      return try await referee.load(within: budget, skipping: skipping)
     } catch is PriceFetchFailure {
       return nil
     }

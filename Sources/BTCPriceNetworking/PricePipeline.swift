@@ -152,8 +152,10 @@ public struct PricePipeline: Sendable {
       self.feed = PriceFeed(chain: chain, cache: cache, warn: feedWarn)
       return
     }
-    // The referee must be a third opinion: the chain's exchanges other than the streams' own.
-    let streamed = Set(streams.streams.map(\.source))
+    // The referee must be a third opinion: the chain's exchanges other than the kept streams'
+    // own (the standby's REST stays in: it referees the two kept streams, and the loader never
+    // asks it to settle a disagreement of its own stream).
+    let streamed = Set(streams.runners.map(\.source))
     let others = configuration.sources.filter { !streamed.contains($0.source) }
     let loader = streams.loader(
       chain: chain, referee: others.isEmpty ? nil : remote(others),
@@ -185,8 +187,9 @@ public struct PricePipeline: Sendable {
     let step = Duration.milliseconds(20)
     for _ in 0..<Int((limit / step).rounded(.up)) {
       await streams.drain()
-      // Each stream has either priced or failed its last attempt (no host, refused, closed).
-      let settled = streams.streams.allSatisfy {
+      // Each stream has either priced or failed its last attempt (no host, refused, closed);
+      // one resting after a refusal is not waited for, the standby in its place is.
+      let settled = streams.expected.allSatisfy {
         streams.board.freshQuote(of: $0.source, within: $0.silenceBound) != nil
           || streams.board.entry(for: $0.source).lastError != nil
       }

@@ -11,14 +11,28 @@ import BTCPriceCore
 /// few connections as the job needs), each on its own ``PriceStreamRunner``, all writing one
 /// ``StreamPriceBoard``.
 ///
+/// The next source with a stream is the **standby**: it connects only while one of the two rests
+/// after a refusal (a 451 region block, a ban, a 429: ``PriceStreamRunner``'s rest, this run's
+/// or an earlier run's), and is closed again once the rested stream has delivered a message. So
+/// a machine whose primary exchange refuses it (Binance answers 451 in some countries, for hours)
+/// still has two streams that check each other, and never more than two connections.
+///
 /// The composition roots build one, start ``run()`` beside the ticker, and hand
 /// ``loader(chain:referee:onEvent:)`` to the tick in place of the bare REST chain.
 public struct PriceStreamSet: Sendable {
   public let board: StreamPriceBoard
+  /// The streams kept open, primary first.
   public let runners: [PriceStreamRunner]
-  /// The streams a tick reads, primary first.
+  /// The stream that stands in while one of ``runners`` rests; nil when the chain has no third
+  /// source with a stream for the currency.
+  public let standby: PriceStreamRunner?
+  /// The streams a tick reads, primary first, the standby last (alive only while it stands in).
   public let streams: [StreamFirstPriceLoader.Stream]
   private let connector: any WebSocketConnector
+  /// The runners resting after a refusal; a change is signalled to the running ``run()``'s
+  /// standby (a new one each run: the app runs the set again on every return to the foreground).
+  private let resting: Locked<Set<PriceSource>>
+  private let listener: Locked<AsyncStream<Void>.Continuation?>
 
   /// - Parameters:
   ///   - sources: the chain's sources, in order.
@@ -31,6 +45,7 @@ public struct PriceStreamSet: Sendable {
   ///     keeps each stream's own bound. The runners' reconnect watchdog keeps the stream's own
   ///     bound whatever the interval: a tick may pass over a stream that is only quiet, but a
   ///     connection is dropped (and a connection attempt spent) only when it is truly silent.
+  ///   - maximumStreams: the streams kept open; the next source with a stream is the standby.
   public init(
     sources: [PriceSourceDefinition], currency: Currency, urls: [String: URL] = [:],
     interval: Duration? = nil,
@@ -43,24 +58,65 @@ public struct PriceStreamSet: Sendable {
     onEvent: @escaping @Sendable (PriceStreamEvent) -> Void = { _ in }
   ) {
     let board = StreamPriceBoard(clock: clock, currency: currency.code, now: now)
-    let endpoints = Self.endpoints(
-      sources: sources, currency: currency, urls: urls, maximumStreams: maximumStreams)
-    self.board = board
-    self.connector = connector
-    self.runners = endpoints.map { endpoint in
+    let candidates = Self.endpoints(
+      sources: sources, currency: currency, urls: urls, maximumStreams: maximumStreams + 1)
+    let kept = candidates.prefix(maximumStreams)
+    let standbyEndpoint = candidates.count > maximumStreams ? candidates.last : nil
+    // A limit an earlier run kept is known now, so the standby is wanted from the first tick.
+    let resting = Locked(
+      Set(
+        kept.filter { endpoint in
+          (inheritedLimit(endpoint.source, endpoint.url)?.remaining ?? .zero) > .zero
+        }.map(\.source)))
+    let listener = Locked<AsyncStream<Void>.Continuation?>(nil)
+    func runner(_ endpoint: PriceStreamEndpoint, kept: Bool) -> PriceStreamRunner {
       PriceStreamRunner(
         endpoint: endpoint, connector: connector, board: board, clock: clock,
         inheritedLimit: inheritedLimit(endpoint.source, endpoint.url),
         onRefusal: { cause, coolDown in onRefusal(endpoint.source, endpoint.url, cause, coolDown) },
-        onEvent: onEvent)
+        onEvent: { event in
+          if kept { Self.follow(event, resting: resting, listener: listener) }
+          onEvent(event)
+        })
     }
-    self.streams = endpoints.map { endpoint in
+    self.board = board
+    self.connector = connector
+    self.resting = resting
+    self.listener = listener
+    self.runners = kept.map { runner($0, kept: true) }
+    self.standby = standbyEndpoint.map { runner($0, kept: false) }
+    self.streams = (kept + (standbyEndpoint.map { [$0] } ?? [])).map { endpoint in
       .init(
         source: endpoint.source,
         silenceBound: interval.map {
           StreamFirstPriceLoader.Stream.aliveBound(
             silenceBound: endpoint.silenceBound, interval: $0)
         } ?? endpoint.silenceBound)
+    }
+  }
+
+  /// A kept stream rests from its refusal until it delivers again.
+  private static func follow(
+    _ event: PriceStreamEvent, resting: Locked<Set<PriceSource>>,
+    listener: Locked<AsyncStream<Void>.Continuation?>
+  ) {
+    let changed: Bool
+    switch event {
+    case .resting(let source, _, _): changed = resting.withValue { $0.insert(source).inserted }
+    case .connected(let source): changed = resting.withValue { $0.remove(source) != nil }
+    default: changed = false
+    }
+    if changed { listener.value?.yield() }
+  }
+
+  /// The streams a first tick waits for: the kept ones not resting, and the standby while it
+  /// stands in.
+  public var expected: [StreamFirstPriceLoader.Stream] {
+    let resting = resting.value
+    let standingIn = !resting.isEmpty
+    return streams.filter { stream in
+      if stream.source == standby?.source { return standingIn }
+      return !resting.contains(stream.source)
     }
   }
 
@@ -78,13 +134,42 @@ public struct PriceStreamSet: Sendable {
         .prefix(maximumStreams))
   }
 
-  /// Keeps every stream connected until the task is cancelled.
+  /// Keeps every stream connected, and the standby while one of them rests, until the task is
+  /// cancelled. One run at a time.
   public func run() async {
     await withDiscardingTaskGroup { group in
       for runner in runners {
         group.addTask { await runner.run() }
       }
+      if let standby {
+        group.addTask { await standIn(standby) }
+      }
     }
+  }
+
+  /// Runs `standby` while a kept stream rests, and stops it (its price leaves the board) once
+  /// none does.
+  private func standIn(_ standby: PriceStreamRunner) async {
+    let (changes, signal) = AsyncStream.makeStream(
+      of: Void.self, bufferingPolicy: .bufferingNewest(1))
+    listener.withValue { $0 = signal }
+    // The rests known before this run (an earlier run's limit, or this process's last run).
+    signal.yield()
+    var running: Task<Void, Never>?
+    for await _ in changes {
+      let wanted = !resting.value.isEmpty
+      if wanted, running == nil {
+        running = Task { await standby.run() }
+      } else if !wanted, let task = running {
+        task.cancel()
+        await task.value
+        running = nil
+      }
+    }
+    // Cancelled: the sequence ended.
+    listener.withValue { $0 = nil }
+    running?.cancel()
+    await running?.value
   }
 
   /// Reads what the streams' connections have buffered onto the board; a tick calls it before

@@ -90,15 +90,19 @@ struct NIOPipeline {
         log(VerboseLine.format(line.level, line.text))
       })
     if verbose, connector != nil {
-      let names = pipeline.streams?.streams.map(\.source.id) ?? []
+      let names = pipeline.streams?.runners.map(\.source.id) ?? []
+      let standby = pipeline.streams?.standby.map { " (\($0.source.id) stands in while one rests)" }
       log(
         VerboseLine.format(
           .info,
           names.isEmpty
             ? "streams: no source in the chain has one in "
               + "\(resolved.configuration.currency.code); every tick asks REST"
-            : "streams first: \(names.joined(separator: ", ")); REST when none is alive"))
-      for runner in pipeline.streams?.runners ?? [] {
+            : "streams first: \(names.joined(separator: ", "))\(standby ?? ""); REST when none is"
+              + " alive"))
+      let runners =
+        (pipeline.streams?.runners ?? []) + [pipeline.streams?.standby].compactMap { $0 }
+      for runner in runners {
         log(
           VerboseLine.format(
             .info,

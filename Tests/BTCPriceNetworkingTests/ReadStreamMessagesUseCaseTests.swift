@@ -171,17 +171,29 @@ struct ReadStreamMessagesUseCaseTests {
 
 @Suite("Choose the streams to keep open")
 struct ChooseStreamsUseCaseTests {
-  @Test func init_opensThePrimaryAndOneCrossCheckInChainOrder() {
+  @Test func init_opensThePrimaryAndOneCrossCheckInChainOrder_andTheNextStandsBy() {
     let set = makeSUT(currency: .usd)
 
-    #expect(set.streams.map(\.source) == [.binance, .coinbase])
-    #expect(set.runners.count == 2)
+    #expect(set.runners.map(\.source) == [.binance, .coinbase])
+    #expect(set.standby?.source == .kraken)
+    #expect(set.streams.map(\.source) == [.binance, .coinbase, .kraken])
+    #expect(set.expected.map(\.source) == [.binance, .coinbase])
   }
 
   @Test func init_skipsSourcesWithoutAStreamForTheCurrency() {
     let set = makeSUT(currency: .gbp)
 
-    #expect(set.streams.map(\.source) == [.coinbase, .kraken])
+    #expect(set.runners.map(\.source) == [.coinbase, .kraken])
+    #expect(set.standby?.source == .bitstamp)
+  }
+
+  @Test func init_withTwoStreamsInTheChain_hasNoStandby() {
+    let set = PriceStreamSet(
+      sources: [.binance, .cryptoCompare, .coinbase], currency: .usd, connector: NeverConnector(),
+      clock: ContinuousClock(), now: { Date() })
+
+    #expect(set.runners.map(\.source) == [.binance, .coinbase])
+    #expect(set.standby == nil)
   }
 
   private func makeSUT(currency: Currency) -> PriceStreamSet {
