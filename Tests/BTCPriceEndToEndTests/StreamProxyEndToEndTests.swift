@@ -101,6 +101,65 @@ extension BinaryEndToEndTests {
       }
     }
 
+    /// Binance's stream refuses this machine (451): Kraken's stream stands in, and Coinbase and
+    /// Kraken check each other. Kraken's stream lies, so the check is seen at work: Bitstamp's
+    /// REST settles it, never Kraken's own.
+    @Test func streamRefused451_theStandbyStreamStandsIn_andTheTwoLeftCheckEachOther()
+      async throws
+    {
+      try await FakeExchangeServer.withRunning { server in
+        await server.stub(.bitstamp, .bitstamp(price: "68870.10"))
+        await server.stub(.kraken, .kraken(price: "6890.12"))
+        let binance = try await FakeStreamServer.start()
+        let coinbase = try await FakeStreamServer.start()
+        let kraken = try await FakeStreamServer.start()
+        binance.behave(.refuseUpgradeWith(status: 451))
+        coinbase.repeat(
+          { FakeStreamMessage.coinbaseTicker(price: "68901.23") }, every: .milliseconds(50))
+        kraken.repeat(
+          { FakeStreamMessage.krakenTicker(price: "6890.12") }, every: .milliseconds(50))
+        let run = try BinaryProcess(
+          ["--json", "--no-cache", "--stream", "--count", "5", "--interval", "0.2", "--verbose"]
+            + ["--sources", "binance,coinbase,kraken,bitstamp"] + server.urlArguments
+            + [
+              "--binance-stream-url", binance.url(path: "/ws/btcusdt@trade").absoluteString,
+              "--coinbase-stream-url", coinbase.url(path: "/coinbase").absoluteString,
+              "--kraken-stream-url", kraken.url(path: "/kraken").absoluteString,
+            ],
+          environment: [
+            "XDG_STATE_HOME": FileManager.default.temporaryDirectory
+              .appendingPathComponent("btc-price-standby-\(UUID().uuidString)").path
+          ])
+        let status = await run.waitForExit()
+        for stream in [binance, coinbase, kraken] {
+          stream.stopRepeating()
+          await stream.stop()
+        }
+
+        #expect(status == 0, "\(run.stderrText)")
+        let lines = try run.stdoutText.map { line in
+          try #require(
+            try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "\(line)")
+        }
+        #expect(lines.count == 5)
+        #expect(lines.allSatisfy { $0["price"] as? String == "68901.23" }, "\(run.stdoutText)")
+        #expect(lines.allSatisfy { $0["source"] as? String == "coinbase" })
+        let checks = lines.compactMap { $0["crossCheck"] as? [String: Any] }
+        #expect(checks.count == 5, "every tick checked: \(run.stdoutText)")
+        #expect(checks.allSatisfy { $0["referee"] as? String == "bitstamp" })
+        #expect(
+          checks.allSatisfy {
+            $0["rejected"] as? [String: String] == ["source": "kraken", "price": "6890.12"]
+          })
+        #expect(await server.requests(to: .kraken).isEmpty, "Kraken's REST never referees Kraken")
+        #expect(
+          run.stderrText.contains(
+            "streams first: binance, coinbase (kraken stands in while one rests)"),
+          "\(run.stderrText)")
+        #expect(binance.attempts == 1)
+      }
+    }
+
     @Test func streamRefused403_isSaidOnce_andTheRunGoesOnOverREST() async throws {
       try await withExchangeStreamAndProxy { server, stream, _ in
         stream.behave(.refuseUpgradeWith(status: 403))
