@@ -20,6 +20,9 @@ import BTCPriceCore
 /// The composition roots build one, start ``run()`` beside the ticker, and hand
 /// ``loader(chain:referee:onEvent:)`` to the tick in place of the bare REST chain.
 public struct PriceStreamSet: Sendable {
+  /// The streams kept open: the primary's and its cross-check's.
+  public static let keptStreams = 2
+
   public let board: StreamPriceBoard
   /// The streams kept open, primary first.
   public let runners: [PriceStreamRunner]
@@ -50,7 +53,7 @@ public struct PriceStreamSet: Sendable {
     sources: [PriceSourceDefinition], currency: Currency, urls: [String: URL] = [:],
     interval: Duration? = nil,
     connector: any WebSocketConnector, clock: any Clock<Duration>,
-    now: @escaping @Sendable () -> Date, maximumStreams: Int = 2,
+    now: @escaping @Sendable () -> Date, maximumStreams: Int = keptStreams,
     inheritedLimit: (PriceSource, URL) -> PriceSourceChain.InheritedLimit? = { _, _ in nil },
     onRefusal: @escaping @Sendable (PriceSource, URL, PriceSourceError, Duration) -> Void = {
       _, _, _, _ in
@@ -124,7 +127,7 @@ public struct PriceStreamSet: Sendable {
   /// chain with a stream for the currency (`doctor` checks the same ones).
   public static func endpoints(
     sources: [PriceSourceDefinition], currency: Currency, urls: [String: URL] = [:],
-    maximumStreams: Int = 2
+    maximumStreams: Int = keptStreams
   ) -> [PriceStreamEndpoint] {
     Array(
       sources.lazy

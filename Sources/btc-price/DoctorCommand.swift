@@ -106,15 +106,20 @@ struct DoctorCommand: AsyncParsableCommand {
   }
 
   /// Opens each stream the ticks read (``PriceStreamSet/endpoints(sources:currency:urls:maximumStreams:)``:
-  /// the primary's and the cross-check's) once, side by side, unless streams are off or it
+  /// the primary's and the cross-check's, and the standby's when one of them rests after an
+  /// earlier run's refusal, as the ticks would) once, side by side, unless streams are off or it
   /// refused us earlier; in the ticks' order.
   private func streamChecks(
     _ resolved: PipelineOptions.Resolved, limits: SourceLimits?
   ) async -> [DoctorStreamCheck] {
     let configuration = resolved.configuration
-    let endpoints = PriceStreamSet.endpoints(
+    var endpoints = PriceStreamSet.endpoints(
       sources: configuration.sources, currency: configuration.currency,
-      urls: configuration.streamURLs)
+      urls: configuration.streamURLs, maximumStreams: PriceStreamSet.keptStreams + 1)
+    let kept = endpoints.prefix(PriceStreamSet.keptStreams)
+    if endpoints.count > kept.count, !kept.contains(where: { resting($0, limits) }) {
+      endpoints.removeLast()
+    }
     return await withTaskGroup(of: (Int, DoctorStreamCheck).self) { group in
       for (index, endpoint) in endpoints.enumerated() {
         group.addTask { (index, await streamCheck(endpoint, resolved, limits: limits)) }
@@ -123,6 +128,12 @@ struct DoctorCommand: AsyncParsableCommand {
       for await check in group { checks.append(check) }
       return checks.sorted { $0.0 < $1.0 }.map(\.1)
     }
+  }
+
+  private func resting(_ endpoint: PriceStreamEndpoint, _ limits: SourceLimits?) -> Bool {
+    limits?.streamLimit(
+      source: endpoint.source.id,
+      endpoint: SourceLimits.Target(endpoint.url, apiKeyGiven: false).endpoint) != nil
   }
 
   private func streamCheck(

@@ -118,19 +118,26 @@ extension BinaryEndToEndTests {
           { FakeStreamMessage.coinbaseTicker(price: "68901.23") }, every: .milliseconds(50))
         kraken.repeat(
           { FakeStreamMessage.krakenTicker(price: "6890.12") }, every: .milliseconds(50))
+        let streamURLs = [
+          "--binance-stream-url", binance.url(path: "/ws/btcusdt@trade").absoluteString,
+          "--coinbase-stream-url", coinbase.url(path: "/coinbase").absoluteString,
+          "--kraken-stream-url", kraken.url(path: "/kraken").absoluteString,
+        ]
+        let sources = ["--sources", "binance,coinbase,kraken,bitstamp"]
+        let folder = FileManager.default.temporaryDirectory
+          .appendingPathComponent("btc-price-standby-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let state = ["XDG_STATE_HOME": folder.path]
         let run = try BinaryProcess(
           ["--json", "--no-cache", "--stream", "--count", "5", "--interval", "0.2", "--verbose"]
-            + ["--sources", "binance,coinbase,kraken,bitstamp"] + server.urlArguments
-            + [
-              "--binance-stream-url", binance.url(path: "/ws/btcusdt@trade").absoluteString,
-              "--coinbase-stream-url", coinbase.url(path: "/coinbase").absoluteString,
-              "--kraken-stream-url", kraken.url(path: "/kraken").absoluteString,
-            ],
-          environment: [
-            "XDG_STATE_HOME": FileManager.default.temporaryDirectory
-              .appendingPathComponent("btc-price-standby-\(UUID().uuidString)").path
-          ])
+            + sources + server.urlArguments + streamURLs, environment: state)
         let status = await run.waitForExit()
+        let krakenRequests = await server.requests(to: .kraken).count
+        // doctor, as the next run would: Binance's stream rests, so it opens Kraken's too.
+        let doctor = try BinaryProcess(
+          ["doctor", "--no-cache", "--stream"] + sources + server.urlArguments + streamURLs,
+          environment: state)
+        _ = await doctor.waitForExit()
         for stream in [binance, coinbase, kraken] {
           stream.stopRepeating()
           await stream.stop()
@@ -151,12 +158,18 @@ extension BinaryEndToEndTests {
           checks.allSatisfy {
             $0["rejected"] as? [String: String] == ["source": "kraken", "price": "6890.12"]
           })
-        #expect(await server.requests(to: .kraken).isEmpty, "Kraken's REST never referees Kraken")
+        #expect(krakenRequests == 0, "Kraken's REST never referees Kraken")
         #expect(
           run.stderrText.contains(
             "streams first: binance, coinbase (kraken stands in while one rests)"),
           "\(run.stderrText)")
         #expect(binance.attempts == 1)
+        let report = doctor.stdoutText.joined(separator: "\n")
+        #expect(report.contains("not asked: resting for"), "\(report)")
+        #expect(report.contains("  kraken (\(streamURLs[5])), direct"), "\(report)")
+        #expect(
+          report.components(separatedBy: "upgrade ok, message ok").count == 3,
+          "Coinbase's and Kraken's streams: \(report)")
       }
     }
 
