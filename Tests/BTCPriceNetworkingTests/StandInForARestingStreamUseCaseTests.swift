@@ -91,7 +91,7 @@ struct StandInForARestingStreamUseCaseTests {
         source: "binance", endpoint: "wss://\(Self.binance)",
         until: Date(timeIntervalSince1970: 3600),
         cause: .httpStatus(451, message: "the stream's upgrade was refused"), apiKeyGiven: false))
-    let connector = ByHostConnector(binance: [])
+    let connector = ThreeStreamsConnector(binance: [])
     let client = StubHTTPClient(status: 500, body: "{}")
     let pipeline = PricePipeline(
       .init(sources: [.binance, .coinbase, .kraken], primaryTimeout: .seconds(1), stream: true),
@@ -152,10 +152,10 @@ struct StandInForARestingStreamUseCaseTests {
   /// Binance, Coinbase and Kraken with streams: Binance's connections play `binance`; Coinbase
   /// and Kraken greet each connection with a trade and stay open.
   private func makeSUT(binance: [ScriptedConnector.Script], binanceResting: Bool = false) -> (
-    PriceStreamSet, ByHostConnector, SteppedTestClock
+    PriceStreamSet, ThreeStreamsConnector, SteppedTestClock
   ) {
     let clock = SteppedTestClock()
-    let connector = ByHostConnector(binance: binance)
+    let connector = ThreeStreamsConnector(binance: binance)
     let set = PriceStreamSet(
       sources: [.binance, .coinbase, .kraken], currency: .usd, connector: connector,
       clock: clock, now: { Date(timeIntervalSince1970: 0) },
@@ -171,7 +171,7 @@ struct StandInForARestingStreamUseCaseTests {
 
 /// Binance's stream plays its scripts; Coinbase's and Kraken's greet with a trade (within 2 % of
 /// each other) and stay open.
-private final class ByHostConnector: WebSocketConnector {
+private final class ThreeStreamsConnector: WebSocketConnector {
   let binance: ScriptedConnector
   let others = TestWebSocketConnector(greetings: [
     StandInForARestingStreamUseCaseTests.coinbase: [
