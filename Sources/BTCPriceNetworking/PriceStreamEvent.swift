@@ -20,4 +20,8 @@ public enum PriceStreamEvent: Equatable, Sendable {
   /// The server will close soon or the connection is near its age limit: a new connection is
   /// opened before the old one is let go.
   case handingOver(PriceSource)
+  /// The standby stream opens in place of these streams, which rest after a refusal.
+  case standingIn(PriceSource, for: [PriceSource])
+  /// The standby stream is closed: every stream it stood in for delivers again.
+  case standingDown(PriceSource)
 }

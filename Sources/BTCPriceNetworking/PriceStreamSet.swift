@@ -36,6 +36,7 @@ public struct PriceStreamSet: Sendable {
   /// standby (a new one each run: the app runs the set again on every return to the foreground).
   private let resting: Locked<Set<PriceSource>>
   private let listener: Locked<AsyncStream<Void>.Continuation?>
+  private let onEvent: @Sendable (PriceStreamEvent) -> Void
 
   /// - Parameters:
   ///   - sources: the chain's sources, in order.
@@ -86,6 +87,7 @@ public struct PriceStreamSet: Sendable {
     self.connector = connector
     self.resting = resting
     self.listener = listener
+    self.onEvent = onEvent
     self.runners = kept.map { runner($0, kept: true) }
     self.standby = standbyEndpoint.map { runner($0, kept: false) }
     self.streams = (kept + (standbyEndpoint.map { [$0] } ?? [])).map { endpoint in
@@ -160,13 +162,15 @@ public struct PriceStreamSet: Sendable {
     signal.yield()
     var running: Task<Void, Never>?
     for await _ in changes {
-      let wanted = !resting.value.isEmpty
-      if wanted, running == nil {
+      let rests = resting.value
+      if !rests.isEmpty, running == nil {
+        onEvent(.standingIn(standby.source, for: runners.map(\.source).filter(rests.contains)))
         running = Task { await standby.run() }
-      } else if !wanted, let task = running {
+      } else if rests.isEmpty, let task = running {
         task.cancel()
         await task.value
         running = nil
+        onEvent(.standingDown(standby.source))
       }
     }
     // Cancelled: the sequence ended.

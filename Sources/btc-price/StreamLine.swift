@@ -33,6 +33,14 @@ enum StreamLine {
       (.notice, "\(source.id) stream: refused (\(cause)); not reconnecting for \(wait.humanText)")
     case .connection(.handingOver(let source)):
       (.info, "\(source.id) stream: handing over to a new connection")
+    case .connection(.standingIn(let source, let rested)):
+      (
+        .notice,
+        "\(source.id) stream: standing in while \(rested.map(\.id).joined(separator: " and "))"
+          + " rests, so two streams still check each other"
+      )
+    case .connection(.standingDown(let source)):
+      (.info, "\(source.id) stream: closed, the stream it stood in for delivers again")
     case .tick(.fellBackToREST(let silent)):
       (
         .notice,

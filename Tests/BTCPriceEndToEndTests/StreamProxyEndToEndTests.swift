@@ -163,6 +163,10 @@ extension BinaryEndToEndTests {
           run.stderrText.contains(
             "streams first: binance, coinbase (kraken stands in while one rests)"),
           "\(run.stderrText)")
+        #expect(
+          run.stderrText.contains(
+            "kraken stream: standing in while binance rests, so two streams still check each other"
+          ), "\(run.stderrText)")
         #expect(binance.attempts == 1)
         let report = doctor.stdoutText.joined(separator: "\n")
         #expect(report.contains("not asked: resting for"), "\(report)")

@@ -31,21 +31,25 @@ struct StandInForARestingStreamUseCaseTests {
   }
 
   @Test func refusedPrimary_theStandbyConnects_untilThePrimaryDeliversAgain() async throws {
-    let (set, connector, clock) = makeSUT(binance: [
-      .init(messages: [], then: .end(refused429(retryAfter: .seconds(2)))),
-      .init(messages: [trade], then: .waitForCancellation),
-    ])
+    let events = Locked<[PriceStreamEvent]>([])
+    let (set, connector, clock) = makeSUT(
+      binance: [
+        .init(messages: [], then: .end(refused429(retryAfter: .seconds(2)))),
+        .init(messages: [trade], then: .waitForCancellation),
+      ], events: events)
     let running = Task { await set.run() }
 
     await waitUntil { set.board.freshQuote(of: .kraken, within: .seconds(2)) != nil }
     #expect(connector.others.openHosts == [Self.coinbase, Self.kraken])
     #expect(set.expected.map(\.source) == [.coinbase, .kraken])
+    #expect(events.value.contains(.standingIn(.kraken, for: [.binance])))
 
     // Once its Retry-After has passed the primary is asked again and delivers: the standby is
     // let go. (A rest shorter than the silence watchdog's 5 s: the other streams say nothing
     // while the test clock moves.)
     await clock.advance(to: .seconds(2))
-    await waitUntil { connector.others.openHosts == [Self.coinbase] }
+    await waitUntil { events.value.last == .standingDown(.kraken) }
+    #expect(connector.others.openHosts == [Self.coinbase])
     #expect(set.board.freshQuote(of: .kraken, within: .seconds(2)) == nil)
     #expect(set.board.freshQuote(of: .binance, within: .seconds(2)) != nil)
     #expect(set.expected.map(\.source) == [.binance, .coinbase])
@@ -151,9 +155,10 @@ struct StandInForARestingStreamUseCaseTests {
 
   /// Binance, Coinbase and Kraken with streams: Binance's connections play `binance`; Coinbase
   /// and Kraken greet each connection with a trade and stay open.
-  private func makeSUT(binance: [ScriptedConnector.Script], binanceResting: Bool = false) -> (
-    PriceStreamSet, ThreeStreamsConnector, SteppedTestClock
-  ) {
+  private func makeSUT(
+    binance: [ScriptedConnector.Script], binanceResting: Bool = false,
+    events: Locked<[PriceStreamEvent]> = Locked([])
+  ) -> (PriceStreamSet, ThreeStreamsConnector, SteppedTestClock) {
     let clock = SteppedTestClock()
     let connector = ThreeStreamsConnector(binance: binance)
     let set = PriceStreamSet(
@@ -164,7 +169,7 @@ struct StandInForARestingStreamUseCaseTests {
         return .init(
           remaining: .seconds(3600),
           cause: .httpStatus(451, message: "the stream's upgrade was refused"))
-      })
+      }, onEvent: { events.append($0) })
     return (set, connector, clock)
   }
 }
