@@ -48,7 +48,8 @@ enum StreamLine {
           + "falling back to REST"
       )
     case .tick(.usedNextStream(let used, let primary)):
-      (.notice, "\(primary.id) stream silent: price from the \(used.id) stream")
+      // Silent, closed, not yet connected or resting after a refusal: the other lines say which.
+      (.notice, "no fresh price from the \(primary.id) stream: price from the \(used.id) stream")
     case .tick(.crossCheck(let outcome)):
       (.notice, CrossCheckNotice.verboseText(outcome))
     case .tick(.heldBack(let source)):

@@ -167,6 +167,10 @@ extension BinaryEndToEndTests {
           run.stderrText.contains(
             "kraken stream: standing in while binance rests, so two streams still check each other"
           ), "\(run.stderrText)")
+        #expect(
+          run.stderrText.contains(
+            "no fresh price from the binance stream: price from the coinbase stream"),
+          "\(run.stderrText)")
         #expect(binance.attempts == 1)
         let report = doctor.stdoutText.joined(separator: "\n")
         #expect(report.contains("not asked: resting for"), "\(report)")
