@@ -68,9 +68,9 @@ let package = Package(
         .product(name: "NIOHTTP1", package: "swift-nio"),
         .product(name: "NIOPosix", package: "swift-nio"),
         .product(name: "NIOSSL", package: "swift-nio-ssl"),
-        // SOCKS5 proxies (socks5:// and socks5h://); HTTP CONNECT is ours (ProxyTunnel).
-        .product(name: "NIOSOCKS", package: "swift-nio-extras"),
-        // The price streams' transport (NIOWebSocketConnector).
+        // The price streams' transport (NIOWebSocketConnector). The proxies' CONNECT and SOCKS5
+        // handshakes are ours (ProxyTunnel, SOCKS5ClientHandshake): NIOSOCKS's client does no
+        // user name and password.
         .product(name: "NIOWebSocket", package: "swift-nio"),
       ],
       swiftSettings: strict

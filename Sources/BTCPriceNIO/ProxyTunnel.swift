@@ -1,7 +1,6 @@
 import BTCPriceNetworking
 import NIOCore
 import NIOPosix
-import NIOSOCKS
 
 /// The step between "connected to the proxy" and "talking to the target", for any SwiftNIO
 /// client: the HTTP client here, and WebSocket streams.
@@ -19,7 +18,8 @@ import NIOSOCKS
 /// target's name for SNI and verification) and the protocol handlers at the end of the pipeline.
 /// HTTP proxies get a CONNECT for every scheme (as curl's `--proxytunnel`), with
 /// `Proxy-Authorization: Basic` from the proxy URL's user info; socks5h:// sends the host name
-/// to the proxy, socks5:// resolves it here first. Failures are ``ProxyFailure``s (refusals in
+/// to the proxy, socks5:// resolves it here first, both with the URL's user name and password
+/// when it has them (``SOCKS5ClientHandshake``). Failures are ``ProxyFailure``s (refusals in
 /// words) or the channel's own errors; on failure the channel is closed.
 public enum ProxyTunnel {
   public static func open(
@@ -35,35 +35,24 @@ public enum ProxyTunnel {
         HTTPConnectTunnelHandler(host: host, port: port, proxy: proxy, promise: promise)
       }
     case .socks5h:
-      socks(on: channel, to: .domain(host, port: port), via: proxy, promise: promise)
+      onLoop(channel, promise) {
+        SOCKS5ClientHandshake(target: .domain(host, port: port), proxy: proxy, promise: promise)
+      }
     case .socks5:
       NIOThreadPool.singleton.runIfActive(eventLoop: loop) {
         try SocketAddress.makeAddressResolvingHost(host, port: port)
       }.whenComplete { result in
         switch result {
         case .success(let address):
-          socks(on: channel, to: .address(address), via: proxy, promise: promise)
+          onLoop(channel, promise) {
+            SOCKS5ClientHandshake(target: .address(address), proxy: proxy, promise: promise)
+          }
         case .failure:
           promise.fail(BTCHTTPClientError.hostNotFound)
         }
       }
     }
     return promise.futureResult
-  }
-
-  private static func socks(
-    on channel: any Channel, to target: SOCKSAddress, via proxy: ProxyEndpoint,
-    promise: EventLoopPromise<Void>
-  ) {
-    // NIOSOCKS speaks only "no authentication"; a user name in the URL would be silently dropped.
-    guard proxy.username == nil else {
-      return promise.fail(
-        ProxyFailure.unsupported(
-          proxy: proxy.redacted,
-          reason: "SOCKS5 with a user name and password is not supported; use an HTTP proxy"))
-    }
-    onLoop(channel, promise) { SOCKSClientHandler(targetAddress: target) }
-    onLoop(channel, promise) { SOCKSEstablishedHandler(proxy: proxy, promise: promise) }
   }
 
   /// Adds a handler made on the channel's loop: handlers are not Sendable.

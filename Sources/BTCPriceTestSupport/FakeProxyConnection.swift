@@ -13,6 +13,7 @@ final class FakeProxyConnection: ChannelInboundHandler, @unchecked Sendable {
   private let server: FakeProxyServer
   private var received = ByteBuffer()
   private var greeted = false
+  private var awaitingCredentials = false
   private var peer: (any Channel)?
   private var relaying = false
 
@@ -92,7 +93,7 @@ final class FakeProxyConnection: ChannelInboundHandler, @unchecked Sendable {
     return (host, Int(target[target.index(after: colon)...]) ?? 443)
   }
 
-  // MARK: SOCKS5 (RFC 1928), no authentication
+  // MARK: SOCKS5 (RFC 1928), with RFC 1929's user name and password when required
 
   private func readSOCKS(context: ChannelHandlerContext) {
     let bytes = Array(received.readableBytesView)
@@ -100,9 +101,29 @@ final class FakeProxyConnection: ChannelInboundHandler, @unchecked Sendable {
       guard bytes.count >= 2, bytes.count >= 2 + Int(bytes[1]) else { return }
       received.moveReaderIndex(forwardBy: 2 + Int(bytes[1]))
       greeted = true
-      let noAuthentication = bytes[2..<(2 + Int(bytes[1]))].contains(0)
-      write(context: context, [5, noAuthentication ? 0 : 0xFF])
-      if !noAuthentication { context.close(promise: nil) }
+      let offered = bytes[2..<(2 + Int(bytes[1]))]
+      let method: UInt8 = server.requiredCredentials == nil ? 0 : 2
+      guard offered.contains(method) else {
+        return write(context: context, [5, 0xFF], close: true)
+      }
+      write(context: context, [5, method])
+      awaitingCredentials = method == 2
+      return readSOCKS(context: context)
+    }
+    if awaitingCredentials {
+      guard bytes.count >= 2, bytes.count >= 3 + Int(bytes[1]) else { return }
+      let userEnd = 2 + Int(bytes[1])
+      let passwordEnd = userEnd + 1 + Int(bytes[userEnd])
+      guard bytes.count >= passwordEnd else { return }
+      received.moveReaderIndex(forwardBy: passwordEnd)
+      awaitingCredentials = false
+      let given = [bytes[2..<userEnd], bytes[(userEnd + 1)..<passwordEnd]].map {
+        String(decoding: $0, as: UTF8.self)
+      }
+      guard given == server.requiredCredentials else {
+        return write(context: context, [1, 1], close: true)
+      }
+      write(context: context, [1, 0])
       return readSOCKS(context: context)
     }
     guard bytes.count >= 5 else { return }

@@ -4,7 +4,8 @@ import NIOCore
 import NIOPosix
 
 /// A real proxy on 127.0.0.1 with a random port, for the proxy tests: an HTTP CONNECT proxy or a
-/// SOCKS5 proxy (no authentication), which tunnels to the target, or refuses as real proxies do.
+/// SOCKS5 proxy (no authentication, or RFC 1929's user name and password when given
+/// `credentials`), which tunnels to the target, or refuses as real proxies do.
 ///
 /// Host names are resolved by the proxy from ``hosts`` only (anything else is "not found"), so a
 /// test can use a name this machine cannot resolve and prove that the proxy, not the client,
@@ -36,17 +37,22 @@ public final class FakeProxyServer: Sendable {
   public let kind: Kind
   let behaviour: Behaviour
   let requiredAuthorization: String?
+  /// The SOCKS5 proxy's user name and password, when it demands them.
+  let requiredCredentials: [String]?
   let hosts: [String: String]
   private let recorded = NIOLockedValueBox<[Request]>([])
   private let listener: any Channel
 
   private init(
-    kind: Kind, behaviour: Behaviour, requiredAuthorization: String?, hosts: [String: String],
+    kind: Kind, behaviour: Behaviour, credentials: (String, String)?, hosts: [String: String],
     listener: any Channel, port: Int
   ) {
     self.kind = kind
     self.behaviour = behaviour
-    self.requiredAuthorization = requiredAuthorization
+    self.requiredAuthorization = credentials.map {
+      "Basic " + Data("\($0.0):\($0.1)".utf8).base64EncodedString()
+    }
+    self.requiredCredentials = credentials.map { [$0.0, $0.1] }
     self.hosts = hosts
     self.listener = listener
     self.port = port
@@ -54,15 +60,13 @@ public final class FakeProxyServer: Sendable {
 
   /// Starts a proxy and returns once it listens.
   /// - Parameters:
-  ///   - credentials: a user name and password the CONNECT proxy demands (407 without them).
+  ///   - credentials: a user name and password the proxy demands (a CONNECT proxy answers 407
+  ///     without them; a SOCKS5 proxy offers only RFC 1929's method).
   ///   - hosts: the names the proxy resolves, and to which address.
   public static func start(
     _ kind: Kind, behaviour: Behaviour = .tunnel, credentials: (String, String)? = nil,
     hosts: [String: String] = ["localhost": "127.0.0.1"]
   ) async throws -> FakeProxyServer {
-    let required = credentials.map {
-      "Basic " + Data("\($0.0):\($0.1)".utf8).base64EncodedString()
-    }
     let box = NIOLockedValueBox<FakeProxyServer?>(nil)
     let listener = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
       .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
@@ -74,7 +78,7 @@ public final class FakeProxyServer: Sendable {
       }
       .bind(host: "127.0.0.1", port: 0).get()
     let server = FakeProxyServer(
-      kind: kind, behaviour: behaviour, requiredAuthorization: required, hosts: hosts,
+      kind: kind, behaviour: behaviour, credentials: credentials, hosts: hosts,
       listener: listener, port: listener.localAddress?.port ?? 0)
     box.withLockedValue { $0 = server }
     return server

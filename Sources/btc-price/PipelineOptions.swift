@@ -96,7 +96,7 @@ struct PipelineOptions: ParsableArguments {
 
   @Option(
     help: ArgumentHelp(
-      "Proxy for every source: http://[user:password@]host:port, socks5://, socks5h://; \"\" for none (over $https_proxy, $all_proxy).",
+      "Proxy for every source and stream: http://, socks5h:// or socks5://[user:password@]host:port; \"\" for none (over $https_proxy, $all_proxy).",
       valueName: "url"))
   var proxy: String?
 

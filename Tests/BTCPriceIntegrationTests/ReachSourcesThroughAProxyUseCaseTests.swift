@@ -97,6 +97,43 @@ struct ReachSourcesThroughAProxyUseCaseTests {
     }
   }
 
+  @Test func socks5h_withTheUserNameAndPasswordOfItsURL_tunnels() async throws {
+    try await withProxy(.socks5, credentials: ("alice", "s3cret")) { proxy, server, url in
+      let response = try await get(
+        url, through: proxy.url(scheme: "socks5h", userInfo: "alice:s3cret"))
+
+      #expect(response.status == 200)
+      #expect(proxy.requests.map(\.target) == ["exchange.test:\(server.port)"])
+    }
+  }
+
+  @Test func socks5_withAWrongPassword_saysTheProxyRefusedIt() async throws {
+    try await withProxy(.socks5, credentials: ("alice", "s3cret")) { proxy, _, url in
+      let error = await failure(url, through: proxy.url(userInfo: "alice:guess"))
+
+      #expect(
+        error
+          == .proxy(
+            .socksRefused(
+              proxy: "socks5h://***@127.0.0.1:\(proxy.port)",
+              reason: "it refused the user name and password in its URL — check them, or ask"
+                + " your administrator which account it expects")))
+      #expect(proxy.requests.isEmpty, "no CONNECT after a refused password")
+    }
+  }
+
+  @Test func socks5_wantingAPassword_whenTheURLHasNone_saysToGiveIt() async throws {
+    try await withProxy(.socks5, credentials: ("alice", "s3cret")) { proxy, _, url in
+      let error = await failure(url, through: proxy.url())
+
+      guard case .proxy(.socksRefused(_, let reason)) = error else {
+        Issue.record("got \(String(describing: error))")
+        return
+      }
+      #expect(reason.hasPrefix("it wants a user name and password — give them in the proxy URL"))
+    }
+  }
+
   @Test func noProxy_sendsTheHostDirect() async throws {
     try await withProxy(.httpConnect) { proxy, server, _ in
       let client = NIOHTTPClient(

@@ -56,6 +56,18 @@ struct ReachTheStreamsThroughAProxyUseCaseTests {
     }
   }
 
+  @Test func socks5h_withTheUserNameAndPasswordOfItsURL_carriesTheStream() async throws {
+    try await withProxy(.socks5, credentials: ("alice", "s3cret")) { proxy, server in
+      let connector = connector(
+        ProxySelector(explicit: proxy.url(userInfo: "alice:s3cret"), environment: [:]))
+
+      let (messages, _) = try await firstTrade(server, connector: connector)
+
+      #expect(messages.contains(.text(FakeStreamMessage.coinbaseTicker(price: "68880.55"))))
+      #expect(proxy.requests.map(\.target) == ["exchange.test:\(server.port)"])
+    }
+  }
+
   @Test func proxyRefusingTheConnect_endsTheStreamWithItsWords() async throws {
     try await withProxy(.httpConnect, behaviour: .refuse(status: 403)) { proxy, server in
       let connector = connector(ProxySelector(explicit: proxy.url(), environment: [:]))
