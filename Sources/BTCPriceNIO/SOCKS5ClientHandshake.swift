@@ -57,7 +57,7 @@ final class SOCKS5ClientHandshake: ChannelInboundHandler, RemovableChannelHandle
   }
 
   func channelInactive(context: ChannelHandlerContext) {
-    fail(context: context, ProxyFailure.closedTunnel(proxy: proxy.redacted))
+    fail(context: context, closedEarly)
     context.fireChannelInactive()
   }
 
@@ -66,8 +66,32 @@ final class SOCKS5ClientHandshake: ChannelInboundHandler, RemovableChannelHandle
   /// any other event: the promise must still be completed, or its waiters would never hear.
   func handlerRemoved(context: ChannelHandlerContext) {
     guard stage != .done else { return }
+    let failure = closedEarly
     stage = .done
-    promise.fail(ProxyFailure.closedTunnel(proxy: proxy.redacted))
+    promise.fail(failure)
+  }
+
+  /// A proxy that hangs up mid-handshake, in words for the step it hung up at: some proxies close
+  /// the connection rather than answer "no acceptable method" or a failed password.
+  private var closedEarly: any Error {
+    let reason: String
+    switch stage {
+    case .notStarted, .done:
+      return ProxyFailure.closedTunnel(proxy: proxy.redacted)
+    case .greeted:
+      reason =
+        proxy.username == nil
+        ? "it closed the connection at the greeting — it may want a user name and password"
+          + " (give them in the proxy URL: socks5h://user:password@host:port), or not be a"
+          + " SOCKS5 proxy"
+        : "it closed the connection at the greeting — it may not be a SOCKS5 proxy"
+    case .authenticating:
+      reason =
+        "it closed the connection after the user name and password in its URL — check them"
+    case .connecting:
+      reason = "it closed the connection instead of connecting to the source"
+    }
+    return ProxyFailure.socksRefused(proxy: proxy.redacted, reason: reason)
   }
 
   func errorCaught(context: ChannelHandlerContext, error: any Error) {

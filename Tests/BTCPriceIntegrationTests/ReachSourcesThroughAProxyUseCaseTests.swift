@@ -134,6 +134,19 @@ struct ReachSourcesThroughAProxyUseCaseTests {
     }
   }
 
+  @Test func socks5_hangingUpMidHandshake_isSaidForTheStepItHungUpAt() async throws {
+    try await withProxy(.socks5, behaviour: .hangUp) { proxy, _, url in
+      let error = await failure(url, through: proxy.url())
+
+      #expect(
+        error
+          == .proxy(
+            .socksRefused(
+              proxy: "socks5h://127.0.0.1:\(proxy.port)",
+              reason: "it closed the connection instead of connecting to the source")))
+    }
+  }
+
   @Test func noProxy_sendsTheHostDirect() async throws {
     try await withProxy(.httpConnect) { proxy, server, _ in
       let client = NIOHTTPClient(
