@@ -51,48 +51,25 @@ struct DoctorCommand: AsyncParsableCommand {
     let sourceLimits = resolved.limitStore.map {
       SourceLimits(store: $0, targets: resolved.configuration.limitTargets, now: now)
     }
-    let limits = sourceLimits?.restore()
-    var checks: [DoctorCheck] = []
-    for definition in resolved.configuration.sources {
-      let id = definition.source.id
-      let url =
-        (try? definition.url(
-          for: resolved.configuration.currency, base: resolved.configuration.urls[id]))
-        ?? definition.defaultURL
-      let route = resolved.proxies.explain(for: url)
-      if let limit = limits?[id] {
-        checks.append(
-          DoctorCheck(
-            source: id, url: url.absoluteString, route: route,
-            outcome: .notAsked(
-              "resting for \(limit.remaining.humanText) after \(limit.cause) (an earlier run)"),
-            latency: nil))
-        continue
+    let limits = sourceLimits?.restore() ?? [:]
+    // Side by side: behind a firewall that drops packets every source waits out its 10 s, and
+    // one after the other that was most of a minute before doctor said anything.
+    async let streams = streamChecks(resolved, limits: sourceLimits)
+    let checks = await withTaskGroup(of: (Int, DoctorCheck).self) { group in
+      for (index, definition) in resolved.configuration.sources.enumerated() {
+        group.addTask {
+          (index, await sourceCheck(definition, resolved, client: client, limits: limits, now: now))
+        }
       }
-      let clock = ContinuousClock()
-      let start = clock.now
-      let outcome: DoctorCheck.Outcome
-      do {
-        let loader = try RemotePriceLoader(
-          client: client, definition: definition, currency: resolved.configuration.currency,
-          url: resolved.configuration.urls[id], apiKey: resolved.configuration.apiKeys[id], now: now
-        )
-        outcome = .price(try await loader.load())
-      } catch let error as PriceSourceError {
-        outcome = .failed(error)
-      } catch {
-        outcome = .failed(.unreachable("\(error)"))
-      }
-      checks.append(
-        DoctorCheck(
-          source: id, url: url.absoluteString, route: route, outcome: outcome,
-          latency: clock.now - start))
+      var checks: [(Int, DoctorCheck)] = []
+      for await check in group { checks.append(check) }
+      return checks.sorted { $0.0 < $1.0 }.map(\.1)
     }
     await client.shutdown()
-    let streams = await streamChecks(resolved, limits: sourceLimits)
     let report = DoctorReport(
-      checks: checks, streams: streams, settings: settings(resolved, environment: environment),
-      files: files(resolved, now: now()), limits: limitLines(limits ?? [:]))
+      checks: checks, streams: await streams,
+      settings: settings(resolved, environment: environment),
+      files: files(resolved, now: now()), limits: limitLines(limits))
     do throws(TerminalOutputError) {
       try Console.writeStdout(root.json ? report.json : report.text)
     } catch {
@@ -103,6 +80,43 @@ struct DoctorCommand: AsyncParsableCommand {
       }
     }
     throw ExitCode(report.exitStatus)
+  }
+
+  /// Asks `definition` once, unless an earlier run's limit rests it.
+  private func sourceCheck(
+    _ definition: PriceSourceDefinition, _ resolved: PipelineOptions.Resolved,
+    client: NIOHTTPClient, limits: [String: PriceSourceChain.InheritedLimit],
+    now: @escaping @Sendable () -> Date
+  ) async -> DoctorCheck {
+    let id = definition.source.id
+    let url =
+      (try? definition.url(
+        for: resolved.configuration.currency, base: resolved.configuration.urls[id]))
+      ?? definition.defaultURL
+    let route = resolved.proxies.explain(for: url)
+    if let limit = limits[id] {
+      return DoctorCheck(
+        source: id, url: url.absoluteString, route: route,
+        outcome: .notAsked(
+          "resting for \(limit.remaining.humanText) after \(limit.cause) (an earlier run)"),
+        latency: nil)
+    }
+    let clock = ContinuousClock()
+    let start = clock.now
+    let outcome: DoctorCheck.Outcome
+    do {
+      let loader = try RemotePriceLoader(
+        client: client, definition: definition, currency: resolved.configuration.currency,
+        url: resolved.configuration.urls[id], apiKey: resolved.configuration.apiKeys[id], now: now)
+      outcome = .price(try await loader.load())
+    } catch let error as PriceSourceError {
+      outcome = .failed(error)
+    } catch {
+      outcome = .failed(.unreachable("\(error)"))
+    }
+    return DoctorCheck(
+      source: id, url: url.absoluteString, route: route, outcome: outcome,
+      latency: clock.now - start)
   }
 
   /// Opens each stream the ticks read (``PriceStreamSet/endpoints(sources:currency:urls:maximumStreams:)``:

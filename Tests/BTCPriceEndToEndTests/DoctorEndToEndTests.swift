@@ -24,6 +24,36 @@ extension BinaryEndToEndTests {
       }
     }
 
+    /// Slow sources are asked side by side, so doctor takes as long as the slowest, not the sum,
+    /// and still lists them in chain order.
+    @Test func slowSources_areAskedSideBySide_andListedInChainOrder() async throws {
+      try await FakeExchangeServer.withRunning { server in
+        await server.stub(.binance, .binance(price: "68901.23", delay: .seconds(2)))
+        await server.stub(.coinbase, .coinbase(price: "68880.55", delay: .seconds(2)))
+        await server.stub(.kraken, .kraken(price: "68870.10", delay: .seconds(2)))
+        let run = try BinaryProcess(
+          ["doctor", "--no-cache", "--no-stream", "--sources", "kraken,binance,coinbase"]
+            + server.urlArguments)
+        let status = await run.waitForExit()
+
+        #expect(status == 0, "\(run.stderrText)")
+        let arrivals = [
+          await server.requests(to: .binance), await server.requests(to: .coinbase),
+          await server.requests(to: .kraken),
+        ].compactMap { $0.first?.receivedAt }
+        #expect(arrivals.count == 3)
+        if let first = arrivals.min(), let last = arrivals.max() {
+          // One after the other they would come 2 s apart.
+          #expect(first.duration(to: last) < .seconds(1), "\(arrivals)")
+        }
+        let text = run.stdoutText.joined(separator: "\n")
+        let order = ["  kraken (", "  binance (", "  coinbase ("].compactMap {
+          text.range(of: $0)?.lowerBound
+        }
+        #expect(order.count == 3 && order == order.sorted(), "\(text)")
+      }
+    }
+
     @Test func noSourceWorking_exitsOne_withJSON() async throws {
       try await FakeExchangeServer.withRunning { server in
         let run = try BinaryProcess(
