@@ -204,6 +204,7 @@ let package = Package(
         "BTCPriceCore", "BTCPriceNetworking", "BTCPriceNIO", "BTCPriceURLSession",
         "BTCPricePersistence", "BTCPriceFeature", "BTCPriceTestSupport",
         .product(name: "NIOCore", package: "swift-nio"),
+        .product(name: "NIOEmbedded", package: "swift-nio"),
         .product(name: "NIOPosix", package: "swift-nio"),
       ],
       swiftSettings: strict
