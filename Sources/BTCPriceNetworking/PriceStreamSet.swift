@@ -115,13 +115,19 @@ public struct PriceStreamSet: Sendable {
   }
 
   /// The streams a first tick waits for: the kept ones not resting, and the standby while it
-  /// stands in.
+  /// stands in. A kept stream whose last attempt was refused counts as resting from the moment
+  /// the board has the refusal (its runner tells of the rest a moment later), so a first tick
+  /// never goes ahead in between without the standby's price.
   public var expected: [StreamFirstPriceLoader.Stream] {
-    let resting = resting.value
-    let standingIn = !resting.isEmpty
+    let known = resting.value
+    let rests = Set(
+      runners.map(\.source).filter { source in
+        known.contains(source)
+          || board.entry(for: source).lastError.flatMap(StreamRefusal.cause(of:)) != nil
+      })
     return streams.filter { stream in
-      if stream.source == standby?.source { return standingIn }
-      return !resting.contains(stream.source)
+      if stream.source == standby?.source { return !rests.isEmpty }
+      return !rests.contains(stream.source)
     }
   }
 

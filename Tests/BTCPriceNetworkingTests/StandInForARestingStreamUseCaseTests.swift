@@ -71,6 +71,18 @@ struct StandInForARestingStreamUseCaseTests {
     await running.value
   }
 
+  /// Between the board learning of the refusal and the runner telling of its rest, a first
+  /// tick's wait must already expect the standby, not go ahead with one stream.
+  @Test func refusalOnTheBoard_alreadyExpectsTheStandby() {
+    let (set, _, _) = makeSUT(binance: [])
+
+    set.board.markDown(.binance, because: refused429(retryAfter: .seconds(2)))
+    #expect(set.expected.map(\.source) == [.coinbase, .kraken])
+
+    set.board.markDown(.binance, because: .closed(code: 1001))
+    #expect(set.expected.map(\.source) == [.binance, .coinbase], "a close is no refusal")
+  }
+
   /// The app runs the set again on each return to the foreground: the standby stands in again.
   @Test func runAgain_whileThePrimaryStillRests_theStandbyStandsInAgain() async throws {
     let (set, connector, _) = makeSUT(binance: [], binanceResting: true)
