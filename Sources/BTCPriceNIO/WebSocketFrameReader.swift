@@ -76,23 +76,75 @@ final class WebSocketFrameReader: ChannelInboundHandler, RemovableChannelHandler
   }
 
   /// Reads what the kernel has buffered for this connection, hands it to the runner, answers
-  /// the pings in it, and succeeds once that read is complete; after `bound` when nothing was
-  /// buffered (the read stays asked for, so a frame that arrives later is read then, once); at
-  /// once when the connection has ended. Called on the loop.
+  /// the pings in it, and succeeds once that read is complete; at once when the kernel holds
+  /// nothing for it (the read stays asked for, so a frame that arrives later is read then, once)
+  /// or when the connection has ended; after `bound` at the latest. Called on the loop.
+  ///
+  /// Why not simply wait `bound` when nothing comes: SwiftNIO keeps a cancelled timer's clock
+  /// armed, so a 2 ms bound woke the process 2 ms after every tick, read or not, one of the few
+  /// wake-ups a second left (docs/PERFORMANCE.md, "Streams"). Asking the kernel first ends an
+  /// empty drain with no timer; a drain that has bytes to read looks again every
+  /// ``checkStep``, a timer short enough to have run out before the tick is over, so the loop
+  /// does not sleep on it.
   func drain(within bound: TimeAmount) -> EventLoopFuture<Void> {
     guard let context, !finished else {
       return ended.futureResult.eventLoop.makeSucceededVoidFuture()
     }
+    let buffered = Self.kernelHoldsBytes(for: context.channel)
+    context.read()
+    if buffered == false { return context.eventLoop.makeSucceededVoidFuture() }
     let promise = context.eventLoop.makePromise(of: Void.self)
     draining.append(promise)
-    context.read()
-    // Readable data is handled before scheduled tasks in the loop's turn, so this bound only
-    // ends the wait when there was nothing to read.
-    let timeout = context.eventLoop.assumeIsolated().scheduleTask(in: bound) {
+    // Without an answer from the kernel, wait the whole bound, as before.
+    let step = buffered == nil ? bound : min(Self.checkStep, bound)
+    check(promise, every: step, until: .now() + bound)
+    return promise.futureResult
+  }
+
+  /// How often a drain looks whether the bytes it was called for are still unread: readable
+  /// data is handled before scheduled tasks in the loop's turn, so they usually are read before
+  /// the first look; if the loop's turn came late, the next look waits again.
+  static let checkStep = TimeAmount.microseconds(50)
+
+  /// Ends the drain `promise` once the kernel holds nothing more for the connection (what it
+  /// held was read, or was no frame: TLS records of its own) or at `deadline`, looking every
+  /// `step`; does nothing once the read has completed it.
+  private func check(
+    _ promise: EventLoopPromise<Void>, every step: TimeAmount, until deadline: NIODeadline
+  ) {
+    guard let context else { return }
+    let timer = context.eventLoop.assumeIsolated().scheduleTask(in: step) {
+      guard self.draining.contains(promise) else {
+        return
+      }
+      if NIODeadline.now() < deadline, let context = self.context,
+        Self.kernelHoldsBytes(for: context.channel) == true
+      {
+        return self.check(promise, every: step, until: deadline)
+      }
       self.draining.removeAll { $0 == promise }
       promise.succeed()
     }
-    return promise.futureResult.always { _ in timeout.cancel() }
+    promise.futureResult.whenComplete { _ in timer.cancel() }
+  }
+
+  /// Whether the kernel holds bytes this connection has not read yet; nil where we cannot ask.
+  /// Linux: the first word of `SO_MEMINFO` is the memory of the socket's receive queue (zero
+  /// when nothing waits); Darwin: `SO_NREAD`, the bytes readable.
+  static func kernelHoldsBytes(for channel: any Channel) -> Bool? {
+    #if os(Linux)
+      let name: CInt = 55  // SO_MEMINFO
+    #elseif canImport(Darwin)
+      let name: CInt = 0x1020  // SO_NREAD
+    #else
+      return nil
+    #endif
+    let option = ChannelOptions.Types.SocketOption(
+      level: .socket, name: NIOBSDSocket.Option(rawValue: name))
+    guard let value = try? channel.syncOptions?.getOption(option) else { return nil }
+    // The option reads as many bytes as an Int has: on Linux two words of the array, of which
+    // the first is the one we want.
+    return Int(value) & 0xFFFF_FFFF != 0
   }
 
   func channelReadComplete(context: ChannelHandlerContext) {

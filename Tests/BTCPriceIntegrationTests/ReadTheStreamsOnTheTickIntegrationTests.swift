@@ -96,6 +96,49 @@ struct ReadTheStreamsOnTheTickIntegrationTests {
     }
   }
 
+  @Test func drain_endsAtOnceWhenTheKernelHoldsNothing_withoutWaitingForItsBound() async throws {
+    try await withStreamServer(drainBound: .seconds(10)) { server, connector in
+      let inbound = Locked<[WebSocketInbound]>([])
+      let task = try await open(server, connector, into: inbound)
+      await connector.drain()
+      let before = inbound.value.count
+      let clock = ContinuousClock()
+
+      let took = await clock.measure { await connector.drain() }
+
+      #expect(took < .seconds(1))
+      #expect(inbound.value.count == before)
+      // The read stays asked for: a frame that comes later is read when it arrives.
+      server.send(FakeStreamMessage.coinbaseTicker(price: "68884.00"))
+      await eventually(within: .seconds(5)) { inbound.value.count == before + 1 }
+      task.cancel()
+      _ = await task.value
+    }
+  }
+
+  @Test func drain_withALongBound_stillReadsWhatTheKernelHolds() async throws {
+    try await withStreamServer(drainBound: .seconds(10)) { server, connector in
+      let inbound = Locked<[WebSocketInbound]>([])
+      let task = try await open(server, connector, into: inbound)
+      await connector.drain()
+      let before = inbound.value.count
+      server.send(FakeStreamMessage.coinbaseTicker(price: "68885.00"))
+      try await Task.sleep(for: .milliseconds(200))
+      // Read on arrival: the first frame after a drain.
+      #expect(inbound.value.count == before + 1)
+      server.send(FakeStreamMessage.coinbaseTicker(price: "68886.00"))
+      try await Task.sleep(for: .milliseconds(200))
+      #expect(inbound.value.count == before + 1)
+
+      let took = await ContinuousClock().measure { await connector.drain() }
+
+      #expect(inbound.value.count == before + 2)
+      #expect(took < .seconds(1))
+      task.cancel()
+      _ = await task.value
+    }
+  }
+
   // MARK: Helpers
 
   /// Opens a Coinbase stream and returns once the server has its subscription; `onEnd` hears how
@@ -120,11 +163,12 @@ struct ReadTheStreamsOnTheTickIntegrationTests {
   }
 
   private func withStreamServer(
+    drainBound: Duration = .milliseconds(2),
     _ body: (FakeStreamServer, NIOWebSocketConnector) async throws -> Void
   ) async throws {
     let server = try await FakeStreamServer.start()
     let connector = NIOWebSocketConnector(
-      group: MultiThreadedEventLoopGroup.singleton, readOnTick: true)
+      group: MultiThreadedEventLoopGroup.singleton, readOnTick: true, drainBound: drainBound)
     do {
       try await body(server, connector)
       await server.stop()
