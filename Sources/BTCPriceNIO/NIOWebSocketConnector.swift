@@ -101,6 +101,13 @@ public final class NIOWebSocketConnector: WebSocketConnector {
     url: URL, subscriptions: [String],
     onInbound: @escaping @Sendable (WebSocketInbound) -> PriceStreamError?
   ) async -> PriceStreamError {
+    await run(url: url, subscriptions: subscriptions) { inbound, _ in onInbound(inbound) }
+  }
+
+  public func run(
+    url: URL, subscriptions: [String],
+    onReceived onInbound: @escaping @Sendable (WebSocketInbound, Duration) -> PriceStreamError?
+  ) async -> PriceStreamError {
     let host: String
     let port: Int
     let secure: Bool
@@ -163,7 +170,8 @@ public final class NIOWebSocketConnector: WebSocketConnector {
   private func connect(
     host: String, port: Int, secure: Bool, target: String, proxy: ProxyEndpoint?,
     opened: NIOLockedValueBox<Opened>, answer: NIOLockedValueBox<UpgradeResponseRecorder.Answer?>,
-    subscriptions: [String], onInbound: @escaping @Sendable (WebSocketInbound) -> PriceStreamError?
+    subscriptions: [String],
+    onInbound: @escaping @Sendable (WebSocketInbound, Duration) -> PriceStreamError?
   ) async throws -> EventLoopFuture<Upgrade> {
     let tls = secure ? try tlsContext() : nil
     // An IP address is no server name for SNI (NIOSSL refuses it).

@@ -3,6 +3,10 @@ import BTCPriceNetworking
 import NIOCore
 import NIOWebSocket
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// The last handler of an upgraded price-stream connection: sends the subscriptions
 /// (``subscribe()``), hands each frame to the runner's `onInbound` on the channel's own event
 /// loop, answers pings, and ends the connection with its typed ``PriceStreamError``, which
@@ -17,11 +21,13 @@ import NIOWebSocket
 ///
 /// Read on the tick (`readOnTick`): once the subscriptions are sent the channel stops reading on
 /// its own (`autoRead` off), and the frames the kernel buffered are read only when ``drain(within:)``
-/// asks, once a tick, and once more for the first frame after a drain (see
-/// `channelReadComplete`). A second of running then costs two wake-ups a stream and a few reads
-/// whatever the market does, instead of one wake-up per message (docs/PERFORMANCE.md,
-/// "Streams"). Pings may wait for the next drain: Binance wants a pong within a minute, a tick
-/// comes every second.
+/// asks, once a tick. Each message is handed on with how long ago it reached the machine, which
+/// the kernel tells (`TCP_INFO`'s last data received, on Linux), so the board dates it when it
+/// came, not when the tick read it. A second of running then costs the tick's one wake-up and a
+/// few reads whatever the market does, instead of one wake-up per message (docs/PERFORMANCE.md,
+/// "Streams"). Where the kernel cannot tell, the first frame after a drain is read as it arrives
+/// (see `channelReadComplete`): two wake-ups a stream a second at most. Pings may wait for the
+/// next drain: Binance wants a pong within a minute, a tick comes every second.
 final class WebSocketFrameReader: ChannelInboundHandler, RemovableChannelHandler {
   typealias InboundIn = WebSocketFrame
   typealias OutboundOut = WebSocketFrame
@@ -30,8 +36,12 @@ final class WebSocketFrameReader: ChannelInboundHandler, RemovableChannelHandler
   let ended: EventLoopPromise<PriceStreamError>
   private let subscriptions: [String]
   private let maximumFrameSize: Int
-  private let onInbound: @Sendable (WebSocketInbound) -> PriceStreamError?
+  private let onInbound: @Sendable (WebSocketInbound, Duration) -> PriceStreamError?
   private let readOnTick: Bool
+  /// Read on the tick, and the kernel tells when the data came (decided once subscribed).
+  private var datedByKernel = false
+  /// How long ago the data of the read in progress came, once asked.
+  private var readAge: Duration?
   private var finished = false
   private var context: ChannelHandlerContext?
   /// The drains waiting for the read they asked for to complete.
@@ -40,7 +50,7 @@ final class WebSocketFrameReader: ChannelInboundHandler, RemovableChannelHandler
   init(
     ended: EventLoopPromise<PriceStreamError>, subscriptions: [String], maximumFrameSize: Int,
     readOnTick: Bool = false,
-    onInbound: @escaping @Sendable (WebSocketInbound) -> PriceStreamError?
+    onInbound: @escaping @Sendable (WebSocketInbound, _ receivedAgo: Duration) -> PriceStreamError?
   ) {
     self.ended = ended
     self.subscriptions = subscriptions
@@ -70,7 +80,10 @@ final class WebSocketFrameReader: ChannelInboundHandler, RemovableChannelHandler
       if !subscriptions.isEmpty { context.flush() }
       // From here on frames are read when a tick drains them. The upgrade and the subscriptions
       // were read and written with autoRead on: a handshake must not wait for a tick.
-      if readOnTick { try? context.channel.syncOptions?.setOption(.autoRead, value: false) }
+      if readOnTick {
+        try? context.channel.syncOptions?.setOption(.autoRead, value: false)
+        datedByKernel = Self.lastDataAge(of: context.channel) != nil
+      }
     }
     return ended.futureResult
   }
@@ -91,6 +104,9 @@ final class WebSocketFrameReader: ChannelInboundHandler, RemovableChannelHandler
       return ended.futureResult.eventLoop.makeSucceededVoidFuture()
     }
     let buffered = Self.kernelHoldsBytes(for: context.channel)
+    // Dated by the kernel, a frame that comes after this drain waits for the next one: nothing
+    // is read between ticks.
+    if buffered == false, datedByKernel { return context.eventLoop.makeSucceededVoidFuture() }
     context.read()
     if buffered == false { return context.eventLoop.makeSucceededVoidFuture() }
     let promise = context.eventLoop.makePromise(of: Void.self)
@@ -149,13 +165,40 @@ final class WebSocketFrameReader: ChannelInboundHandler, RemovableChannelHandler
 
   func channelReadComplete(context: ChannelHandlerContext) {
     let drained = !draining.isEmpty
+    readAge = nil
     completeDrains()
     context.fireChannelReadComplete()
-    // After a drain that read something, the next frame is read as soon as it arrives (one more
-    // wake-up at most until the next drain, whatever the rate): the board stamps a message when
-    // it is read, and a trade that arrived just after a drain would otherwise look one interval
-    // younger than it is, so a stream that has just fallen silent would be read a tick too long.
-    if drained, readOnTick, !finished { context.read() }
+    // Where the kernel cannot date the data: after a drain that read something, the next frame
+    // is read as soon as it arrives (one more wake-up at most until the next drain, whatever the
+    // rate), so that it is dated when it came. A trade that arrived just after a drain would
+    // otherwise look one interval younger than it is, and a stream that has just fallen silent
+    // would be read a tick too long.
+    if drained, readOnTick, !datedByKernel, !finished { context.read() }
+  }
+
+  /// How long ago the data being read reached the machine: asked of the kernel once a read.
+  private func receivedAgo(_ context: ChannelHandlerContext) -> Duration {
+    guard datedByKernel else { return .zero }
+    if let readAge { return readAge }
+    let age = Self.lastDataAge(of: context.channel) ?? .zero
+    readAge = age
+    return age
+  }
+
+  /// How long ago the kernel last received data on the connection's socket (`TCP_INFO`, to the
+  /// kernel's tick of a few milliseconds); nil where it cannot tell. Called on the loop, where
+  /// the socket option's future is already complete.
+  static func lastDataAge(of channel: any Channel) -> Duration? {
+    #if os(Linux)
+      guard let provider = channel as? any SocketOptionProvider else { return nil }
+      var age: Duration?
+      provider.getTCPInfo().assumeIsolated().whenSuccess { info in
+        age = .milliseconds(Int(info.tcpi_last_data_recv))
+      }
+      return age
+    #else
+      return nil
+    #endif
   }
 
   func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -186,7 +229,7 @@ final class WebSocketFrameReader: ChannelInboundHandler, RemovableChannelHandler
     default:
       return finish(context, .protocolViolation("fragmented frame"))
     }
-    if let error = onInbound(message) { finish(context, error) }
+    if let error = onInbound(message, receivedAgo(context)) { finish(context, error) }
   }
 
   func errorCaught(context: ChannelHandlerContext, error: any Error) {

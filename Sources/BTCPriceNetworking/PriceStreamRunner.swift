@@ -132,10 +132,11 @@ public struct PriceStreamRunner: Sendable {
     await retiring?.closeAndWait()
   }
 
-  /// Reads one inbound message into the board; an error ends the connection.
-  fileprivate func handle(_ inbound: WebSocketInbound, on connection: Connection)
-    -> PriceStreamError?
-  {
+  /// Reads one inbound message, which reached the machine `receivedAgo`, into the board; an
+  /// error ends the connection.
+  fileprivate func handle(
+    _ inbound: WebSocketInbound, receivedAgo: Duration, on connection: Connection
+  ) -> PriceStreamError? {
     let message: PriceStreamMessage
     switch inbound {
     case .ping:
@@ -148,10 +149,10 @@ public struct PriceStreamRunner: Sendable {
         return error
       }
     }
-    if connection.deliver(at: clock.now) {
+    if connection.deliver(at: clock.now.advanced(by: .zero - receivedAgo)) {
       onEvent(.connected(endpoint.source))
     }
-    board.record(message, from: endpoint.source)
+    board.record(message, from: endpoint.source, receivedAgo: receivedAgo)
     if message == .reconnectSoon { connection.signal(.handover) }
     return nil
   }
@@ -163,10 +164,10 @@ public struct PriceStreamRunner: Sendable {
   }
 
   fileprivate func open(
-    onInbound: @escaping @Sendable (WebSocketInbound) -> PriceStreamError?
+    onReceived: @escaping @Sendable (WebSocketInbound, Duration) -> PriceStreamError?
   ) async -> PriceStreamError {
     await connector.run(
-      url: endpoint.url, subscriptions: endpoint.subscriptions, onInbound: onInbound)
+      url: endpoint.url, subscriptions: endpoint.subscriptions, onReceived: onReceived)
   }
 
   fileprivate var ageLimit: Duration? { maximumAge }
@@ -201,7 +202,9 @@ private final class Connection: Sendable {
   func start(_ runner: PriceStreamRunner) {
     let opened = runner.now
     let task = Task { [continuation] in
-      let error = await runner.open { inbound in runner.handle(inbound, on: self) }
+      let error = await runner.open { inbound, receivedAgo in
+        runner.handle(inbound, receivedAgo: receivedAgo, on: self)
+      }
       continuation.yield(.ended(error))
     }
     state.withValue {
