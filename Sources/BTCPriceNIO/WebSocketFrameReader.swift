@@ -117,14 +117,17 @@ final class WebSocketFrameReader: ChannelInboundHandler, RemovableChannelHandler
     return promise.futureResult
   }
 
-  /// How often a drain looks whether the bytes it was called for are still unread: readable
+  /// When a drain first looks whether the bytes it was called for are still unread: readable
   /// data is handled before scheduled tasks in the loop's turn, so they usually are read before
-  /// the first look; if the loop's turn came late, the next look waits again.
+  /// the first look. If they are not, the loop's turn came late, and each next look waits twice
+  /// as long: a timer already due when the loop finishes its tasks would run before the loop
+  /// reads its sockets, so looks at a fixed short step could keep a slow loop (a loaded machine,
+  /// valgrind) from ever reading them before the bound.
   static let checkStep = TimeAmount.microseconds(50)
 
   /// Ends the drain `promise` once the kernel holds nothing more for the connection (what it
-  /// held was read, or was no frame: TLS records of its own) or at `deadline`, looking every
-  /// `step`; does nothing once the read has completed it.
+  /// held was read, or was no frame: TLS records of its own) or at `deadline`, looking after
+  /// `step`, then twice as long each time; does nothing once the read has completed it.
   private func check(
     _ promise: EventLoopPromise<Void>, every step: TimeAmount, until deadline: NIODeadline
   ) {
@@ -136,7 +139,7 @@ final class WebSocketFrameReader: ChannelInboundHandler, RemovableChannelHandler
       if NIODeadline.now() < deadline, let context = self.context,
         Self.kernelHoldsBytes(for: context.channel) == true
       {
-        return self.check(promise, every: step, until: deadline)
+        return self.check(promise, every: step * 2, until: deadline)
       }
       self.draining.removeAll { $0 == promise }
       promise.succeed()
