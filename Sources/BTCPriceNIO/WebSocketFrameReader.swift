@@ -90,13 +90,14 @@ final class WebSocketFrameReader: ChannelInboundHandler, RemovableChannelHandler
 
   /// Reads what the kernel has buffered for this connection, hands it to the runner, answers
   /// the pings in it, and succeeds once that read is complete; at once when the kernel holds
-  /// nothing for it (the read stays asked for, so a frame that arrives later is read then, once)
-  /// or when the connection has ended; after `bound` at the latest. Called on the loop.
+  /// nothing for it (a frame that arrives later is read by the next drain where the kernel dates
+  /// frames, else as it arrives: the read stays asked for) or when the connection has ended;
+  /// after `bound` at the latest. Called on the loop.
   ///
   /// Why not simply wait `bound` when nothing comes: SwiftNIO keeps a cancelled timer's clock
   /// armed, so a 2 ms bound woke the process 2 ms after every tick, read or not, one of the few
   /// wake-ups a second left (docs/PERFORMANCE.md, "Streams"). Asking the kernel first ends an
-  /// empty drain with no timer; a drain that has bytes to read looks again every
+  /// empty drain with no timer; a drain that has bytes to read looks first after
   /// ``checkStep``, a timer short enough to have run out before the tick is over, so the loop
   /// does not sleep on it.
   func drain(within bound: TimeAmount) -> EventLoopFuture<Void> {
