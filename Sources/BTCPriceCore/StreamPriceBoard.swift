@@ -36,10 +36,15 @@ public final class StreamPriceBoard: Sendable {
     self.currency = currency
   }
 
-  /// Records one message of `source`'s stream as it arrives.
-  public func record(_ message: PriceStreamMessage, from source: PriceSource) {
-    let at = clock.now.offset
-    let stamp = now()
+  /// Records one message of `source`'s stream, which reached the machine `receivedAgo` (a
+  /// stream read on the tick reads a message up to a tick after it came): its times are when it
+  /// came.
+  public func record(
+    _ message: PriceStreamMessage, from source: PriceSource, receivedAgo: Duration = .zero
+  ) {
+    let at = clock.now.offset - receivedAgo
+    let (seconds, attoseconds) = receivedAgo.components
+    let stamp = now().addingTimeInterval(-(Double(seconds) + Double(attoseconds) / 1e18))
     entries.withValue { entries in
       var entry = entries[source.id] ?? Entry()
       entry.messageAt = at

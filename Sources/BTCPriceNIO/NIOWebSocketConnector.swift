@@ -75,12 +75,16 @@ public final class NIOWebSocketConnector: WebSocketConnector {
   ///     tells "no upgrade" from "upgraded, then silent").
   ///   - readOnTick: once upgraded and subscribed, read frames only when ``drain()`` asks;
   ///     off: read each frame as it arrives.
-  ///   - drainBound: how long a drain waits for a connection that had nothing buffered.
+  ///   - drainBound: the longest a drain waits for bytes the kernel holds to be read. The loop
+  ///     reads them within microseconds, but a loaded machine can stall its thread for
+  ///     milliseconds, and a drain that gave up then would leave the tick without the messages
+  ///     of its second (read on the tick, nothing else reads them). A drain with nothing to read
+  ///     does not wait at all.
   public init(
     group: any EventLoopGroup, connectTimeout: Duration = .seconds(5),
     maximumFrameSize: Int = PriceStreamEndpoint.maximumMessageSize,
     proxies: ProxySelector? = nil, trust: TrustSource = .system,
-    readOnTick: Bool = false, drainBound: Duration = .milliseconds(2),
+    readOnTick: Bool = false, drainBound: Duration = .milliseconds(50),
     onUpgrade: (@Sendable () -> Void)? = nil
   ) {
     self.group = group
@@ -100,6 +104,13 @@ public final class NIOWebSocketConnector: WebSocketConnector {
   public func run(
     url: URL, subscriptions: [String],
     onInbound: @escaping @Sendable (WebSocketInbound) -> PriceStreamError?
+  ) async -> PriceStreamError {
+    await run(url: url, subscriptions: subscriptions) { inbound, _ in onInbound(inbound) }
+  }
+
+  public func run(
+    url: URL, subscriptions: [String],
+    onReceived onInbound: @escaping @Sendable (WebSocketInbound, Duration) -> PriceStreamError?
   ) async -> PriceStreamError {
     let host: String
     let port: Int
@@ -163,7 +174,8 @@ public final class NIOWebSocketConnector: WebSocketConnector {
   private func connect(
     host: String, port: Int, secure: Bool, target: String, proxy: ProxyEndpoint?,
     opened: NIOLockedValueBox<Opened>, answer: NIOLockedValueBox<UpgradeResponseRecorder.Answer?>,
-    subscriptions: [String], onInbound: @escaping @Sendable (WebSocketInbound) -> PriceStreamError?
+    subscriptions: [String],
+    onInbound: @escaping @Sendable (WebSocketInbound, Duration) -> PriceStreamError?
   ) async throws -> EventLoopFuture<Upgrade> {
     let tls = secure ? try tlsContext() : nil
     // An IP address is no server name for SNI (NIOSSL refuses it).

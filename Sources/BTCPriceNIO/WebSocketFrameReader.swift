@@ -3,6 +3,10 @@ import BTCPriceNetworking
 import NIOCore
 import NIOWebSocket
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// The last handler of an upgraded price-stream connection: sends the subscriptions
 /// (``subscribe()``), hands each frame to the runner's `onInbound` on the channel's own event
 /// loop, answers pings, and ends the connection with its typed ``PriceStreamError``, which
@@ -17,11 +21,13 @@ import NIOWebSocket
 ///
 /// Read on the tick (`readOnTick`): once the subscriptions are sent the channel stops reading on
 /// its own (`autoRead` off), and the frames the kernel buffered are read only when ``drain(within:)``
-/// asks, once a tick, and once more for the first frame after a drain (see
-/// `channelReadComplete`). A second of running then costs two wake-ups a stream and a few reads
-/// whatever the market does, instead of one wake-up per message (docs/PERFORMANCE.md,
-/// "Streams"). Pings may wait for the next drain: Binance wants a pong within a minute, a tick
-/// comes every second.
+/// asks, once a tick. Each message is handed on with how long ago it reached the machine, which
+/// the kernel tells (`TCP_INFO`'s last data received, on Linux), so the board dates it when it
+/// came, not when the tick read it. A second of running then costs the tick's one wake-up and a
+/// few reads whatever the market does, instead of one wake-up per message (docs/PERFORMANCE.md,
+/// "Streams"). Where the kernel cannot tell, the first frame after a drain is read as it arrives
+/// (see `channelReadComplete`): two wake-ups a stream a second at most. Pings may wait for the
+/// next drain: Binance wants a pong within a minute, a tick comes every second.
 final class WebSocketFrameReader: ChannelInboundHandler, RemovableChannelHandler {
   typealias InboundIn = WebSocketFrame
   typealias OutboundOut = WebSocketFrame
@@ -30,8 +36,12 @@ final class WebSocketFrameReader: ChannelInboundHandler, RemovableChannelHandler
   let ended: EventLoopPromise<PriceStreamError>
   private let subscriptions: [String]
   private let maximumFrameSize: Int
-  private let onInbound: @Sendable (WebSocketInbound) -> PriceStreamError?
+  private let onInbound: @Sendable (WebSocketInbound, Duration) -> PriceStreamError?
   private let readOnTick: Bool
+  /// Read on the tick, and the kernel tells when the data came (decided once subscribed).
+  private var datedByKernel = false
+  /// How long ago the data of the read in progress came, once asked.
+  private var readAge: Duration?
   private var finished = false
   private var context: ChannelHandlerContext?
   /// The drains waiting for the read they asked for to complete.
@@ -40,7 +50,7 @@ final class WebSocketFrameReader: ChannelInboundHandler, RemovableChannelHandler
   init(
     ended: EventLoopPromise<PriceStreamError>, subscriptions: [String], maximumFrameSize: Int,
     readOnTick: Bool = false,
-    onInbound: @escaping @Sendable (WebSocketInbound) -> PriceStreamError?
+    onInbound: @escaping @Sendable (WebSocketInbound, _ receivedAgo: Duration) -> PriceStreamError?
   ) {
     self.ended = ended
     self.subscriptions = subscriptions
@@ -70,40 +80,129 @@ final class WebSocketFrameReader: ChannelInboundHandler, RemovableChannelHandler
       if !subscriptions.isEmpty { context.flush() }
       // From here on frames are read when a tick drains them. The upgrade and the subscriptions
       // were read and written with autoRead on: a handshake must not wait for a tick.
-      if readOnTick { try? context.channel.syncOptions?.setOption(.autoRead, value: false) }
+      if readOnTick {
+        try? context.channel.syncOptions?.setOption(.autoRead, value: false)
+        datedByKernel = Self.lastDataAge(of: context.channel) != nil
+      }
     }
     return ended.futureResult
   }
 
   /// Reads what the kernel has buffered for this connection, hands it to the runner, answers
-  /// the pings in it, and succeeds once that read is complete; after `bound` when nothing was
-  /// buffered (the read stays asked for, so a frame that arrives later is read then, once); at
-  /// once when the connection has ended. Called on the loop.
+  /// the pings in it, and succeeds once that read is complete; at once when the kernel holds
+  /// nothing for it (a frame that arrives later is read by the next drain where the kernel dates
+  /// frames, else as it arrives: the read stays asked for) or when the connection has ended;
+  /// after `bound` at the latest. Called on the loop.
+  ///
+  /// Why not simply wait `bound` when nothing comes: SwiftNIO keeps a cancelled timer's clock
+  /// armed, so a 2 ms bound woke the process 2 ms after every tick, read or not, one of the few
+  /// wake-ups a second left (docs/PERFORMANCE.md, "Streams"). Asking the kernel first ends an
+  /// empty drain with no timer; a drain that has bytes to read looks first after
+  /// ``checkStep``, a timer short enough to have run out before the tick is over, so the loop
+  /// does not sleep on it.
   func drain(within bound: TimeAmount) -> EventLoopFuture<Void> {
     guard let context, !finished else {
       return ended.futureResult.eventLoop.makeSucceededVoidFuture()
     }
+    let buffered = Self.kernelHoldsBytes(for: context.channel)
+    // Dated by the kernel, a frame that comes after this drain waits for the next one: nothing
+    // is read between ticks.
+    if buffered == false, datedByKernel { return context.eventLoop.makeSucceededVoidFuture() }
+    context.read()
+    if buffered == false { return context.eventLoop.makeSucceededVoidFuture() }
     let promise = context.eventLoop.makePromise(of: Void.self)
     draining.append(promise)
-    context.read()
-    // Readable data is handled before scheduled tasks in the loop's turn, so this bound only
-    // ends the wait when there was nothing to read.
-    let timeout = context.eventLoop.assumeIsolated().scheduleTask(in: bound) {
+    // Without an answer from the kernel, wait the whole bound, as before.
+    let step = buffered == nil ? bound : min(Self.checkStep, bound)
+    check(promise, every: step, until: .now() + bound)
+    return promise.futureResult
+  }
+
+  /// When a drain first looks whether the bytes it was called for are still unread: readable
+  /// data is handled before scheduled tasks in the loop's turn, so they usually are read before
+  /// the first look. If they are not, the loop's turn came late, and each next look waits twice
+  /// as long: a timer already due when the loop finishes its tasks would run before the loop
+  /// reads its sockets, so looks at a fixed short step could keep a slow loop (a loaded machine,
+  /// valgrind) from ever reading them before the bound.
+  static let checkStep = TimeAmount.microseconds(50)
+
+  /// Ends the drain `promise` once the kernel holds nothing more for the connection (what it
+  /// held was read, or was no frame: TLS records of its own) or at `deadline`, looking after
+  /// `step`, then twice as long each time; does nothing once the read has completed it.
+  private func check(
+    _ promise: EventLoopPromise<Void>, every step: TimeAmount, until deadline: NIODeadline
+  ) {
+    guard let context else { return }
+    let timer = context.eventLoop.assumeIsolated().scheduleTask(in: step) {
+      guard self.draining.contains(promise) else {
+        return
+      }
+      if NIODeadline.now() < deadline, let context = self.context,
+        Self.kernelHoldsBytes(for: context.channel) == true
+      {
+        return self.check(promise, every: step * 2, until: deadline)
+      }
       self.draining.removeAll { $0 == promise }
       promise.succeed()
     }
-    return promise.futureResult.always { _ in timeout.cancel() }
+    promise.futureResult.whenComplete { _ in timer.cancel() }
+  }
+
+  /// Whether the kernel holds bytes this connection has not read yet; nil where we cannot ask.
+  /// Linux: the first word of `SO_MEMINFO` is the memory of the socket's receive queue (zero
+  /// when nothing waits); Darwin: `SO_NREAD`, the bytes readable.
+  static func kernelHoldsBytes(for channel: any Channel) -> Bool? {
+    #if os(Linux)
+      let name: CInt = 55  // SO_MEMINFO
+    #elseif canImport(Darwin)
+      let name: CInt = 0x1020  // SO_NREAD
+    #else
+      return nil
+    #endif
+    let option = ChannelOptions.Types.SocketOption(
+      level: .socket, name: NIOBSDSocket.Option(rawValue: name))
+    guard let value = try? channel.syncOptions?.getOption(option) else { return nil }
+    // The option reads as many bytes as an Int has: on Linux two words of the array, of which
+    // the first is the one we want.
+    return Int(value) & 0xFFFF_FFFF != 0
   }
 
   func channelReadComplete(context: ChannelHandlerContext) {
     let drained = !draining.isEmpty
+    readAge = nil
     completeDrains()
     context.fireChannelReadComplete()
-    // After a drain that read something, the next frame is read as soon as it arrives (one more
-    // wake-up at most until the next drain, whatever the rate): the board stamps a message when
-    // it is read, and a trade that arrived just after a drain would otherwise look one interval
-    // younger than it is, so a stream that has just fallen silent would be read a tick too long.
-    if drained, readOnTick, !finished { context.read() }
+    // Where the kernel cannot date the data: after a drain that read something, the next frame
+    // is read as soon as it arrives (one more wake-up at most until the next drain, whatever the
+    // rate), so that it is dated when it came. A trade that arrived just after a drain would
+    // otherwise look one interval younger than it is, and a stream that has just fallen silent
+    // would be read a tick too long.
+    if drained, readOnTick, !datedByKernel, !finished { context.read() }
+  }
+
+  /// How long ago the data being read reached the machine: asked of the kernel once a read.
+  private func receivedAgo(_ context: ChannelHandlerContext) -> Duration {
+    guard datedByKernel else { return .zero }
+    if let readAge { return readAge }
+    let age = Self.lastDataAge(of: context.channel) ?? .zero
+    readAge = age
+    return age
+  }
+
+  /// How long ago the kernel last received data on the connection's socket (`TCP_INFO`, to the
+  /// kernel's tick of a few milliseconds); nil where it cannot tell. Called on the loop, where
+  /// the socket option's future is already complete.
+  static func lastDataAge(of channel: any Channel) -> Duration? {
+    #if os(Linux)
+      guard let provider = channel as? any SocketOptionProvider else { return nil }
+      var age: Duration?
+      provider.getTCPInfo().assumeIsolated().whenSuccess { info in
+        age = .milliseconds(Int(info.tcpi_last_data_recv))
+      }
+      return age
+    #else
+      return nil
+    #endif
   }
 
   func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -134,7 +233,7 @@ final class WebSocketFrameReader: ChannelInboundHandler, RemovableChannelHandler
     default:
       return finish(context, .protocolViolation("fragmented frame"))
     }
-    if let error = onInbound(message) { finish(context, error) }
+    if let error = onInbound(message, receivedAgo(context)) { finish(context, error) }
   }
 
   func errorCaught(context: ChannelHandlerContext, error: any Error) {

@@ -132,10 +132,11 @@ public struct PriceStreamRunner: Sendable {
     await retiring?.closeAndWait()
   }
 
-  /// Reads one inbound message into the board; an error ends the connection.
-  fileprivate func handle(_ inbound: WebSocketInbound, on connection: Connection)
-    -> PriceStreamError?
-  {
+  /// Reads one inbound message, which reached the machine `receivedAgo`, into the board; an
+  /// error ends the connection.
+  fileprivate func handle(
+    _ inbound: WebSocketInbound, receivedAgo: Duration, on connection: Connection
+  ) -> PriceStreamError? {
     let message: PriceStreamMessage
     switch inbound {
     case .ping:
@@ -148,10 +149,10 @@ public struct PriceStreamRunner: Sendable {
         return error
       }
     }
-    if connection.deliver(at: clock.now) {
+    if connection.deliver(at: clock.now.advanced(by: .zero - receivedAgo)) {
       onEvent(.connected(endpoint.source))
     }
-    board.record(message, from: endpoint.source)
+    board.record(message, from: endpoint.source, receivedAgo: receivedAgo)
     if message == .reconnectSoon { connection.signal(.handover) }
     return nil
   }
@@ -163,10 +164,10 @@ public struct PriceStreamRunner: Sendable {
   }
 
   fileprivate func open(
-    onInbound: @escaping @Sendable (WebSocketInbound) -> PriceStreamError?
+    onReceived: @escaping @Sendable (WebSocketInbound, Duration) -> PriceStreamError?
   ) async -> PriceStreamError {
     await connector.run(
-      url: endpoint.url, subscriptions: endpoint.subscriptions, onInbound: onInbound)
+      url: endpoint.url, subscriptions: endpoint.subscriptions, onReceived: onReceived)
   }
 
   fileprivate var ageLimit: Duration? { maximumAge }
@@ -180,10 +181,10 @@ private final class Connection: Sendable {
   }
 
   private struct State {
+    var opened: ElapsedClock.Instant?
     var lastMessage: ElapsedClock.Instant?
     var delivered = false
     var task: Task<Void, Never>?
-    var watchdog: Task<Void, Never>?
     var retiring: Connection?
   }
 
@@ -201,31 +202,43 @@ private final class Connection: Sendable {
   func start(_ runner: PriceStreamRunner) {
     let opened = runner.now
     let task = Task { [continuation] in
-      let error = await runner.open { inbound in runner.handle(inbound, on: self) }
+      let error = await runner.open { inbound, receivedAgo in
+        runner.handle(inbound, receivedAgo: receivedAgo, on: self)
+      }
       continuation.yield(.ended(error))
     }
-    let watchdog = Task { [continuation] in
-      let limit = runner.silenceLimit
-      // Checks on absolute deadlines, half the limit apart, so a late wake-up never drifts them.
-      var check = opened
-      while !Task.isCancelled {
-        check = check.advanced(by: limit / 2)
-        do { try await runner.sleep(until: check) } catch { return }
-        let now = runner.now
-        let last = self.state.value.lastMessage ?? opened
-        if last.duration(to: now) > limit {
-          continuation.yield(.ended(.silent(after: last.duration(to: now))))
-          return
-        }
-        if let age = runner.ageLimit, opened.duration(to: now) >= age {
-          continuation.yield(.handover)
-          return
-        }
-      }
-    }
     state.withValue {
+      $0.opened = opened
       $0.task = task
-      $0.watchdog = watchdog
+    }
+  }
+
+  /// Signals `.ended(.silent)` once the connection has said nothing for the runner's silence
+  /// limit, or `.handover` once it reaches its age limit; returns when cancelled.
+  ///
+  /// It sleeps until the moment the connection would have been silent too long (or must be
+  /// handed over), not on a fixed beat: a connection that talks wakes it once a limit (5 s)
+  /// instead of twice, and a silent one is dropped as its limit runs out. The deadline is
+  /// absolute, so a late wake-up never drifts it.
+  private func watch(_ runner: PriceStreamRunner) async {
+    let opened = state.value.opened ?? runner.now
+    let limit = runner.silenceLimit
+    let handover = runner.ageLimit.map { opened.advanced(by: $0) }
+    while !Task.isCancelled {
+      let silentAt = (state.value.lastMessage ?? opened).advanced(by: limit)
+      do { try await runner.sleep(until: handover.map { min($0, silentAt) } ?? silentAt) } catch {
+        return
+      }
+      let now = runner.now
+      let last = state.value.lastMessage ?? opened
+      if last.duration(to: now) >= limit {
+        continuation.yield(.ended(.silent(after: last.duration(to: now))))
+        return
+      }
+      if let handover, now >= handover {
+        continuation.yield(.handover)
+        return
+      }
     }
   }
 
@@ -248,32 +261,35 @@ private final class Connection: Sendable {
   }
 
   /// The first of: the connection ended, the watchdog found it silent, or it must be handed over.
+  ///
+  /// The watchdog is a child task of this wait, so it runs where the runner runs (the tool's
+  /// event loop): its timer wakes that thread alone. As a task of its own it ran on Swift's
+  /// global pool, and every look at the clock woke the loop, a pool thread, and the loop again
+  /// to set its next timer (docs/PERFORMANCE.md, "Streams").
   func outcome(_ runner: PriceStreamRunner) async -> Outcome {
-    for await outcome in signals {
-      state.withValue { $0.watchdog }?.cancel()
-      return outcome
+    await withTaskGroup(of: Void.self) { group in
+      group.addTask { await self.watch(runner) }
+      defer { group.cancelAll() }
+      for await outcome in signals {
+        return outcome
+      }
+      return .ended(.closed(code: nil))
     }
-    return .ended(.closed(code: nil))
   }
 
   func close() {
-    let (task, watchdog, retiring) = state.withValue {
-      ($0.task, $0.watchdog, $0.retiring)
-    }
+    let (task, retiring) = state.withValue { ($0.task, $0.retiring) }
     task?.cancel()
-    watchdog?.cancel()
     retiring?.close()
     continuation.finish()
   }
 
-  /// Closes, then returns once the connection's tasks (and the one it replaces) have ended.
+  /// Closes, then returns once the connection's task (and the one it replaces) has ended. Its
+  /// watchdog ended with ``outcome(_:)``.
   func closeAndWait() async {
-    let (task, watchdog, retiring) = state.withValue {
-      ($0.task, $0.watchdog, $0.retiring)
-    }
+    let (task, retiring) = state.withValue { ($0.task, $0.retiring) }
     close()
     await task?.value
-    await watchdog?.value
     await retiring?.closeAndWait()
   }
 }

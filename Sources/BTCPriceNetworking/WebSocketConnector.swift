@@ -28,6 +28,16 @@ public protocol WebSocketConnector: Sendable {
     onInbound: @escaping @Sendable (WebSocketInbound) -> PriceStreamError?
   ) async -> PriceStreamError
 
+  /// ``run(url:subscriptions:onInbound:)``, also telling `onReceived` how long before it was
+  /// read each message reached the machine. A connector that reads on the tick reads a message
+  /// up to a tick after it came, and the board must date it when it came: a stream that has just
+  /// fallen silent would otherwise look alive a tick too long. Connectors that read each message
+  /// as it arrives say zero (the default).
+  func run(
+    url: URL, subscriptions: [String],
+    onReceived: @escaping @Sendable (WebSocketInbound, _ receivedAgo: Duration) -> PriceStreamError?
+  ) async -> PriceStreamError
+
   /// Reads what the open connections have buffered, for a connector that reads only when asked
   /// (the command line's, on the tick: one wake-up a tick instead of one a message); returns
   /// once it is read. Connectors that read each message as it arrives return at once.
@@ -36,6 +46,13 @@ public protocol WebSocketConnector: Sendable {
 
 extension WebSocketConnector {
   public func drain() async {}
+
+  public func run(
+    url: URL, subscriptions: [String],
+    onReceived: @escaping @Sendable (WebSocketInbound, _ receivedAgo: Duration) -> PriceStreamError?
+  ) async -> PriceStreamError {
+    await run(url: url, subscriptions: subscriptions) { onReceived($0, .zero) }
+  }
 }
 
 /// Where a `ws://` or `wss://` URL points: the one check every ``WebSocketConnector`` makes

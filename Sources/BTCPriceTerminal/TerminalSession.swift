@@ -113,8 +113,11 @@ public final class TerminalSession: Sendable {
       case .json:
         try write(JSONLineRenderer.render(viewState, reason: reason) + "\n")
       case .plain(let colors):
+        // Without colours the line shows no movement, and working it out (a division and the
+        // words for it) was most of a tick's own work (docs/PERFORMANCE.md, "Streams").
         try write(
-          PlainLineRenderer.render(viewState, change: movement(state), colors: colors) + "\n")
+          PlainLineRenderer.render(
+            viewState, change: colors ? movement(state) : nil, colors: colors) + "\n")
       case .template(let template, let colors):
         try write(template.render(viewState, change: movement(state), colors: colors) + "\n")
       case .waybar(let template):

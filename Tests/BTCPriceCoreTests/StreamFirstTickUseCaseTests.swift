@@ -33,6 +33,24 @@ struct StreamFirstTickUseCaseTests {
     #expect(tick.quote.timestamp == Date(timeIntervalSince1970: 1_795_356_185))
   }
 
+  @Test func load_judgesAMessageReadLateByWhenItCame() async throws {
+    let (sut, board, clock, _, _) = makeSUT()
+    board.record(.trade(Decimal(string: "68901.23")!), from: .binance)
+    await clock.advance(to: .seconds(4))
+    // Read at 4 s (a tick's drain), but it reached the machine at 0.5 s.
+    board.record(.trade(Decimal(string: "68902.00")!), from: .coinbase)
+    board.record(
+      .trade(Decimal(string: "68903.00")!), from: .binance, receivedAgo: .milliseconds(3_500))
+    await clock.advance(to: .milliseconds(5_600))
+
+    let tick = try await sut.load(within: .milliseconds(800))
+
+    #expect(board.silence(of: .binance) == .milliseconds(5_100))
+    #expect(tick.quote.source == .coinbase)
+    let dated = try #require(board.entry(for: .binance).quote)
+    #expect(dated.timestamp == Date(timeIntervalSince1970: 1_795_356_185 - 3.5))
+  }
+
   @Test func load_keepsAStreamAliveOnHeartbeatsAlone() async throws {
     let (sut, board, clock, rest, _) = makeSUT()
     board.record(.trade(Decimal(string: "68901.23")!), from: .binance)

@@ -30,16 +30,25 @@ struct ReadTheStreamsOnTheTickIntegrationTests {
       await connector.drain()
       #expect(board.entry(for: .coinbase).quote?.value == Decimal(string: "68880.55")!)
 
-      // The first frame after a drain is read as it arrives (its time is when it came); the
-      // ones after it wait for the next drain.
-      server.send(FakeStreamMessage.coinbaseTicker(price: "68881.00"))
-      await eventually(within: .seconds(5)) {
-        board.entry(for: .coinbase).quote?.value == Decimal(string: "68881.00")!
-      }
+      #if os(Linux)
+        // The kernel dates each frame: nothing is read between two drains.
+        server.send(FakeStreamMessage.coinbaseTicker(price: "68881.00"))
+        try await Task.sleep(for: .milliseconds(200))
+        #expect(board.entry(for: .coinbase).quote?.value == Decimal(string: "68880.55")!)
+      #else
+        // The first frame after a drain is read as it arrives (its time is when it came); the
+        // ones after it wait for the next drain.
+        server.send(FakeStreamMessage.coinbaseTicker(price: "68881.00"))
+        await eventually(within: .seconds(5)) {
+          board.entry(for: .coinbase).quote?.value == Decimal(string: "68881.00")!
+        }
+      #endif
       server.send(FakeStreamMessage.coinbaseTicker(price: "68882.10"))
       server.send(FakeStreamMessage.coinbaseTicker(price: "68883.20"))
       try await Task.sleep(for: .milliseconds(200))
-      #expect(board.entry(for: .coinbase).quote?.value == Decimal(string: "68881.00")!)
+      #expect(
+        board.entry(for: .coinbase).quote?.value
+          == Decimal(string: isDatedByTheKernel ? "68880.55" : "68881.00")!)
       await connector.drain()
       #expect(board.entry(for: .coinbase).quote?.value == Decimal(string: "68883.20")!)
       task.cancel()
@@ -99,7 +108,94 @@ struct ReadTheStreamsOnTheTickIntegrationTests {
     }
   }
 
+  @Test func drain_endsAtOnceWhenTheKernelHoldsNothing_withoutWaitingForItsBound() async throws {
+    try await withStreamServer(drainBound: .seconds(10)) { server, connector in
+      let inbound = Locked<[WebSocketInbound]>([])
+      let task = try await open(server, connector, into: inbound)
+      await connector.drain()
+      let before = inbound.value.count
+      let clock = ContinuousClock()
+
+      let took = await clock.measure { await connector.drain() }
+
+      #expect(took < .seconds(1))
+      #expect(inbound.value.count == before)
+      // A frame that comes later is read by the next drain where the kernel dates it, else as
+      // it arrives (the read stays asked for).
+      server.send(FakeStreamMessage.coinbaseTicker(price: "68884.00"))
+      if isDatedByTheKernel {
+        try await Task.sleep(for: .milliseconds(200))
+        #expect(inbound.value.count == before)
+        await connector.drain()
+      }
+      await eventually(within: .seconds(5)) { inbound.value.count == before + 1 }
+      task.cancel()
+      _ = await task.value
+    }
+  }
+
+  @Test func drain_withALongBound_stillReadsWhatTheKernelHolds() async throws {
+    try await withStreamServer(drainBound: .seconds(10)) { server, connector in
+      let inbound = Locked<[WebSocketInbound]>([])
+      let task = try await open(server, connector, into: inbound)
+      await connector.drain()
+      let before = inbound.value.count
+      server.send(FakeStreamMessage.coinbaseTicker(price: "68885.00"))
+      try await Task.sleep(for: .milliseconds(200))
+      // Read on arrival where the kernel cannot date it: the first frame after a drain.
+      let early = isDatedByTheKernel ? 0 : 1
+      #expect(inbound.value.count == before + early)
+      server.send(FakeStreamMessage.coinbaseTicker(price: "68886.00"))
+      try await Task.sleep(for: .milliseconds(200))
+      #expect(inbound.value.count == before + early)
+
+      let took = await ContinuousClock().measure { await connector.drain() }
+
+      #expect(inbound.value.count == before + 2)
+      #expect(took < .seconds(1))
+      task.cancel()
+      _ = await task.value
+    }
+  }
+
+  #if os(Linux)
+    @Test func drain_datesEachMessageWhenItReachedTheMachine_notWhenTheTickReadIt() async throws {
+      try await withStreamServer { server, connector in
+        let board = StreamPriceBoard(clock: ContinuousClock(), now: { Date() })
+        let endpoint = try PriceStreamDefinition.coinbase.endpoint(for: .usd, base: server.url())
+        let runner = PriceStreamRunner(
+          endpoint: endpoint, connector: connector, board: board, clock: ContinuousClock())
+        let task = Task { await runner.run() }
+        await eventually(within: .seconds(5)) { server.received == endpoint.subscriptions }
+        await connector.drain()
+        let sent = Date()
+        server.send(FakeStreamMessage.coinbaseTicker(price: "68887.00"))
+        try await Task.sleep(for: .milliseconds(500))
+
+        await connector.drain()
+
+        #expect(board.entry(for: .coinbase).quote?.value == Decimal(string: "68887.00")!)
+        let silence = try #require(board.silence(of: .coinbase))
+        #expect(silence >= .milliseconds(400), "dated when the drain read it: \(silence)")
+        let stamp = try #require(board.entry(for: .coinbase).quote?.timestamp)
+        #expect(abs(stamp.timeIntervalSince(sent)) < 0.1, "\(stamp) against \(sent)")
+        task.cancel()
+        await task.value
+      }
+    }
+  #endif
+
   // MARK: Helpers
+
+  /// Where the kernel tells when a connection's data came (Linux), nothing is read between
+  /// drains; elsewhere the first frame after a drain is read as it arrives.
+  private var isDatedByTheKernel: Bool {
+    #if os(Linux)
+      true
+    #else
+      false
+    #endif
+  }
 
   /// Opens a Coinbase stream and returns once the server has its subscription; `onEnd` hears how
   /// it ended.
@@ -123,11 +219,12 @@ struct ReadTheStreamsOnTheTickIntegrationTests {
   }
 
   private func withStreamServer(
+    drainBound: Duration = .milliseconds(2),
     _ body: (FakeStreamServer, NIOWebSocketConnector) async throws -> Void
   ) async throws {
     let server = try await FakeStreamServer.start()
     let connector = NIOWebSocketConnector(
-      group: MultiThreadedEventLoopGroup.singleton, readOnTick: true)
+      group: MultiThreadedEventLoopGroup.singleton, readOnTick: true, drainBound: drainBound)
     do {
       try await body(server, connector)
       await server.stop()

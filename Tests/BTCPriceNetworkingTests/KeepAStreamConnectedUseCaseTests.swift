@@ -65,13 +65,45 @@ struct KeepAStreamConnectedUseCaseTests {
     let task = Task { await runner.run() }
     await waitUntil { events.value.contains(.connected(.binance)) }
 
-    // Silence limit: max(2 × 2.5 s, 5 s) = 5 s, checked every 2.5 s.
-    await clock.advance(to: .milliseconds(7_500), afterSleeps: 1)
+    // Silence limit: max(2 × 2.5 s, 5 s) = 5 s after the last message.
+    await clock.advance(to: .seconds(5), afterSleeps: 1)
     await waitUntil { events.value.contains { if case .closed = $0 { true } else { false } } }
 
-    #expect(events.value.contains(.closed(.binance, .silent(after: .milliseconds(7_500)))))
+    #expect(events.value.contains(.closed(.binance, .silent(after: .seconds(5)))))
     // The silent connection is cancelled, not left open beside the next one.
     await waitUntil { connector.cancellations == 1 }
+    task.cancel()
+    await task.value
+  }
+
+  @Test func run_dropsAConnectionItsSilenceLimitAfterItsLastMessage_andNotBefore() async {
+    let clock = SteppedTestClock()
+    let board = StreamPriceBoard(clock: clock, now: { Date(timeIntervalSince1970: 1_795_356_185) })
+    let connector = TestWebSocketConnector(greetings: [
+      "data-stream.binance.vision": [FakeStreamMessage.binanceTrade(price: "68901.23")]
+    ])
+    let events = Locked<[PriceStreamEvent]>([])
+    let runner = PriceStreamRunner(
+      endpoint: try! PriceStreamDefinition.binance.endpoint(for: .usd), connector: connector,
+      board: board, clock: clock, random: { 0 },
+      onEvent: { event in events.withValue { $0.append(event) } })
+    let task = Task { await runner.run() }
+    await waitUntil { events.value.contains(.connected(.binance)) }
+
+    // Silence limit 5 s. A message at 4 s moves the deadline to 9 s: nothing is dropped at 5 s
+    // or 8.5 s (the watchdog's wake at 5 s finds the newer message and sleeps on to 9 s), and the
+    // connection is dropped at 9 s, 5 s after its last message.
+    await clock.advance(to: .seconds(4), afterSleeps: 1)
+    connector.send(
+      FakeStreamMessage.binanceTrade(price: "68902.00"), toHost: "data-stream.binance.vision")
+    await waitUntil { connector.delivered == 2 }
+    await clock.advance(to: .seconds(5))
+    await clock.advance(to: .milliseconds(8_500), afterSleeps: 2)
+    #expect(!events.value.contains { if case .closed = $0 { true } else { false } })
+
+    await clock.advance(to: .seconds(9))
+    await waitUntil { events.value.contains { if case .closed = $0 { true } else { false } } }
+    #expect(events.value.contains(.closed(.binance, .silent(after: .seconds(5)))))
     task.cancel()
     await task.value
   }
