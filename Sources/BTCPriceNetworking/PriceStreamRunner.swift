@@ -171,6 +171,12 @@ public struct PriceStreamRunner: Sendable {
   }
 
   fileprivate var ageLimit: Duration? { maximumAge }
+
+  /// Reads what the connector's connections hold unread (read on the tick: nothing is read
+  /// between ticks).
+  fileprivate func drain() async {
+    await connector.drain()
+  }
 }
 
 /// One connection of a ``PriceStreamRunner``: its task, its watchdog, and how it ended.
@@ -228,6 +234,12 @@ private final class Connection: Sendable {
       let silentAt = (state.value.lastMessage ?? opened).advanced(by: limit)
       do { try await runner.sleep(until: handover.map { min($0, silentAt) } ?? silentAt) } catch {
         return
+      }
+      if (state.value.lastMessage ?? opened).duration(to: runner.now) >= limit {
+        // A connector that reads on the tick may hold messages unread: after a stopped process
+        // (Ctrl-Z, then fg) the watchdog can wake before the first tick has drained what came
+        // meanwhile, and would drop a healthy connection. Read them before calling it silent.
+        await runner.drain()
       }
       let now = runner.now
       let last = state.value.lastMessage ?? opened

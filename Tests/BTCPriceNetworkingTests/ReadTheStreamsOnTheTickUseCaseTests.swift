@@ -51,6 +51,35 @@ struct ReadTheStreamsOnTheTickUseCaseTests {
     await running.value
   }
 
+  /// Ctrl-Z then `fg`: the silence watchdog may wake before any tick has drained what came
+  /// while the process was stopped. It reads that first, and drops only a connection that has
+  /// truly said nothing for its limit.
+  @Test func watchdog_readsWhatWaitsUnread_beforeCallingAConnectionSilent() async throws {
+    let clock = SteppedTestClock()
+    let connector = DrainedConnector()
+    let board = StreamPriceBoard(clock: clock, now: { Date(timeIntervalSince1970: 1_795_356_185) })
+    let events = Locked<[PriceStreamEvent]>([])
+    let runner = PriceStreamRunner(
+      endpoint: try PriceStreamDefinition.binance.endpoint(for: .usd), connector: connector,
+      board: board, clock: clock, random: { 0 }, onEvent: { events.append($0) })
+    let running = Task { await runner.run() }
+    await waitUntil { connector.openHosts.count == 1 }
+    connector.arrive(FakeStreamMessage.binanceTrade(price: "70123.45"), host: "binance")
+
+    // Silence limit 5 s, no tick drains: the watchdog's own drain finds the trade.
+    await clock.advance(to: .seconds(5), afterSleeps: 1)
+    await waitUntil { board.entry(for: .binance).quote != nil }
+    #expect(!events.value.contains { if case .closed = $0 { true } else { false } })
+    #expect(connector.drains == 1)
+
+    // Nothing more comes: 5 s after that trade the connection is dropped.
+    await clock.advance(to: .seconds(10), afterSleeps: 2)
+    await waitUntil { events.value.contains { if case .closed = $0 { true } else { false } } }
+    #expect(events.value.contains(.closed(.binance, .silent(after: .seconds(5)))))
+    running.cancel()
+    await running.value
+  }
+
   // MARK: Helpers
 
   private func makeSUT() -> (PricePipeline, DrainedConnector, RecordingClient) {
