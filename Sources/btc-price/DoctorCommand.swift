@@ -55,15 +55,8 @@ struct DoctorCommand: AsyncParsableCommand {
     // Side by side: behind a firewall that drops packets every source waits out its 10 s, and
     // one after the other that was most of a minute before doctor said anything.
     async let streams = streamChecks(resolved, limits: sourceLimits)
-    let checks = await withTaskGroup(of: (Int, DoctorCheck).self) { group in
-      for (index, definition) in resolved.configuration.sources.enumerated() {
-        group.addTask {
-          (index, await sourceCheck(definition, resolved, client: client, limits: limits, now: now))
-        }
-      }
-      var checks: [(Int, DoctorCheck)] = []
-      for await check in group { checks.append(check) }
-      return checks.sorted { $0.0 < $1.0 }.map(\.1)
+    let checks = await Self.sideBySide(resolved.configuration.sources) { definition in
+      await sourceCheck(definition, resolved, client: client, limits: limits, now: now)
     }
     await client.shutdown()
     let report = DoctorReport(
@@ -131,23 +124,35 @@ struct DoctorCommand: AsyncParsableCommand {
       sources: configuration.sources, currency: configuration.currency,
       urls: configuration.streamURLs, maximumStreams: PriceStreamSet.keptStreams + 1)
     let kept = endpoints.prefix(PriceStreamSet.keptStreams)
-    if endpoints.count > kept.count, !kept.contains(where: { resting($0, limits) }) {
+    if endpoints.count > kept.count, !kept.contains(where: { streamLimit($0, limits) != nil }) {
       endpoints.removeLast()
     }
-    return await withTaskGroup(of: (Int, DoctorStreamCheck).self) { group in
-      for (index, endpoint) in endpoints.enumerated() {
-        group.addTask { (index, await streamCheck(endpoint, resolved, limits: limits)) }
-      }
-      var checks: [(Int, DoctorStreamCheck)] = []
-      for await check in group { checks.append(check) }
-      return checks.sorted { $0.0 < $1.0 }.map(\.1)
+    return await Self.sideBySide(endpoints) { endpoint in
+      await streamCheck(endpoint, resolved, limits: limits)
     }
   }
 
-  private func resting(_ endpoint: PriceStreamEndpoint, _ limits: SourceLimits?) -> Bool {
+  /// `check` of every item at once, the results in the items' order.
+  private static func sideBySide<Item: Sendable, Checked: Sendable>(
+    _ items: [Item], _ check: @escaping @Sendable (Item) async -> Checked
+  ) async -> [Checked] {
+    await withTaskGroup(of: (Int, Checked).self) { group in
+      for (index, item) in items.enumerated() {
+        group.addTask { (index, await check(item)) }
+      }
+      var checked: [(Int, Checked)] = []
+      for await result in group { checked.append(result) }
+      return checked.sorted { $0.0 < $1.0 }.map(\.1)
+    }
+  }
+
+  /// The limit an earlier run kept for `endpoint`'s stream, if it still holds.
+  private func streamLimit(_ endpoint: PriceStreamEndpoint, _ limits: SourceLimits?)
+    -> PriceSourceChain.InheritedLimit?
+  {
     limits?.streamLimit(
       source: endpoint.source.id,
-      endpoint: SourceLimits.Target(endpoint.url, apiKeyGiven: false).endpoint) != nil
+      endpoint: SourceLimits.Target(endpoint.url, apiKeyGiven: false).endpoint)
   }
 
   private func streamCheck(
@@ -160,10 +165,7 @@ struct DoctorCommand: AsyncParsableCommand {
         outcome: .notAsked(reason), latency: nil)
     }
     guard resolved.stream else { return notAsked("streams are off (no-stream)") }
-    if let limit = limits?.streamLimit(
-      source: endpoint.source.id,
-      endpoint: SourceLimits.Target(endpoint.url, apiKeyGiven: false).endpoint)
-    {
+    if let limit = streamLimit(endpoint, limits) {
       return notAsked(
         "resting for \(limit.remaining.humanText) after \(limit.cause) (an earlier run)")
     }
