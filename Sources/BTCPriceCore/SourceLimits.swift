@@ -119,6 +119,20 @@ public final class SourceLimits: Sendable {
     return .init(remaining: remaining, cause: limit.cause)
   }
 
+  /// ``streamLimit(source:endpoint:)`` for the stream at `url`.
+  public func streamLimit(source: String, url: URL) -> PriceSourceChain.InheritedLimit? {
+    streamLimit(source: source, endpoint: Target(url, apiKeyGiven: false).endpoint)
+  }
+
+  /// ``recordStreamLimit(source:endpoint:cause:coolDown:)`` for the stream at `url`.
+  public func recordStreamLimit(
+    source: String, url: URL, cause: PriceSourceError, coolDown: Duration
+  ) {
+    recordStreamLimit(
+      source: source, endpoint: Target(url, apiKeyGiven: false).endpoint, cause: cause,
+      coolDown: coolDown)
+  }
+
   /// Keeps a refusal of the stream of `source` at `endpoint` for `coolDown`, beside (not in
   /// place of) a limit on the same source's REST endpoint.
   public func recordStreamLimit(

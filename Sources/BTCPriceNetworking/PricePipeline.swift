@@ -132,14 +132,9 @@ public struct PricePipeline: Sendable {
           sources: configuration.sources, currency: configuration.currency,
           urls: configuration.streamURLs, interval: configuration.interval,
           connector: connector, clock: clock, now: now,
-          inheritedLimit: { source, url in
-            limits?.streamLimit(
-              source: source.id, endpoint: SourceLimits.Target(url, apiKeyGiven: false).endpoint)
-          },
+          inheritedLimit: { source, url in limits?.streamLimit(source: source.id, url: url) },
           onRefusal: { source, url, cause, coolDown in
-            limits?.recordStreamLimit(
-              source: source.id, endpoint: SourceLimits.Target(url, apiKeyGiven: false).endpoint,
-              cause: cause, coolDown: coolDown)
+            limits?.recordStreamLimit(source: source.id, url: url, cause: cause, coolDown: coolDown)
             // A region block or a ban holds for the exchange's REST too (StreamRefusal says why).
             if StreamRefusal.limitsREST(cause) { chain.respect(cause, from: source.id) }
           },

@@ -124,7 +124,9 @@ struct DoctorCommand: AsyncParsableCommand {
       sources: configuration.sources, currency: configuration.currency,
       urls: configuration.streamURLs, maximumStreams: PriceStreamSet.keptStreams + 1)
     let kept = endpoints.prefix(PriceStreamSet.keptStreams)
-    if endpoints.count > kept.count, !kept.contains(where: { streamLimit($0, limits) != nil }) {
+    if endpoints.count > kept.count,
+      !kept.contains(where: { limits?.streamLimit(source: $0.source.id, url: $0.url) != nil })
+    {
       endpoints.removeLast()
     }
     return await Self.sideBySide(endpoints) { endpoint in
@@ -146,15 +148,6 @@ struct DoctorCommand: AsyncParsableCommand {
     }
   }
 
-  /// The limit an earlier run kept for `endpoint`'s stream, if it still holds.
-  private func streamLimit(_ endpoint: PriceStreamEndpoint, _ limits: SourceLimits?)
-    -> PriceSourceChain.InheritedLimit?
-  {
-    limits?.streamLimit(
-      source: endpoint.source.id,
-      endpoint: SourceLimits.Target(endpoint.url, apiKeyGiven: false).endpoint)
-  }
-
   private func streamCheck(
     _ endpoint: PriceStreamEndpoint, _ resolved: PipelineOptions.Resolved, limits: SourceLimits?
   ) async -> DoctorStreamCheck {
@@ -165,7 +158,7 @@ struct DoctorCommand: AsyncParsableCommand {
         outcome: .notAsked(reason), latency: nil)
     }
     guard resolved.stream else { return notAsked("streams are off (no-stream)") }
-    if let limit = streamLimit(endpoint, limits) {
+    if let limit = limits?.streamLimit(source: endpoint.source.id, url: endpoint.url) {
       return notAsked(
         "resting for \(limit.remaining.humanText) after \(limit.cause) (an earlier run)")
     }

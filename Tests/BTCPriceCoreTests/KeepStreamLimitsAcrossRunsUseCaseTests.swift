@@ -57,6 +57,24 @@ struct KeepStreamLimitsAcrossRunsUseCaseTests {
     #expect(next.streamLimit(source: "binance", endpoint: "wss://stream.binance.com:9443") == nil)
   }
 
+  /// The runners and doctor know a stream by its URL; the limit is kept by its host.
+  @Test func streamLimitByURL_isKeptForTheStreamsHost_whateverItsPath() {
+    let store = MemoryStore()
+    let cause = PriceSourceError.httpStatus(403, message: nil)
+    makeSUT(store: store).recordStreamLimit(
+      source: "binance", url: URL(string: "wss://data-stream.binance.vision/ws/btcusdt@trade")!,
+      cause: cause, coolDown: .seconds(3600))
+
+    let next = makeSUT(store: store, at: now.addingTimeInterval(600))
+    _ = next.restore()
+
+    #expect(store.saved.map(\.endpoint) == ["wss://data-stream.binance.vision"])
+    #expect(
+      next.streamLimit(
+        source: "binance", url: URL(string: "wss://data-stream.binance.vision/ws/btceur@trade")!)
+        == .init(remaining: .seconds(3000), cause: cause))
+  }
+
   @Test func restLimitEnding_leavesTheStreamLimitOfTheSameExchange() {
     let store = MemoryStore()
     let sut = makeSUT(store: store)
