@@ -88,23 +88,6 @@ struct ReadTheStreamsOnTheTickIntegrationTests {
     }
   }
 
-  @Test func drain_returnsWithinItsBoundWhenNothingArrived() async throws {
-    try await withStreamServer { server, connector in
-      let inbound = Locked<[WebSocketInbound]>([])
-      let task = try await open(server, connector, into: inbound)
-      await connector.drain()
-      let before = inbound.value.count
-      let clock = ContinuousClock()
-
-      let took = await clock.measure { await connector.drain() }
-
-      #expect(took < .milliseconds(500))
-      #expect(inbound.value.count == before)
-      task.cancel()
-      _ = await task.value
-    }
-  }
-
   @Test func drain_endsAtOnceWhenTheKernelHoldsNothing_withoutWaitingForItsBound() async throws {
     try await withStreamServer(drainBound: .seconds(10)) { server, connector in
       let inbound = Locked<[WebSocketInbound]>([])
