@@ -10,7 +10,7 @@ struct KeepLimitsAcrossRunsUseCaseTests {
   let ban = PriceSourceError.rateLimited(status: 418, retryAfter: .seconds(600), message: nil)
 
   @Test func aBan_isWrittenWhenItIsSetAndRemovedWhenItEnds() {
-    let store = LimitStoreSpy()
+    let store = InMemorySourceLimitStore()
     let sut = makeSUT(store: store)
 
     sut.record(.circuitChanged(.binance, opening(.seconds(600), ban)))
@@ -18,7 +18,7 @@ struct KeepLimitsAcrossRunsUseCaseTests {
     sut.record(.circuitChanged(.binance, CircuitTransition(from: .open, to: .halfOpen)))
 
     #expect(
-      store.saves.value == [
+      store.saves == [
         [
           SourceLimit(
             source: "binance", endpoint: "https://api.binance.com",
@@ -29,7 +29,7 @@ struct KeepLimitsAcrossRunsUseCaseTests {
   }
 
   @Test func ordinaryFailures_areNeverWritten() {
-    let store = LimitStoreSpy()
+    let store = InMemorySourceLimitStore()
     let sut = makeSUT(store: store)
 
     sut.record(
@@ -37,11 +37,11 @@ struct KeepLimitsAcrossRunsUseCaseTests {
     sut.record(.circuitChanged(.binance, CircuitTransition(from: .open, to: .halfOpen)))
     sut.record(.failed(.binance, .httpStatus(500, message: nil), latency: .zero))
 
-    #expect(store.saves.value.isEmpty)
+    #expect(store.saves.isEmpty)
   }
 
   @Test func restore_handsOnLimitsThatStillHoldAndPrunesTheRest() {
-    let store = LimitStoreSpy(stored: [
+    let store = InMemorySourceLimitStore(stored: [
       limit("binance", until: now.addingTimeInterval(599), cause: ban),
       limit("kraken", until: now.addingTimeInterval(-1), cause: ban),
     ])
@@ -49,7 +49,7 @@ struct KeepLimitsAcrossRunsUseCaseTests {
 
     #expect(sut.restore() == ["binance": .init(remaining: .seconds(599), cause: ban)])
     sut.record(.circuitChanged(.binance, CircuitTransition(from: .open, to: .halfOpen)))
-    #expect(store.saves.value == [[]], "the expired limit went with the next write")
+    #expect(store.saves == [[]], "the expired limit went with the next write")
   }
 
   @Test(arguments: [(9.999, true), (10, false), (10.001, false)])
@@ -59,7 +59,7 @@ struct KeepLimitsAcrossRunsUseCaseTests {
     // The run's clock moves on: a limit that held at the start ends while the run goes on, and
     // the next write (another source banned) must not carry it into the next run.
     let clock = Locked(now)
-    let store = LimitStoreSpy(stored: [
+    let store = InMemorySourceLimitStore(stored: [
       limit("binance", until: now.addingTimeInterval(10), cause: ban),
       limit("kraken", until: now.addingTimeInterval(600), cause: ban),
     ])
@@ -71,7 +71,7 @@ struct KeepLimitsAcrossRunsUseCaseTests {
     clock.withValue { $0 = $0.addingTimeInterval(seconds) }
     sut.record(.circuitChanged(.coinbase, opening(.seconds(60), ban)))
 
-    let written = try #require(store.saves.value.last)
+    let written = try #require(store.saves.last)
     #expect(
       written.map(\.source)
         == (kept ? ["binance", "kraken", "coinbase"] : ["kraken", "coinbase"]))
@@ -79,7 +79,7 @@ struct KeepLimitsAcrossRunsUseCaseTests {
 
   @Test(arguments: [(-0.001, false), (0, false), (0.001, true)])
   func restore_handsOnOnlyALimitThatEndsAfterNow(endsIn seconds: Double, restored: Bool) {
-    let store = LimitStoreSpy(stored: [
+    let store = InMemorySourceLimitStore(stored: [
       limit("binance", until: now.addingTimeInterval(seconds), cause: ban)
     ])
 
@@ -87,7 +87,7 @@ struct KeepLimitsAcrossRunsUseCaseTests {
   }
 
   @Test func restore_ignoresALimitOnAnotherEndpoint() {
-    let store = LimitStoreSpy(stored: [
+    let store = InMemorySourceLimitStore(stored: [
       limit("binance", until: now.addingTimeInterval(599), cause: ban)
     ])
     let us = SourceLimits.Target(endpoint: "https://api.binance.us", apiKeyGiven: false)
@@ -97,7 +97,7 @@ struct KeepLimitsAcrossRunsUseCaseTests {
 
   @Test func restore_ignoresARefusalOfAKeylessRequestOnceAKeyIsGiven() {
     let refusal = PriceSourceError.httpStatus(401, message: "API key required")
-    let store = LimitStoreSpy(stored: [
+    let store = InMemorySourceLimitStore(stored: [
       limit("binance", until: now.addingTimeInterval(3000), cause: refusal)
     ])
     let withKey = SourceLimits.Target(endpoint: "https://api.binance.com", apiKeyGiven: true)
@@ -109,7 +109,7 @@ struct KeepLimitsAcrossRunsUseCaseTests {
   @Test func restore_ofAnUnreadableStore_knowsNoLimitsAndWarnsOnce() {
     let warnings = Locked<[String]>([])
     let sut = SourceLimits(
-      store: LimitStoreSpy(loadError: "ignoring corrupt state file x"),
+      store: InMemorySourceLimitStore(loadError: "ignoring corrupt state file x"),
       targets: ["binance": binance], now: { [now] in now }, warn: { warnings.append($0) })
 
     #expect(sut.restore().isEmpty)
@@ -120,7 +120,7 @@ struct KeepLimitsAcrossRunsUseCaseTests {
   // MARK: - Helpers
 
   private func makeSUT(
-    store: LimitStoreSpy, targets: [String: SourceLimits.Target]? = nil
+    store: InMemorySourceLimitStore, targets: [String: SourceLimits.Target]? = nil
   ) -> SourceLimits {
     SourceLimits(store: store, targets: targets ?? ["binance": binance], now: { [now] in now })
   }
@@ -133,30 +133,5 @@ struct KeepLimitsAcrossRunsUseCaseTests {
     SourceLimit(
       source: source, endpoint: "https://api.binance.com", until: until, cause: cause,
       apiKeyGiven: false)
-  }
-}
-
-/// An in-memory limit store that records what is saved.
-private final class LimitStoreSpy: SourceLimitStore {
-  struct Failure: Error, CustomStringConvertible {
-    let description: String
-  }
-
-  let stored: [SourceLimit]
-  let loadError: Failure?
-  let saves = Locked<[[SourceLimit]]>([])
-
-  init(stored: [SourceLimit] = [], loadError: String? = nil) {
-    self.stored = stored
-    self.loadError = loadError.map(Failure.init)
-  }
-
-  func load() throws -> [SourceLimit] {
-    if let loadError { throw loadError }
-    return stored
-  }
-
-  func save(_ limits: [SourceLimit]) throws {
-    saves.append(limits)
   }
 }

@@ -42,7 +42,7 @@ struct KeepStreamLimitsAcrossRunsUseCaseTests {
   }
 
   @Test func streamLimit_isReadByTheNextRun_andIsNoRESTLimit() {
-    let store = MemoryStore()
+    let store = InMemorySourceLimitStore()
     let cause = PriceSourceError.httpStatus(451, message: nil)
     makeSUT(store: store).recordStreamLimit(
       source: "binance", endpoint: stream, cause: cause, coolDown: .seconds(3600))
@@ -59,7 +59,7 @@ struct KeepStreamLimitsAcrossRunsUseCaseTests {
 
   /// The runners and doctor know a stream by its URL; the limit is kept by its host.
   @Test func streamLimitByURL_isKeptForTheStreamsHost_whateverItsPath() {
-    let store = MemoryStore()
+    let store = InMemorySourceLimitStore()
     let cause = PriceSourceError.httpStatus(403, message: nil)
     makeSUT(store: store).recordStreamLimit(
       source: "binance", url: URL(string: "wss://data-stream.binance.vision/ws/btcusdt@trade")!,
@@ -68,7 +68,7 @@ struct KeepStreamLimitsAcrossRunsUseCaseTests {
     let next = makeSUT(store: store, at: now.addingTimeInterval(600))
     _ = next.restore()
 
-    #expect(store.saved.map(\.endpoint) == ["wss://data-stream.binance.vision"])
+    #expect(store.stored.map(\.endpoint) == ["wss://data-stream.binance.vision"])
     #expect(
       next.streamLimit(
         source: "binance", url: URL(string: "wss://data-stream.binance.vision/ws/btceur@trade")!)
@@ -76,7 +76,7 @@ struct KeepStreamLimitsAcrossRunsUseCaseTests {
   }
 
   @Test func restLimitEnding_leavesTheStreamLimitOfTheSameExchange() {
-    let store = MemoryStore()
+    let store = InMemorySourceLimitStore()
     let sut = makeSUT(store: store)
     _ = sut.restore()
     let ban = PriceSourceError.rateLimited(status: 418, retryAfter: .seconds(600), message: nil)
@@ -85,29 +85,18 @@ struct KeepStreamLimitsAcrossRunsUseCaseTests {
       .circuitChanged(
         .binance,
         CircuitTransition(from: .closed, to: .open, coolDown: .seconds(600), cause: ban)))
-    #expect(store.saved.count == 2)
+    #expect(store.stored.count == 2)
 
     sut.record(.circuitChanged(.binance, CircuitTransition(from: .open, to: .halfOpen)))
 
-    #expect(store.saved.map(\.endpoint) == [stream])
+    #expect(store.stored.map(\.endpoint) == [stream])
   }
 
-  private func makeSUT(store: MemoryStore, at time: Date? = nil) -> SourceLimits {
+  private func makeSUT(store: InMemorySourceLimitStore, at time: Date? = nil) -> SourceLimits {
     let now = time ?? now
     return SourceLimits(
       store: store,
       targets: ["binance": .init(endpoint: "https://api.binance.com", apiKeyGiven: false)],
       now: { now })
   }
-}
-
-/// The state file, in memory.
-private final class MemoryStore: SourceLimitStore {
-  private let limits = Locked<[SourceLimit]>([])
-
-  var saved: [SourceLimit] { limits.value }
-
-  func load() throws -> [SourceLimit] { limits.value }
-
-  func save(_ limits: [SourceLimit]) throws { self.limits.withValue { $0 = limits } }
 }

@@ -102,10 +102,10 @@ struct RespectStreamRefusalsUseCaseTests {
 
   @Test func streamRefusal451_leavesTheExchangesRESTAlone_andBothLimitsOutliveTheRun() async throws
   {
-    let store = MemoryLimitStore()
+    let store = InMemorySourceLimitStore()
     let first = makePipeline(store: store, binanceStream: .end(refused(451)))
     let streams = Task { await first.pipeline.runStreams() }
-    await waitUntil { store.limits.count == 2 }
+    await waitUntil { store.stored.count == 2 }
     streams.cancel()
     await streams.value
 
@@ -114,7 +114,7 @@ struct RespectStreamRefusalsUseCaseTests {
     #expect(update.quote?.source == .coinbase)
     #expect(first.client.requests.allSatisfy { $0.url.host != "api.binance.com" })
     #expect(
-      Set(store.limits.map(\.endpoint))
+      Set(store.stored.map(\.endpoint))
         == ["wss://data-stream.binance.vision", "https://api.binance.com"])
 
     // The next run neither opens Binance's stream nor asks its REST.
@@ -129,17 +129,17 @@ struct RespectStreamRefusalsUseCaseTests {
   }
 
   @Test func streamRefusal429_limitsTheStreamOnly() async throws {
-    let store = MemoryLimitStore()
+    let store = InMemorySourceLimitStore()
     let run = makePipeline(store: store, binanceStream: .end(refused(429)))
     let streams = Task { await run.pipeline.runStreams() }
-    await waitUntil { store.limits.count == 1 }
+    await waitUntil { store.stored.count == 1 }
     streams.cancel()
     await streams.value
 
     _ = try await run.pipeline.feed.update(within: .seconds(1))
 
     #expect(run.client.requests.contains { $0.url.host == "api.binance.com" })
-    #expect(store.limits.map(\.endpoint) == ["wss://data-stream.binance.vision"])
+    #expect(store.stored.map(\.endpoint) == ["wss://data-stream.binance.vision"])
   }
 
   // MARK: Helpers
@@ -175,7 +175,7 @@ struct RespectStreamRefusalsUseCaseTests {
   /// A pipeline over Binance then Coinbase with streams: Binance's stream ends as told,
   /// Coinbase's stays open and silent; REST answers as Coinbase does.
   private func makePipeline(
-    store: MemoryLimitStore, binanceStream: ScriptedConnector.Script.Ending
+    store: InMemorySourceLimitStore, binanceStream: ScriptedConnector.Script.Ending
   ) -> (pipeline: PricePipeline, client: StubHTTPClient, connector: ByHostConnector) {
     let client = StubHTTPClient(
       body: #"{"data":{"amount":"68880.55","base":"BTC","currency":"USD"}}"#)
@@ -207,15 +207,4 @@ private final class ByHostConnector: WebSocketConnector {
     let connector = url.host?.contains("binance") == true ? binance : others
     return await connector.run(url: url, subscriptions: subscriptions, onInbound: onInbound)
   }
-}
-
-/// Limits kept in memory, as the state file keeps them across runs.
-private final class MemoryLimitStore: SourceLimitStore {
-  private let stored = Locked<[SourceLimit]>([])
-
-  var limits: [SourceLimit] { stored.value }
-
-  func load() throws -> [SourceLimit] { stored.value }
-
-  func save(_ limits: [SourceLimit]) throws { stored.withValue { $0 = limits } }
 }

@@ -102,11 +102,12 @@ struct StandInForARestingStreamUseCaseTests {
   @Test func firstTick_waitsForTheStandby_notForTheRestingStream_andIsCrossChecked()
     async throws
   {
-    let store = OneLimitStore(
+    let store = InMemorySourceLimitStore(stored: [
       SourceLimit(
         source: "binance", endpoint: "wss://\(Self.binance)",
         until: Date(timeIntervalSince1970: 3600),
-        cause: .httpStatus(451, message: "the stream's upgrade was refused"), apiKeyGiven: false))
+        cause: .httpStatus(451, message: "the stream's upgrade was refused"), apiKeyGiven: false)
+    ])
     let connector = ThreeStreamsConnector(binance: [])
     let client = StubHTTPClient(status: 500, body: "{}")
     let pipeline = PricePipeline(
@@ -222,17 +223,4 @@ private struct AnsweringLoader: PriceLoader {
     return PriceQuote(
       value: Decimal(string: price)!, timestamp: Date(timeIntervalSince1970: 0), source: source)
   }
-}
-
-/// One limit an earlier run kept.
-private final class OneLimitStore: SourceLimitStore {
-  private let stored: Locked<[SourceLimit]>
-
-  init(_ limit: SourceLimit) {
-    stored = Locked([limit])
-  }
-
-  func load() throws -> [SourceLimit] { stored.value }
-
-  func save(_ limits: [SourceLimit]) throws { stored.withValue { $0 = limits } }
 }
