@@ -32,6 +32,9 @@ public final class StubHTTPClient: BTCHTTPClient {
   /// Every request so far, oldest first.
   public var requests: [BTCHTTPRequest] { recorded.value }
 
+  /// The host of every request so far, oldest first.
+  public var hosts: [String] { recorded.value.map { $0.url.host ?? "" } }
+
   public func get(_ request: BTCHTTPRequest) async throws -> BTCHTTPResponse {
     recorded.withValue { $0.append(request) }
     switch answer {

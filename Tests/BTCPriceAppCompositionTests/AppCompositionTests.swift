@@ -87,7 +87,7 @@ struct AppCompositionTests {
           until: now.addingTimeInterval(600),
           cause: .rateLimited(status: 418, retryAfter: nil, message: nil), apiKeyGiven: false)
       ])
-      let client = RecordingClient(
+      let client = StubHTTPClient(
         body: #"{"data":{"amount":"68880.55","base":"BTC","currency":"USD"}}"#)
       let now = self.now
       let sut = AppComposition.makePriceViewModel(
@@ -99,14 +99,14 @@ struct AppCompositionTests {
       running.cancel()
       await running.value
 
-      #expect(!client.hosts.value.contains("api.binance.com"))
-      #expect(client.hosts.value.contains("api.coinbase.com"))
+      #expect(!client.hosts.contains("api.binance.com"))
+      #expect(client.hosts.contains("api.coinbase.com"))
     }
   }
 
   @Test func compose_asksAndSavesInTheChosenCurrency() async throws {
     try await withCacheFolder { cacheFile in
-      let client = RecordingClient(body: #"{"symbol":"BTCEUR","price":"63250.10000000"}"#)
+      let client = StubHTTPClient(body: #"{"symbol":"BTCEUR","price":"63250.10000000"}"#)
       let now = self.now
       let sut = AppComposition.makePriceViewModel(
         client: client, clock: clock, now: { now }, cacheFileURL: cacheFile, currency: .eur,
@@ -223,17 +223,6 @@ private struct AnsweringClient: BTCHTTPClient {
       continuation.finish()
       throw CancellationError()
     }
-    return BTCHTTPResponse(status: 200, body: Data(body.utf8))
-  }
-}
-
-/// Answers every request with the same body, and records the hosts asked.
-private struct RecordingClient: BTCHTTPClient {
-  let body: String
-  let hosts = Locked<[String]>([])
-
-  func get(_ request: BTCHTTPRequest) async throws -> BTCHTTPResponse {
-    hosts.append(request.url.host ?? "")
     return BTCHTTPResponse(status: 200, body: Data(body.utf8))
   }
 }

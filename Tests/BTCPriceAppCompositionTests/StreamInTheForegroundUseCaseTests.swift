@@ -35,7 +35,7 @@ struct StreamInTheForegroundUseCaseTests {
     }
 
     #expect(sut.sourceName == "Binance")
-    #expect(client.hosts.value.isEmpty, "a REST request while the streams were healthy")
+    #expect(client.hosts.isEmpty, "a REST request while the streams were healthy")
     #expect(connector.attempts.count == 2, "one connection per stream")
     await stop(running)
   }
@@ -61,7 +61,7 @@ struct StreamInTheForegroundUseCaseTests {
     await waitOnMainActor(until: { connector.delivered == 4 }, "the greetings were not read")
     await advance(until: { sut.priceText == "$71,000.00" }, "the reopened stream was not shown")
 
-    #expect(client.hosts.value.isEmpty, "a REST request while the streams were healthy")
+    #expect(client.hosts.isEmpty, "a REST request while the streams were healthy")
     await stop(running)
   }
 
@@ -71,14 +71,14 @@ struct StreamInTheForegroundUseCaseTests {
 
     await advance(until: { sut.priceText == "$68,880.55" }, "REST never answered the tick")
 
-    #expect(client.hosts.value == ["api.binance.com"])
+    #expect(client.hosts == ["api.binance.com"])
     await stop(running)
   }
 
   // MARK: - Helpers
 
   private func makeSUT(greeting price: String?) -> (
-    PriceViewModel, RecordingClient, TestWebSocketConnector
+    PriceViewModel, StubHTTPClient, TestWebSocketConnector
   ) {
     let greetings =
       price.map {
@@ -88,7 +88,7 @@ struct StreamInTheForegroundUseCaseTests {
         ]
       } ?? [:]
     let connector = TestWebSocketConnector(greetings: greetings)
-    let client = RecordingClient()
+    let client = StubHTTPClient(body: #"{"symbol":"BTCUSDT","price":"68880.55"}"#)
     let sut = AppComposition.makePriceViewModel(
       client: client, clock: clock, now: { Date(timeIntervalSince1970: 1_795_356_185) },
       cacheFileURL: nil, streamConnector: connector, log: { _ in })
@@ -122,16 +122,5 @@ struct StreamInTheForegroundUseCaseTests {
   private static func grouped(_ price: String) -> String {
     let (whole, fraction) = (price.prefix(2), price.dropFirst(2))
     return "\(whole),\(fraction)"
-  }
-}
-
-/// Answers every request as Binance's REST endpoint does, and records the hosts asked.
-private struct RecordingClient: BTCHTTPClient {
-  let hosts = Locked<[String]>([])
-
-  func get(_ request: BTCHTTPRequest) async throws -> BTCHTTPResponse {
-    hosts.append(request.url.host ?? "")
-    return BTCHTTPResponse(
-      status: 200, body: Data(#"{"symbol":"BTCUSDT","price":"68880.55"}"#.utf8))
   }
 }

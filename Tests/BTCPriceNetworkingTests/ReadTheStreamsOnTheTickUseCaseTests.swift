@@ -82,9 +82,9 @@ struct ReadTheStreamsOnTheTickUseCaseTests {
 
   // MARK: Helpers
 
-  private func makeSUT() -> (PricePipeline, DrainedConnector, RecordingClient) {
+  private func makeSUT() -> (PricePipeline, DrainedConnector, StubHTTPClient) {
     let connector = DrainedConnector()
-    let client = RecordingClient()
+    let client = StubHTTPClient(body: #"{"symbol":"BTCUSDT","price":"68880.55"}"#)
     let pipeline = PricePipeline(
       .init(
         sources: [.binance, .coinbase], primaryTimeout: .milliseconds(100), stream: true,
@@ -150,18 +150,5 @@ private final class DrainedConnector: WebSocketConnector {
     for (onInbound, texts) in reads {
       for text in texts { _ = onInbound(.text(text)) }
     }
-  }
-}
-
-/// Answers every request as Binance's REST endpoint does, and records them.
-private final class RecordingClient: BTCHTTPClient {
-  private let recorded = Locked<[BTCHTTPRequest]>([])
-
-  var requests: [BTCHTTPRequest] { recorded.value }
-
-  func get(_ request: BTCHTTPRequest) async throws -> BTCHTTPResponse {
-    recorded.append(request)
-    return BTCHTTPResponse(
-      status: 200, body: Data(#"{"symbol":"BTCUSDT","price":"68880.55"}"#.utf8))
   }
 }

@@ -124,10 +124,10 @@ struct ReplaceASilentStreamWithinTwoTicksUseCaseTests {
   // MARK: Helpers
 
   private func makeSUT(interval: Duration, connector: ScriptedConnector? = nil) -> (
-    PricePipeline, SteppedTestClock, RecordingBinanceClient
+    PricePipeline, SteppedTestClock, StubHTTPClient
   ) {
     let clock = SteppedTestClock()
-    let client = RecordingBinanceClient()
+    let client = StubHTTPClient(body: #"{"symbol":"BTCUSDT","price":"68880.55"}"#)
     let pipeline = PricePipeline(
       .init(
         sources: [.binance, .coinbase], primaryTimeout: .milliseconds(100), stream: true,
@@ -136,18 +136,5 @@ struct ReplaceASilentStreamWithinTwoTicksUseCaseTests {
       store: nil, limitStore: nil,
       streamConnector: connector ?? ScriptedConnector(scripts: []), warn: { _ in })
     return (pipeline, clock, client)
-  }
-}
-
-/// Answers every request as Binance's REST endpoint does, and records them.
-private final class RecordingBinanceClient: BTCHTTPClient {
-  private let recorded = Locked<[BTCHTTPRequest]>([])
-
-  var requests: [BTCHTTPRequest] { recorded.value }
-
-  func get(_ request: BTCHTTPRequest) async throws -> BTCHTTPResponse {
-    recorded.append(request)
-    return BTCHTTPResponse(
-      status: 200, body: Data(#"{"symbol":"BTCUSDT","price":"68880.55"}"#.utf8))
   }
 }

@@ -104,10 +104,10 @@ struct TickThroughStreamsUseCaseTests {
     sources: [PriceSourceDefinition] = [.binance, .coinbase],
     clock: SteppedTestClock = SteppedTestClock()
   ) -> (
-    pipeline: PricePipeline, client: BinanceAnswerClient,
+    pipeline: PricePipeline, client: StubHTTPClient,
     reports: Locked<[PricePipeline.StreamReport]>
   ) {
-    let client = BinanceAnswerClient()
+    let client = StubHTTPClient(body: #"{"symbol":"BTCUSDT","price":"68880.55"}"#)
     let reports = Locked<[PricePipeline.StreamReport]>([])
     let pipeline = PricePipeline(
       .init(sources: sources, primaryTimeout: .seconds(1), stream: stream),
@@ -117,18 +117,5 @@ struct TickThroughStreamsUseCaseTests {
       warn: { _ in },
       onStream: { report in reports.append(report) })
     return (pipeline, client, reports)
-  }
-}
-
-/// Answers every request as Binance's REST endpoint does, and records them.
-private final class BinanceAnswerClient: BTCHTTPClient {
-  private let recorded = Locked<[BTCHTTPRequest]>([])
-
-  var requests: [BTCHTTPRequest] { recorded.value }
-
-  func get(_ request: BTCHTTPRequest) async throws -> BTCHTTPResponse {
-    recorded.append(request)
-    return BTCHTTPResponse(
-      status: 200, body: Data(#"{"symbol":"BTCUSDT","price":"68880.55"}"#.utf8))
   }
 }
