@@ -43,8 +43,7 @@ public final class StreamPriceBoard: Sendable {
     _ message: PriceStreamMessage, from source: PriceSource, receivedAgo: Duration = .zero
   ) {
     let at = clock.now.offset - receivedAgo
-    let (seconds, attoseconds) = receivedAgo.components
-    let stamp = now().addingTimeInterval(-(Double(seconds) + Double(attoseconds) / 1e18))
+    let stamp = now().addingTimeInterval(-receivedAgo.timeInterval)
     entries.withValue { entries in
       var entry = entries[source.id] ?? Entry()
       entry.messageAt = at
