@@ -14,7 +14,8 @@ extension Duration {
     return "\((seconds + 3599) / 3600) h"
   }
 
-  var wholeMilliseconds: Int64 {
+  /// Whole milliseconds, truncated (`--json`'s latencies, the texts above).
+  package var wholeMilliseconds: Int64 {
     let (seconds, attoseconds) = components
     return seconds * 1000 + attoseconds / 1_000_000_000_000_000
   }

@@ -89,15 +89,11 @@ public final class NIOWebSocketConnector: WebSocketConnector {
   ) {
     self.group = group
     self.readOnTick = readOnTick
-    self.drainBound = .nanoseconds(
-      drainBound.components.seconds * 1_000_000_000 + drainBound.components.attoseconds
-        / 1_000_000_000)
+    self.drainBound = TimeAmount(drainBound)
     self.proxies = proxies
     self.trust = trust
     self.onUpgrade = onUpgrade
-    self.connectTimeout = .nanoseconds(
-      connectTimeout.components.seconds * 1_000_000_000 + connectTimeout.components.attoseconds
-        / 1_000_000_000)
+    self.connectTimeout = TimeAmount(connectTimeout)
     self.maximumFrameSize = maximumFrameSize
   }
 

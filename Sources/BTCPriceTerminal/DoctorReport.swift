@@ -163,8 +163,6 @@ public struct DoctorReport: Sendable {
   }
 
   private static func milliseconds(_ duration: Duration) -> Int {
-    Int(
-      duration.components.seconds * 1000 + duration.components.attoseconds
-        / 1_000_000_000_000_000)
+    Int(duration.wholeMilliseconds)
   }
 }

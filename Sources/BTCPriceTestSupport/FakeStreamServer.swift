@@ -139,9 +139,7 @@ public final class FakeStreamServer: Sendable {
 
   /// Sends `message` to every open connection every `interval`, until ``stopRepeating()``.
   public func `repeat`(_ message: @escaping @Sendable () -> String, every interval: Duration) {
-    let amount = TimeAmount.nanoseconds(
-      interval.components.seconds * 1_000_000_000 + interval.components.attoseconds
-        / 1_000_000_000)
+    let amount = TimeAmount(interval)
     let task = MultiThreadedEventLoopGroup.singleton.next().scheduleRepeatedTask(
       initialDelay: .zero, delay: amount
     ) { [self] _ in send(message()) }
