@@ -69,15 +69,15 @@ struct SourceRegistryAgreementTests {
     }
   }
 
-  @Test func theREADMEsSourcesTable_listsTheRegistryInOrder() throws {
-    let readme = try String(
+  @Test func theSourcesPagesTable_listsTheRegistryInOrder() throws {
+    let page = try String(
       contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .appendingPathComponent("../../README.md").standardizedFileURL,
+        .appendingPathComponent("../../docs/SOURCES.md").standardizedFileURL,
       encoding: .utf8)
-    let lines = readme.split(separator: "\n", omittingEmptySubsequences: false)
+    let lines = page.split(separator: "\n", omittingEmptySubsequences: false)
     let header = try #require(
       lines.firstIndex { $0.hasPrefix("| source | endpoint | currencies | key |") },
-      "README.md has no sources table")
+      "docs/SOURCES.md has no sources table")
     let rows = lines[(header + 2)...].prefix { $0.hasPrefix("|") }.map { line in
       line.split(separator: "|", omittingEmptySubsequences: false).dropFirst().map {
         $0.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: "`", with: "")

@@ -180,14 +180,14 @@ extension BinaryEndToEndTests {
       }
     }
 
-    /// The module from the README, pasted into Waybar's config, as Waybar would run it.
-    @Test func readmesWaybarSnippet_isValidJSONAndItsCommandWorks() async throws {
-      let readme = try String(
+    /// The module from docs/STATUS-BARS.md, pasted into Waybar's config, as Waybar would run it.
+    @Test func theDocsWaybarSnippet_isValidJSONAndItsCommandWorks() async throws {
+      let page = try String(
         contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
           .deletingLastPathComponent().deletingLastPathComponent()
-          .appendingPathComponent("README.md"), encoding: .utf8)
+          .appendingPathComponent("docs/STATUS-BARS.md"), encoding: .utf8)
       let snippet = try #require(
-        readme.firstMatch(of: #/<!-- waybar-module -->\n```jsonc?\n(?<json>[^`]+)```/#)?.json)
+        page.firstMatch(of: #/<!-- waybar-module -->\n```jsonc?\n(?<json>[^`]+)```/#)?.json)
 
       let module = try #require(
         try JSONSerialization.jsonObject(with: Data(snippet.utf8)) as? [String: Any])
