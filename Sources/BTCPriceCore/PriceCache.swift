@@ -95,11 +95,6 @@ public final class PriceCache: Sendable {
     if let due { write(due) }
   }
 
-  /// Whether a write is owed: the newest quote is not what the store holds.
-  public var hasUnsavedQuote: Bool {
-    state.withValue { state in state.newest.map { $0 != state.stored } ?? false }
-  }
-
   /// Takes the store for one write of `quote`, unless a write is already in flight.
   private static func claimWrite(
     of quote: PriceQuote, at now: ElapsedClock.Instant, in state: inout State

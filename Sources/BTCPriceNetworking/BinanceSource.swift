@@ -31,10 +31,6 @@ extension PriceSourceDefinition {
 
 /// Maps Binance's `{"symbol":"BTCUSDT","price":"114721.34000000"}` to a price (USDT taken as USD).
 public enum BinanceMapper {
-  public static func map(_ response: BTCHTTPResponse) throws(PriceSourceError) -> Decimal {
-    try PriceSourceDefinition.binance.map(response)
-  }
-
   /// The price of the pair asked for; an answer for any other symbol is invalid data.
   public static func map(_ response: BTCHTTPResponse, pair: MarketPair) throws(PriceSourceError)
     -> Decimal

@@ -25,18 +25,14 @@ extension PriceSourceDefinition {
 /// Maps `{"last":"68875.00","timestamp":"1763800000",...}` (every field a string) to the last
 /// trade's price.
 public enum BitstampMapper {
-  public static func map(_ response: BTCHTTPResponse) throws(PriceSourceError) -> Decimal {
-    let json = try SourceAnswer.json(response, from: .bitstamp, errorMessage: errorMessage)
-    guard let text = json["last"]?.stringValue else { throw .invalidData("last is not a string") }
-    return try PositivePrice.parse(text)
-  }
-
   /// Bitstamp's answer does not name its pair, so `pair` cannot be checked: the URL alone decides
   /// the currency (see ``PriceSourceDefinition/url(for:base:)``).
   public static func map(_ response: BTCHTTPResponse, pair: MarketPair) throws(PriceSourceError)
     -> Decimal
   {
-    try map(response)
+    let json = try SourceAnswer.json(response, from: .bitstamp, errorMessage: errorMessage)
+    guard let text = json["last"]?.stringValue else { throw .invalidData("last is not a string") }
+    return try PositivePrice.parse(text)
   }
 
   /// Bitstamp errors look like `{"status":"error","reason":"...","code":"..."}`, or

@@ -24,10 +24,6 @@ extension PriceSourceDefinition {
 
 /// Maps `{"data":{"amount":"68880.55","base":"BTC","currency":"USD"}}` to a price.
 public enum CoinbaseMapper {
-  public static func map(_ response: BTCHTTPResponse) throws(PriceSourceError) -> Decimal {
-    try PriceSourceDefinition.coinbase.map(response)
-  }
-
   /// The price in the currency asked for; a price in any other currency is invalid data.
   public static func map(_ response: BTCHTTPResponse, pair: MarketPair) throws(PriceSourceError)
     -> Decimal

@@ -35,10 +35,6 @@ extension PriceSourceDefinition {
 /// Maps `{"RAW":{"PRICE":68910.12,"FROMSYMBOL":"BTC","TOSYMBOL":"USD",...}}` to a price, reading
 /// `PRICE` from its literal text so that it stays exact.
 public enum CryptoCompareMapper {
-  public static func map(_ response: BTCHTTPResponse) throws(PriceSourceError) -> Decimal {
-    try PriceSourceDefinition.cryptoCompare.map(response)
-  }
-
   /// The price in the currency asked for (`TOSYMBOL`); any other currency is invalid data.
   public static func map(_ response: BTCHTTPResponse, pair: MarketPair) throws(PriceSourceError)
     -> Decimal

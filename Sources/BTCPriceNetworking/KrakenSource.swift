@@ -35,10 +35,6 @@ extension PriceSourceDefinition {
 /// the single entry and checks that its name is one of the names of the pair asked for. Errors
 /// come in `error`, usually with HTTP 200.
 public enum KrakenMapper {
-  public static func map(_ response: BTCHTTPResponse) throws(PriceSourceError) -> Decimal {
-    try PriceSourceDefinition.kraken.map(response)
-  }
-
   /// The last trade of the pair asked for; a result under any other pair's name is invalid data.
   public static func map(_ response: BTCHTTPResponse, pair: MarketPair) throws(PriceSourceError)
     -> Decimal

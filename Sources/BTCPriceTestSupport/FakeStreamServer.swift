@@ -137,6 +137,26 @@ public final class FakeStreamServer: Sendable {
     send(WebSocketFrame(fin: true, opcode: .text, data: ByteBuffer(string: text)))
   }
 
+  /// Sends `text` to every open connection, and returns once each client's kernel holds all of
+  /// it (its TCP has acknowledged every byte): the signal a test of what a client does *not* read
+  /// until it is asked waits for, instead of sleeping and hoping the bytes have come.
+  public func deliver(_ text: String) async {
+    await deliver(WebSocketFrame(fin: true, opcode: .text, data: ByteBuffer(string: text)))
+  }
+
+  /// ``ping(_:)``, returning once each client's kernel holds the ping (see ``deliver(_:)``).
+  public func deliverPing(_ payload: String = "fake") async {
+    await deliver(WebSocketFrame(fin: true, opcode: .ping, data: ByteBuffer(string: payload)))
+  }
+
+  /// ``close(code:)``, returning once each client's kernel holds the close frame (see
+  /// ``deliver(_:)``).
+  public func deliverClose(code: UInt16 = 1001) async {
+    var data = ByteBuffer()
+    data.writeInteger(code)
+    await deliver(WebSocketFrame(fin: true, opcode: .connectionClose, data: data))
+  }
+
   /// Sends `message` to every open connection every `interval`, until ``stopRepeating()``.
   public func `repeat`(_ message: @escaping @Sendable () -> String, every interval: Duration) {
     let amount = TimeAmount(interval)
@@ -196,6 +216,35 @@ public final class FakeStreamServer: Sendable {
   private func send(_ frame: WebSocketFrame) {
     let channels = state.withLockedValue { Array($0.channels.values) }
     for channel in channels { channel.writeAndFlush(frame, promise: nil) }
+  }
+
+  private func deliver(_ frame: WebSocketFrame) async {
+    let channels = state.withLockedValue { Array($0.channels.values) }
+    for channel in channels {
+      let written = channel.eventLoop.makePromise(of: Void.self)
+      channel.writeAndFlush(frame, promise: written)
+      try? await written.futureResult.get()
+      await Self.waitUntilAcknowledged(channel)
+    }
+  }
+
+  /// Returns once the peer's TCP has acknowledged every byte written on `channel` (Linux:
+  /// `TCP_INFO` has no unacknowledged segment; Darwin: the send buffer, data in flight included,
+  /// is empty), or after 5 s.
+  private static func waitUntilAcknowledged(_ channel: any Channel) async {
+    guard let provider = channel as? any SocketOptionProvider else { return }
+    for _ in 0..<1000 {
+      #if os(Linux)
+        guard let info = try? await provider.getTCPInfo().get() else { return }
+        if info.tcpi_unacked == 0 { return }
+      #elseif canImport(Darwin)
+        guard let info = try? await provider.getTCPConnectionInfo().get() else { return }
+        if info.tcpi_snd_sbbytes == 0 { return }
+      #else
+        return
+      #endif
+      try? await Task.sleep(for: .milliseconds(5))
+    }
   }
 }
 

@@ -32,12 +32,12 @@ struct AnswerFromTheCacheUseCaseTests {
   ])
   func storedQuote_isServedOnlyWhileItsAgeIsWithinTheMaximum(_ example: Case) {
     let now = Date(timeIntervalSince1970: 1_795_356_185)
-    let quote = makeQuote(at: now.timeIntervalSince1970 - seconds(example.age))
-    let sut = makeSUT(stored: quote)
+    let cached = quote(at: now.addingTimeInterval(-seconds(example.age)))
+    let sut = makeSUT(stored: cached)
 
     let answer = sut.storedQuote(notOlderThan: example.maxAge, at: now)
 
-    #expect(answer == (example.served ? quote : nil))
+    #expect(answer == (example.served ? cached : nil))
   }
 
   @Test func storedQuote_withNothingStoredOrAnUnreadableStore_isNil() {

@@ -17,13 +17,13 @@ struct CarryTheCrossCheckToTheScreenUseCaseTests {
 
     let update = try await feed.update(within: .milliseconds(800))
 
-    let shown = makeQuote("68880.55", source: .coinbase)
+    let shown = quote("68880.55", source: .coinbase)
     #expect(
       update
         == .fresh(
           shown,
           crossCheck: .settled(
-            shown, rejected: makeQuote("6890.12", source: .binance), referee: .kraken)))
+            shown, rejected: quote("6890.12", source: .binance), referee: .kraken)))
     #expect(await feed.lastKnown == shown)
   }
 
@@ -34,7 +34,7 @@ struct CarryTheCrossCheckToTheScreenUseCaseTests {
 
     let update = try await feed.update(within: .milliseconds(800))
 
-    #expect(update.crossCheck == .agreed(makeQuote("68901.23", source: .binance), with: .coinbase))
+    #expect(update.crossCheck == .agreed(quote("68901.23", source: .binance), with: .coinbase))
     #expect(update.crossCheck?.rejected == nil)
   }
 
@@ -53,7 +53,7 @@ struct CarryTheCrossCheckToTheScreenUseCaseTests {
     #expect(
       update.crossCheck
         == .unsettled(
-          makeQuote("6890.12", source: .binance), makeQuote("68880.55", source: .coinbase)))
+          quote("6890.12", source: .binance), quote("68880.55", source: .coinbase)))
     #expect(
       failure.description
         == "binance (6890.12) and coinbase (68880.55) disagree and no third source settled it, "
@@ -81,7 +81,7 @@ struct CarryTheCrossCheckToTheScreenUseCaseTests {
   // MARK: Helpers
 
   private func makeSUT(
-    referee: Result<PriceQuote, PriceSourceError> = .success(makeQuote("68870.10", source: .kraken))
+    referee: Result<PriceQuote, PriceSourceError> = .success(quote("68870.10", source: .kraken))
   ) -> (PriceFeed, StreamPriceBoard, SteppedTestClock) {
     let clock = SteppedTestClock()
     let board = StreamPriceBoard(

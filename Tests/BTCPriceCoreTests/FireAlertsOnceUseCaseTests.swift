@@ -6,6 +6,8 @@ import Testing
 @Suite("Fire alerts once per crossing", .timeLimit(.minutes(1)), .hangLimit(.seconds(10)))
 struct FireAlertsOnceUseCaseTests {
   let runStarted = Date(timeIntervalSince1970: 1_795_356_185)
+  /// When this run's ticks received their quotes unless a test says otherwise.
+  var tickTime: Date { runStarted.addingTimeInterval(1) }
 
   // MARK: above and below
 
@@ -119,9 +121,10 @@ struct FireAlertsOnceUseCaseTests {
     let (sut, _, _) = makeSUT(["above:100000"])
 
     _ = fire(sut, "99000")
-    #expect(sut.evaluate(.stale(lastKnown: quote("101000"), failure: failure)).isEmpty)
+    #expect(
+      sut.evaluate(.stale(lastKnown: quote("101000", at: tickTime), failure: failure)).isEmpty)
     _ = fire(sut, "101000")
-    #expect(sut.evaluate(.stale(lastKnown: quote("99000"), failure: failure)).isEmpty)
+    #expect(sut.evaluate(.stale(lastKnown: quote("99000", at: tickTime), failure: failure)).isEmpty)
 
     #expect(fire(sut, "101000").isEmpty, "the stale 99,000 did not re-arm the rule")
   }
@@ -130,7 +133,7 @@ struct FireAlertsOnceUseCaseTests {
     let (sut, _, _) = makeSUT(["above:100000"])
 
     _ = fire(sut, "99000")
-    _ = sut.evaluate(.stale(lastKnown: quote("99000"), failure: failure))
+    _ = sut.evaluate(.stale(lastKnown: quote("99000", at: tickTime), failure: failure))
 
     #expect(fire(sut, "101000").count == 1)
   }
@@ -142,13 +145,13 @@ struct FireAlertsOnceUseCaseTests {
 
     #expect(sut.evaluate(.fresh(cached)).isEmpty, "--max-age shows a cached quote as fresh")
     #expect(sut.evaluate(.stale(lastKnown: cached, failure: failure)).isEmpty)
-    #expect(store.saves.value.isEmpty)
+    #expect(store.saves.isEmpty)
   }
 
   @Test func aTickWhoseCrossCheckRejectedAPrice_isJudgedOnTheMajoritysPriceAlone() async {
     let (sut, clock, _) = makeSUT(["above:100000", "move:2%/15m"])
-    let rejected = quote("103000")
-    let shown = quote("99100")
+    let rejected = quote("103000", at: tickTime)
+    let shown = quote("99100", at: tickTime)
 
     _ = fire(sut, "99000")
     #expect(
@@ -175,7 +178,7 @@ struct FireAlertsOnceUseCaseTests {
   // MARK: across runs
 
   @Test func aRestart_doesNotFireAgainForACrossingThatFired() {
-    let store = AlertStateSpy()
+    let store = InMemoryAlertStateStore()
     let (first, _, _) = makeSUT(["above:100000"], store: store)
     _ = fire(first, "99000")
     #expect(fire(first, "100500").count == 1)
@@ -186,7 +189,7 @@ struct FireAlertsOnceUseCaseTests {
   }
 
   @Test func aCrossingBetweenTwoRuns_firesInTheSecond() {
-    let store = AlertStateSpy()
+    let store = InMemoryAlertStateStore()
     let (first, _, _) = makeSUT(["below:90000"], store: store)
     _ = fire(first, "91000")
 
@@ -203,7 +206,7 @@ struct FireAlertsOnceUseCaseTests {
     }
 
     #expect(
-      store.saves.value == [
+      store.saves == [
         ["above:100000 USD": .armed, "below:1 EUR": .armed],
         ["above:100000 USD": .fired, "below:1 EUR": .armed],
         ["above:100000 USD": .armed, "below:1 EUR": .armed],
@@ -212,7 +215,7 @@ struct FireAlertsOnceUseCaseTests {
 
   @Test func anUnreadableStore_isOneWarningAndAFreshStart() {
     let warnings = Locked<[String]>([])
-    let store = AlertStateSpy(loadError: "cannot read alerts.json")
+    let store = InMemoryAlertStateStore(loadError: "cannot read alerts.json")
     let (sut, _, _) = makeSUT(["above:100000"], store: store) { warnings.append($0) }
 
     #expect(fire(sut, "101000").isEmpty)
@@ -221,7 +224,7 @@ struct FireAlertsOnceUseCaseTests {
 
   @Test func anUnwritableStore_warnsAndStillFires() {
     let warnings = Locked<[String]>([])
-    let store = AlertStateSpy(saveError: "disk full")
+    let store = InMemoryAlertStateStore(saveError: "disk full")
     let (sut, _, _) = makeSUT(["above:100000"], store: store) { warnings.append($0) }
 
     _ = fire(sut, "99000")
@@ -235,11 +238,11 @@ struct FireAlertsOnceUseCaseTests {
   private let failure = PriceFetchFailure(failures: [])
 
   private func makeSUT(
-    _ rules: [String], stored: [String: AlertArming] = [:], store: AlertStateSpy? = nil,
+    _ rules: [String], stored: [String: AlertArming] = [:], store: InMemoryAlertStateStore? = nil,
     warn: @escaping @Sendable (String) -> Void = { _ in }
-  ) -> (AlertEngine, SteppedTestClock, AlertStateSpy) {
+  ) -> (AlertEngine, SteppedTestClock, InMemoryAlertStateStore) {
     let clock = SteppedTestClock()
-    let store = store ?? AlertStateSpy(stored: stored)
+    let store = store ?? InMemoryAlertStateStore(stored: stored)
     let sut = AlertEngine(
       rules: rules.map { try! AlertRule.parse($0) }, currency: "USD", clock: clock,
       runStarted: runStarted, store: store, warn: warn)
@@ -247,42 +250,7 @@ struct FireAlertsOnceUseCaseTests {
     return (sut, clock, store)
   }
 
-  private func quote(_ value: String, at timestamp: Date? = nil) -> PriceQuote {
-    PriceQuote(
-      value: Decimal(string: value)!, currency: "USD",
-      timestamp: timestamp ?? runStarted.addingTimeInterval(1), source: .binance)
-  }
-
   private func fire(_ sut: AlertEngine, _ value: String) -> [PriceAlert] {
-    sut.evaluate(.fresh(quote(value)))
-  }
-}
-
-/// An in-memory alert state store whose failures can be switched on.
-final class AlertStateSpy: AlertStateStore {
-  struct Failure: Error, CustomStringConvertible {
-    let description: String
-  }
-
-  let stored: Locked<[String: AlertArming]>
-  let saves = Locked<[[String: AlertArming]]>([])
-  private let loadError: Failure?
-  private let saveError: Failure?
-
-  init(stored: [String: AlertArming] = [:], loadError: String? = nil, saveError: String? = nil) {
-    self.stored = Locked(stored)
-    self.loadError = loadError.map(Failure.init)
-    self.saveError = saveError.map(Failure.init)
-  }
-
-  func load() throws -> [String: AlertArming] {
-    if let loadError { throw loadError }
-    return stored.value
-  }
-
-  func save(_ states: [String: AlertArming]) throws {
-    if let saveError { throw saveError }
-    stored.withValue { $0 = states }
-    saves.append(states)
+    sut.evaluate(.fresh(quote(value, at: tickTime)))
   }
 }

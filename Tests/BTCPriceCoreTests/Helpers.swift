@@ -2,16 +2,6 @@ import BTCPriceCore
 import BTCPriceTestSupport
 import Foundation
 
-func makeQuote(
-  _ value: String = "68901.23", source: PriceSource = .binance,
-  at seconds: TimeInterval = 1_795_356_185
-) -> PriceQuote {
-  PriceQuote(
-    value: Decimal(string: value)!, currency: "USD",
-    timestamp: Date(timeIntervalSince1970: seconds),
-    source: source)
-}
-
 /// What a loader stub saw, in order, with times measured from the clock's start.
 enum LoaderEvent: Equatable, Sendable {
   case started(at: Duration)

@@ -7,26 +7,26 @@ import Testing
 @Suite("The in-memory store keeps the store contract")
 struct InMemoryPriceStoreTests {
   @Test func loadDeliversNothingWhenEmpty() throws {
-    try PriceStoreSpecs.loadDeliversNothingWhenEmpty(InMemoryPriceStore())
+    try PriceStoreSpecs.contract(InMemoryPriceStore()).loadDeliversNothingWhenEmpty()
   }
 
   @Test func loadDeliversSavedQuoteExactly() throws {
-    try PriceStoreSpecs.loadDeliversSavedQuoteExactly(InMemoryPriceStore())
+    try PriceStoreSpecs.contract(InMemoryPriceStore()).loadDeliversSavedValueExactly()
   }
 
   @Test func saveReplacesPreviousQuote() throws {
-    try PriceStoreSpecs.saveReplacesPreviousQuote(InMemoryPriceStore())
+    try PriceStoreSpecs.contract(InMemoryPriceStore()).saveReplacesPreviousValue()
   }
 
   @Test func loadThrowsOnCorruptData() throws {
     let sut = InMemoryPriceStore()
-    try PriceStoreSpecs.loadThrowsOnCorruptData(sut) { sut.failLoads("not JSON") }
+    try PriceStoreSpecs.contract(sut).loadThrowsOnCorruptData { sut.failLoads("not JSON") }
   }
 
   @Test func saveThrowsAndKeepsPreviousQuoteWhenWritingFails() throws {
     let sut = InMemoryPriceStore()
-    try PriceStoreSpecs.saveThrowsAndKeepsPreviousQuoteWhenWritingFails(
-      sut, breakWriting: { sut.failSaves("disk full") }, restoreWriting: { sut.failSaves(nil) })
+    try PriceStoreSpecs.contract(sut).saveThrowsAndKeepsPreviousValueWhenWritingFails(
+      breakWriting: { sut.failSaves("disk full") }, restoreWriting: { sut.failSaves(nil) })
   }
 
   @Test func failingSaves_failOnlyThatMany() throws {

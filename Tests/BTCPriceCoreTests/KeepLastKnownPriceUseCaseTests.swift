@@ -11,17 +11,17 @@ struct KeepLastKnownPriceUseCaseTests {
 
   @Test func update_deliversFreshQuoteAndSavesIt() async throws {
     let store = PriceStoreSpy()
-    let sut = makeSUT(results: [.success(makeQuote("68901.23"))], store: store)
+    let sut = makeSUT(results: [.success(quote("68901.23"))], store: store)
 
     let update = try await sut.update(within: .seconds(1))
 
-    #expect(update == .fresh(makeQuote("68901.23")))
-    #expect(store.savedQuotes == [makeQuote("68901.23")])
-    #expect(await sut.lastKnown == makeQuote("68901.23"))
+    #expect(update == .fresh(quote("68901.23")))
+    #expect(store.savedQuotes == [quote("68901.23")])
+    #expect(await sut.lastKnown == quote("68901.23"))
   }
 
   @Test func update_deliversCachedQuoteAsStaleWhenFirstTickFails() async throws {
-    let cached = makeQuote("68000.00", at: 1_763_700_000)
+    let cached = quote("68000.00", at: Date(timeIntervalSince1970: 1_763_700_000))
     let sut = makeSUT(
       results: [.failure(.unreachable("connection refused"))], store: PriceStoreSpy(stored: cached))
 
@@ -48,8 +48,8 @@ struct KeepLastKnownPriceUseCaseTests {
   @Test func update_recoversOnNextSuccessAfterFailure() async throws {
     let sut = makeSUT(
       results: [
-        .success(makeQuote("1.00")), .failure(.httpStatus(500, message: nil)),
-        .success(makeQuote("2.00")),
+        .success(quote("1.00")), .failure(.httpStatus(500, message: nil)),
+        .success(quote("2.00")),
       ],
       store: PriceStoreSpy())
 
@@ -59,9 +59,9 @@ struct KeepLastKnownPriceUseCaseTests {
       try await sut.update(within: .seconds(1)),
     ]
 
-    #expect(updates[0] == .fresh(makeQuote("1.00")))
-    #expect(updates[1].quote == makeQuote("1.00"))
-    #expect(updates[2] == .fresh(makeQuote("2.00")))
+    #expect(updates[0] == .fresh(quote("1.00")))
+    #expect(updates[1].quote == quote("1.00"))
+    #expect(updates[2] == .fresh(quote("2.00")))
   }
 
   @Test func restore_warnsOnceAndStartsEmptyWhenCacheIsUnreadable() async throws {
@@ -79,11 +79,11 @@ struct KeepLastKnownPriceUseCaseTests {
     let store = PriceStoreSpy(saveError: "read-only file system")
     let warnings = Locked<[PriceFeedWarning]>([])
     let sut = makeSUT(
-      results: (1...4).map { .success(makeQuote("\($0)")) }, store: store,
+      results: (1...4).map { .success(quote("\($0)")) }, store: store,
       warn: { warnings.append($0) })
 
-    #expect(try await sut.update(within: .seconds(1)) == .fresh(makeQuote("1")))
-    #expect(try await sut.update(within: .seconds(1)) == .fresh(makeQuote("2")))
+    #expect(try await sut.update(within: .seconds(1)) == .fresh(quote("1")))
+    #expect(try await sut.update(within: .seconds(1)) == .fresh(quote("2")))
     store.failSaves(nil)
     _ = try await sut.update(within: .seconds(1))
     store.failSaves("disk full")
@@ -91,22 +91,22 @@ struct KeepLastKnownPriceUseCaseTests {
 
     #expect(
       warnings.value == [.cacheNotSaved("read-only file system"), .cacheNotSaved("disk full")])
-    #expect(store.savedQuotes == [makeQuote("3")])
-    #expect(await sut.lastKnown == makeQuote("4"))
+    #expect(store.savedQuotes == [quote("3")])
+    #expect(await sut.lastKnown == quote("4"))
   }
 
   @Test func update_worksWithoutAStore() async throws {
-    let sut = makeSUT(results: [.success(makeQuote())], store: nil)
+    let sut = makeSUT(results: [.success(quote())], store: nil)
 
     #expect(await sut.restore() == nil)
-    #expect(try await sut.update(within: .seconds(1)) == .fresh(makeQuote()))
+    #expect(try await sut.update(within: .seconds(1)) == .fresh(quote()))
   }
 
   // MARK: - Helpers
 
   @Test func update_dropsAQuoteThatArrivesAsTheTickIsCancelled() async throws {
     let store = PriceStoreSpy()
-    let loader = CancelsTheTick(quote: makeQuote())
+    let loader = CancelsTheTick(quote: quote())
     let chain = PriceSourceChain([.init(source: .binance, loader: loader)], clock: clock)
     let sut = PriceFeed(chain: chain, cache: PriceCache(store: store, clock: clock))
 

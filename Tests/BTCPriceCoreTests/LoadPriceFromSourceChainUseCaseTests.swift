@@ -8,12 +8,12 @@ struct LoadPriceFromSourceChainUseCaseTests {
 
   @Test func load_deliversPrimaryQuoteWithoutAskingFallback() async throws {
     let (sut, primary, fallback) = makeSUT(
-      primary: LoaderStub(clock: clock, result: .success(makeQuote("68901.23"))),
-      fallback: LoaderStub(clock: clock, result: .success(makeQuote("1", source: .cryptoCompare))))
+      primary: LoaderStub(clock: clock, result: .success(quote("68901.23"))),
+      fallback: LoaderStub(clock: clock, result: .success(quote("1", source: .cryptoCompare))))
 
-    let quote = try await sut.load(within: .seconds(1))
+    let loaded = try await sut.load(within: .seconds(1))
 
-    #expect(quote == makeQuote("68901.23"))
+    #expect(loaded == quote("68901.23"))
     #expect(primary.callCount == 1)
     #expect(fallback.callCount == 0)
   }
@@ -22,11 +22,11 @@ struct LoadPriceFromSourceChainUseCaseTests {
     let (sut, _, fallback) = makeSUT(
       primary: LoaderStub(clock: clock, result: .failure(.httpStatus(500, message: nil))),
       fallback: LoaderStub(
-        clock: clock, result: .success(makeQuote("68890.00", source: .cryptoCompare))))
+        clock: clock, result: .success(quote("68890.00", source: .cryptoCompare))))
 
-    let quote = try await sut.load(within: .seconds(1))
+    let loaded = try await sut.load(within: .seconds(1))
 
-    #expect(quote == makeQuote("68890.00", source: .cryptoCompare))
+    #expect(loaded == quote("68890.00", source: .cryptoCompare))
     #expect(fallback.events.value == [.started(at: .zero), .finished(at: .zero)])
   }
 
@@ -34,7 +34,7 @@ struct LoadPriceFromSourceChainUseCaseTests {
     let (sut, _, _) = makeSUT(
       primary: LoaderStub(clock: clock, result: .failure(.invalidData("price is not positive"))),
       fallback: LoaderStub(
-        clock: clock, result: .success(makeQuote("68890.00", source: .cryptoCompare))))
+        clock: clock, result: .success(quote("68890.00", source: .cryptoCompare))))
 
     #expect(try await sut.load(within: .seconds(1)).source == .cryptoCompare)
   }
@@ -42,16 +42,16 @@ struct LoadPriceFromSourceChainUseCaseTests {
   @Test func load_cancelsPrimarySlowerThanItsDeadlineAndAsksFallbackAt800ms() async throws {
     let (sut, primary, fallback) = makeSUT(
       primary: LoaderStub(
-        clock: clock, answersAt: .milliseconds(900), result: .success(makeQuote())),
+        clock: clock, answersAt: .milliseconds(900), result: .success(quote())),
       fallback: LoaderStub(
         clock: clock, answersAt: .milliseconds(850),
-        result: .success(makeQuote("68890.00", source: .cryptoCompare))))
+        result: .success(quote("68890.00", source: .cryptoCompare))))
 
     let load = Task { try await sut.load(within: .seconds(1)) }
     await clock.advance(to: .milliseconds(800), afterSleeps: 2)
     await clock.advance(to: .milliseconds(850), afterSleeps: 4)
 
-    #expect(try await load.value == makeQuote("68890.00", source: .cryptoCompare))
+    #expect(try await load.value == quote("68890.00", source: .cryptoCompare))
     #expect(primary.events.value == [.started(at: .zero), .cancelled(at: .milliseconds(800))])
     #expect(
       fallback.events.value == [
@@ -62,22 +62,22 @@ struct LoadPriceFromSourceChainUseCaseTests {
   @Test func load_deliversPrimaryAnsweringAt500msWithoutAskingFallback() async throws {
     let (sut, _, fallback) = makeSUT(
       primary: LoaderStub(
-        clock: clock, answersAt: .milliseconds(500), result: .success(makeQuote())),
-      fallback: LoaderStub(clock: clock, result: .success(makeQuote("1", source: .cryptoCompare))))
+        clock: clock, answersAt: .milliseconds(500), result: .success(quote())),
+      fallback: LoaderStub(clock: clock, result: .success(quote("1", source: .cryptoCompare))))
 
     let load = Task { try await sut.load(within: .seconds(1)) }
     await clock.advance(to: .milliseconds(500), afterSleeps: 2)
 
-    #expect(try await load.value == makeQuote())
+    #expect(try await load.value == quote())
     #expect(fallback.callCount == 0)
   }
 
   @Test func load_givesFallbackOnlyWhatIsLeftOfTheBudget() async throws {
     let (sut, _, fallback) = makeSUT(
-      primary: LoaderStub(clock: clock, answersAt: .seconds(5), result: .success(makeQuote())),
+      primary: LoaderStub(clock: clock, answersAt: .seconds(5), result: .success(quote())),
       fallback: LoaderStub(
         clock: clock, answersAt: .milliseconds(1100),
-        result: .success(makeQuote("2", source: .cryptoCompare))))
+        result: .success(quote("2", source: .cryptoCompare))))
 
     let load = Task { try await sut.load(within: .seconds(1)) }
     await clock.advance(to: .milliseconds(800), afterSleeps: 2)
@@ -109,8 +109,8 @@ struct LoadPriceFromSourceChainUseCaseTests {
 
   @Test func load_skipsSourcesWhenNoBudgetIsLeft() async throws {
     let (sut, _, fallback) = makeSUT(
-      primary: LoaderStub(clock: clock, answersAt: .seconds(2), result: .success(makeQuote())),
-      fallback: LoaderStub(clock: clock, result: .success(makeQuote("2", source: .cryptoCompare))),
+      primary: LoaderStub(clock: clock, answersAt: .seconds(2), result: .success(quote())),
+      fallback: LoaderStub(clock: clock, result: .success(quote("2", source: .cryptoCompare))),
       primaryTimeout: .seconds(3))
 
     let load = Task { try await sut.load(within: .seconds(1)) }
@@ -128,8 +128,8 @@ struct LoadPriceFromSourceChainUseCaseTests {
   @Test func load_reportsCallerCancellationAsCancellationNotAsSourceFailure() async throws {
     let (sut, primary, fallback) = makeSUT(
       primary: LoaderStub(
-        clock: clock, answersAt: .milliseconds(500), result: .success(makeQuote())),
-      fallback: LoaderStub(clock: clock, result: .success(makeQuote("2", source: .cryptoCompare))))
+        clock: clock, answersAt: .milliseconds(500), result: .success(quote())),
+      fallback: LoaderStub(clock: clock, result: .success(quote("2", source: .cryptoCompare))))
 
     let load = Task { try await sut.load(within: .seconds(1)) }
     await clock.advance(to: .milliseconds(100), afterSleeps: 2)

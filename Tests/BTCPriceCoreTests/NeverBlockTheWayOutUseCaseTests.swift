@@ -11,12 +11,12 @@ struct NeverBlockTheWayOutUseCaseTests {
   @Test func flush_returnsAtOnceWhileAnotherThreadsWriteIsStuck() {
     let store = StuckStore()
     let sut = PriceCache(store: store, clock: SteppedTestClock())
-    let writer = Thread { sut.record(makeQuote("68901.23")) }
+    let writer = Thread { sut.record(quote("68901.23")) }
     writer.start()
     #expect(store.saveStarted.wait(timeout: .now() + 5) == .success)
 
     #expect(returnsWithin(seconds: 2) { sut.flush() }, "flush waited on the stuck write")
-    #expect(returnsWithin(seconds: 2) { _ = sut.hasUnsavedQuote }, "the lock is held by a write")
+    #expect(returnsWithin(seconds: 2) { sut.record(nil) }, "the lock is held by a write")
 
     store.release.signal()
   }
@@ -31,7 +31,7 @@ struct NeverBlockTheWayOutUseCaseTests {
         warningStarted.signal()
         stderrUnblocked.wait()
       })
-    Thread { sut.record(makeQuote("68901.23")) }.start()
+    Thread { sut.record(quote("68901.23")) }.start()
     #expect(warningStarted.wait(timeout: .now() + 5) == .success)
 
     #expect(returnsWithin(seconds: 2) { sut.flush() }, "flush waited on the stuck warning")

@@ -12,29 +12,29 @@ struct SaveOnTheWayOutUseCaseTests {
 
   @Test func flush_savesTheLastKnownQuoteWhoseSaveFailed() async throws {
     let store = PriceStoreSpy(saveError: "disk full")
-    let sut = makeSUT(answering: makeQuote("68901.23"), store: store)
+    let sut = makeSUT(answering: quote("68901.23"), store: store)
     _ = try await sut.update(within: .seconds(1))
     store.failSaves(nil)
 
     await sut.flush()
 
-    #expect(store.savedQuotes == [makeQuote("68901.23")])
+    #expect(store.savedQuotes == [quote("68901.23")])
   }
 
   @Test func flush_writesNothingWhenTheLastKnownQuoteIsSaved() async throws {
     let store = PriceStoreSpy()
-    let sut = makeSUT(answering: makeQuote("68901.23"), store: store)
+    let sut = makeSUT(answering: quote("68901.23"), store: store)
     _ = try await sut.update(within: .seconds(1))
 
     await sut.flush()
     await sut.flush()
 
-    #expect(store.savedQuotes == [makeQuote("68901.23")])
+    #expect(store.savedQuotes == [quote("68901.23")])
   }
 
   @Test func flush_writesNothingWhenTheValueCameFromTheStore() async {
-    let store = PriceStoreSpy(stored: makeQuote("68000.00"))
-    let sut = makeSUT(answering: makeQuote("68901.23"), store: store)
+    let store = PriceStoreSpy(stored: quote("68000.00"))
+    let sut = makeSUT(answering: quote("68901.23"), store: store)
     await sut.restore()
 
     await sut.flush()
@@ -44,7 +44,7 @@ struct SaveOnTheWayOutUseCaseTests {
 
   @Test func flush_writesNothingWhenNothingIsKnown() async {
     let store = PriceStoreSpy()
-    let sut = makeSUT(answering: makeQuote(), store: store)
+    let sut = makeSUT(answering: quote(), store: store)
 
     await sut.flush()
 
@@ -55,7 +55,7 @@ struct SaveOnTheWayOutUseCaseTests {
     let store = PriceStoreSpy(saveError: "disk full")
     let warnings = Locked<[PriceFeedWarning]>([])
     let sut = makeSUT(
-      answering: makeQuote("68901.23"), store: store, warn: { warnings.append($0) })
+      answering: quote("68901.23"), store: store, warn: { warnings.append($0) })
     _ = try await sut.update(within: .seconds(1))
 
     await sut.flush()
@@ -63,16 +63,16 @@ struct SaveOnTheWayOutUseCaseTests {
     await sut.flush()
 
     #expect(warnings.value == [.cacheNotSaved("disk full")])
-    #expect(store.savedQuotes == [makeQuote("68901.23")])
+    #expect(store.savedQuotes == [quote("68901.23")])
   }
 
   @Test func flush_worksWithoutAStore() async throws {
-    let sut = makeSUT(answering: makeQuote(), store: nil)
+    let sut = makeSUT(answering: quote(), store: nil)
     _ = try await sut.update(within: .seconds(1))
 
     await sut.flush()
 
-    #expect(await sut.lastKnown == makeQuote())
+    #expect(await sut.lastKnown == quote())
   }
 
   // MARK: - Helpers

@@ -10,8 +10,8 @@ struct SkipFailingSourcesUseCaseTests {
   let events = Locked<[PriceSourceEvent]>([])
 
   @Test func deadPrimary_isAskedSixTimesInSixtyTicksInsteadOfSixty() async throws {
-    let primary = ScriptedLoader(clock: clock, .failure(.unreachable("connection refused")))
-    let fallback = ScriptedLoader(clock: clock, .success(makeQuote(source: .coinbase)))
+    let primary = ScriptedLoader(clock: clock, .fail(.unreachable("connection refused")))
+    let fallback = ScriptedLoader(clock: clock, .answer(quote(source: .coinbase)))
     let sut = makeSUT(primary, fallback)
 
     for tick in 0..<60 {
@@ -20,14 +20,14 @@ struct SkipFailingSourcesUseCaseTests {
     }
 
     // 3 failures open the circuit for 5 s; probes at 7, 17 and 37 s fail and double it each time.
-    #expect(primary.calls.value == [0, 1, 2, 7, 17, 37].map { Duration.seconds($0) })
-    #expect(fallback.calls.value.count == 60)
+    #expect(primary.calls == [0, 1, 2, 7, 17, 37].map { Duration.seconds($0) })
+    #expect(fallback.calls.count == 60)
   }
 
   @Test func openPrimary_costsTheFallbackNoTime() async throws {
     let primary = ScriptedLoader(
-      clock: clock, answersAfter: .seconds(5), .success(makeQuote()))
-    let fallback = ScriptedLoader(clock: clock, .success(makeQuote(source: .coinbase)))
+      clock: clock, answersAfter: .seconds(5), .answer(quote()))
+    let fallback = ScriptedLoader(clock: clock, .answer(quote(source: .coinbase)))
     let sut = makeSUT(primary, fallback)
 
     for tick in 0..<3 {
@@ -42,7 +42,7 @@ struct SkipFailingSourcesUseCaseTests {
 
     // Ticks 0-2 waited out the primary's 800 ms; tick 3 asks the fallback at once.
     #expect(
-      fallback.calls.value == [
+      fallback.calls == [
         .milliseconds(800), .milliseconds(1800), .milliseconds(2800), .seconds(3),
       ])
   }
@@ -50,9 +50,9 @@ struct SkipFailingSourcesUseCaseTests {
   @Test func recoveredPrimary_isClosedAgainAfterOneSuccessfulProbe() async throws {
     let primary = ScriptedLoader(
       clock: clock,
-      .failure(.httpStatus(502, message: nil)), .failure(.httpStatus(502, message: nil)),
-      .failure(.httpStatus(502, message: nil)), .success(makeQuote()))
-    let fallback = ScriptedLoader(clock: clock, .success(makeQuote(source: .coinbase)))
+      .fail(.httpStatus(502, message: nil)), .fail(.httpStatus(502, message: nil)),
+      .fail(.httpStatus(502, message: nil)), .answer(quote()))
+    let fallback = ScriptedLoader(clock: clock, .answer(quote(source: .coinbase)))
     let sut = makeSUT(primary, fallback)
 
     var sources: [PriceSource] = []
@@ -76,9 +76,9 @@ struct SkipFailingSourcesUseCaseTests {
   @Test func rateLimitedPrimary_isNotAskedBeforeRetryAfter() async throws {
     let primary = ScriptedLoader(
       clock: clock,
-      .failure(.rateLimited(status: 429, retryAfter: .seconds(30), message: "slow down")),
-      .success(makeQuote()))
-    let fallback = ScriptedLoader(clock: clock, .success(makeQuote(source: .coinbase)))
+      .fail(.rateLimited(status: 429, retryAfter: .seconds(30), message: "slow down")),
+      .answer(quote()))
+    let fallback = ScriptedLoader(clock: clock, .answer(quote(source: .coinbase)))
     let sut = makeSUT(primary, fallback)
 
     for tick in 0..<40 {
@@ -86,12 +86,12 @@ struct SkipFailingSourcesUseCaseTests {
       _ = try await sut.load(within: .seconds(1))
     }
 
-    #expect(primary.calls.value == [.zero] + (30..<40).map { .seconds($0) })
+    #expect(primary.calls == [.zero] + (30..<40).map { .seconds($0) })
   }
 
   @Test func skippedSource_isReportedWithItsCoolDownInTheFailure() async throws {
-    let primary = ScriptedLoader(clock: clock, .failure(.httpStatus(451, message: nil)))
-    let fallback = ScriptedLoader(clock: clock, .failure(.invalidData("no RAW object")))
+    let primary = ScriptedLoader(clock: clock, .fail(.httpStatus(451, message: nil)))
+    let fallback = ScriptedLoader(clock: clock, .fail(.invalidData("no RAW object")))
     let sut = makeSUT(primary, fallback)
 
     _ = try? await sut.load(within: .seconds(1))
@@ -107,8 +107,8 @@ struct SkipFailingSourcesUseCaseTests {
   }
 
   @Test func withoutBreakers_everySourceIsAskedOnEveryTick() async throws {
-    let primary = ScriptedLoader(clock: clock, .failure(.unreachable("connection refused")))
-    let fallback = ScriptedLoader(clock: clock, .success(makeQuote(source: .coinbase)))
+    let primary = ScriptedLoader(clock: clock, .fail(.unreachable("connection refused")))
+    let fallback = ScriptedLoader(clock: clock, .answer(quote(source: .coinbase)))
     let sut = makeSUT(primary, fallback, breakers: nil)
 
     for tick in 0..<10 {
@@ -116,12 +116,12 @@ struct SkipFailingSourcesUseCaseTests {
       _ = try await sut.load(within: .seconds(1))
     }
 
-    #expect(primary.calls.value.count == 10)
+    #expect(primary.calls.count == 10)
   }
 
   @Test func reportsEveryAttemptWithItsLatency() async throws {
-    let primary = ScriptedLoader(clock: clock, .failure(.httpStatus(500, message: nil)))
-    let fallback = ScriptedLoader(clock: clock, .success(makeQuote(source: .coinbase)))
+    let primary = ScriptedLoader(clock: clock, .fail(.httpStatus(500, message: nil)))
+    let fallback = ScriptedLoader(clock: clock, .answer(quote(source: .coinbase)))
     let sut = makeSUT(primary, fallback)
 
     _ = try await sut.load(within: .seconds(1))
@@ -129,13 +129,13 @@ struct SkipFailingSourcesUseCaseTests {
     #expect(
       events.value == [
         .failed(.binance, .httpStatus(500, message: nil), latency: .zero),
-        .delivered(.coinbase, makeQuote(source: .coinbase), latency: .zero),
+        .delivered(.coinbase, quote(source: .coinbase), latency: .zero),
       ])
   }
 
   @Test func limitFromAnEarlierRun_isRespectedUntilItEndsAndSaysWhereItCameFrom() async throws {
-    let primary = ScriptedLoader(clock: clock, .success(makeQuote()))
-    let fallback = ScriptedLoader(clock: clock, .success(makeQuote(source: .coinbase)))
+    let primary = ScriptedLoader(clock: clock, .answer(quote()))
+    let fallback = ScriptedLoader(clock: clock, .answer(quote(source: .coinbase)))
     let ban = PriceSourceError.rateLimited(status: 418, retryAfter: .seconds(600), message: nil)
     let sut = makeSUT(
       primary, fallback,
@@ -146,7 +146,7 @@ struct SkipFailingSourcesUseCaseTests {
       _ = try await sut.load(within: .seconds(1))
     }
 
-    #expect(primary.calls.value == [.seconds(599), .seconds(600)])
+    #expect(primary.calls == [.seconds(599), .seconds(600)])
     #expect(
       events.value.first
         == .skipped(
@@ -158,8 +158,8 @@ struct SkipFailingSourcesUseCaseTests {
 
   @Test func refusalInTheBody_leavesTheSourceAloneForAnHour() async throws {
     let primary = ScriptedLoader(
-      clock: clock, .failure(.refused("You need a valid auth key or api key")))
-    let fallback = ScriptedLoader(clock: clock, .success(makeQuote(source: .coinbase)))
+      clock: clock, .fail(.refused("You need a valid auth key or api key")))
+    let fallback = ScriptedLoader(clock: clock, .answer(quote(source: .coinbase)))
     let sut = makeSUT(primary, fallback)
 
     for tick in [0, 1, 3599, 3600] {
@@ -167,14 +167,14 @@ struct SkipFailingSourcesUseCaseTests {
       _ = try await sut.load(within: .seconds(1))
     }
 
-    #expect(primary.calls.value == [.zero, .seconds(3600)])
+    #expect(primary.calls == [.zero, .seconds(3600)])
   }
 
   /// A probe is the one call a cooling source gets; a tick with no time left must not spend it
   /// (nor log "one probe" for a call that is never made).
   @Test func tickWithNoTimeLeft_doesNotSpendTheProbe() async throws {
-    let primary = ScriptedLoader(clock: clock, .failure(.unreachable("connection refused")))
-    let fallback = ScriptedLoader(clock: clock, .success(makeQuote(source: .coinbase)))
+    let primary = ScriptedLoader(clock: clock, .fail(.unreachable("connection refused")))
+    let fallback = ScriptedLoader(clock: clock, .answer(quote(source: .coinbase)))
     let sut = makeSUT(primary, fallback)
     for tick in 0..<3 {
       await clock.advance(to: .seconds(tick))
@@ -191,7 +191,7 @@ struct SkipFailingSourcesUseCaseTests {
         .skipped(.coinbase, .skipped("no time left in this tick")),
       ])
     _ = try await sut.load(within: .seconds(1))
-    #expect(primary.calls.value.last == .seconds(8), "the probe is still there for the next tick")
+    #expect(primary.calls.last == .seconds(8), "the probe is still there for the next tick")
   }
 
   // MARK: - Helpers
@@ -214,32 +214,5 @@ struct SkipFailingSourcesUseCaseTests {
     events.value.compactMap {
       if case .circuitChanged(.binance, let transition) = $0 { transition } else { nil }
     }
-  }
-}
-
-/// A loader that answers its calls from a script (the last answer repeats) and records when each
-/// call started, as time since the clock's origin.
-struct ScriptedLoader: PriceLoader {
-  let clock: SteppedTestClock
-  let answersAfter: Duration?
-  let script: Locked<[Result<PriceQuote, PriceSourceError>]>
-  let calls = Locked<[Duration]>([])
-
-  init(
-    clock: SteppedTestClock, answersAfter: Duration? = nil,
-    _ script: Result<PriceQuote, PriceSourceError>...
-  ) {
-    self.clock = clock
-    self.answersAfter = answersAfter
-    self.script = Locked(script)
-  }
-
-  func load() async throws -> PriceQuote {
-    calls.append(clock.elapsed)
-    let result = script.withValue { script in
-      script.count > 1 ? script.removeFirst() : script[0]
-    }
-    if let answersAfter { try await clock.sleep(for: answersAfter) }
-    return try result.get()
   }
 }

@@ -87,7 +87,7 @@ struct StreamFirstTickUseCaseTests {
     let tick = try await sut.load(within: .milliseconds(800))
 
     #expect(tick.transport == .rest)
-    #expect(tick.quote == makeQuote("68870.10", source: .kraken))
+    #expect(tick.quote == quote("68870.10", source: .kraken))
     #expect(rest.callCount == 1)
     #expect(events.value == [.fellBackToREST(silent: [.binance, .coinbase])])
   }
@@ -150,7 +150,7 @@ struct StreamFirstTickUseCaseTests {
     let tick = try await sut.load(within: .milliseconds(800))
 
     #expect(tick.transport == .rest)
-    #expect(tick.quote == makeQuote("68870.10", source: .kraken))
+    #expect(tick.quote == quote("68870.10", source: .kraken))
     #expect(rest.callCount == 1)
     #expect(events.value.contains(.heldBack(.binance)))
   }
@@ -173,7 +173,7 @@ struct StreamFirstTickUseCaseTests {
   // MARK: Helpers
 
   private func makeSUT(
-    referee: Result<PriceQuote, PriceSourceError> = .success(makeQuote("68870.10", source: .kraken))
+    referee: Result<PriceQuote, PriceSourceError> = .success(quote("68870.10", source: .kraken))
   ) -> (
     StreamFirstPriceLoader, StreamPriceBoard, SteppedTestClock, LoaderStub,
     Locked<[StreamFirstPriceLoader.Event]>
@@ -181,7 +181,7 @@ struct StreamFirstTickUseCaseTests {
     let clock = SteppedTestClock()
     let board = StreamPriceBoard(
       clock: clock, now: { Date(timeIntervalSince1970: 1_795_356_185) })
-    let rest = LoaderStub(clock: clock, result: .success(makeQuote("68870.10", source: .kraken)))
+    let rest = LoaderStub(clock: clock, result: .success(quote("68870.10", source: .kraken)))
     let refereeStub = LoaderStub(clock: clock, result: referee)
     let events = Locked<[StreamFirstPriceLoader.Event]>([])
     let sut = StreamFirstPriceLoader(
@@ -258,7 +258,7 @@ struct FeedFromStreamsUseCaseTests {
 
     let update = try await feed.update(within: .milliseconds(800))
 
-    #expect(update == .fresh(makeQuote("68901.23", source: .binance)))
+    #expect(update == .fresh(quote("68901.23", source: .binance)))
     #expect(rest.callCount == 0)
   }
 }

@@ -14,20 +14,20 @@ struct WriteTheCacheWhenItMattersUseCaseTests {
 
     for tick in 0..<60 {
       await clock.advance(to: .seconds(tick))
-      sut.record(makeQuote("\(68_000 + tick)", at: TimeInterval(tick)))
+      sut.record(quote("\(68_000 + tick)", at: quoteTime + TimeInterval(tick)))
     }
 
     #expect(store.savedQuotes.map(\.value) == [68_000, 68_010, 68_020, 68_030, 68_040, 68_050])
   }
 
   @Test func anUnchangedPrice_isNeverWrittenWhileTheRunGoesOn() async {
-    let store = PriceStoreSpy(stored: makeQuote("68901.23", at: 0))
+    let store = PriceStoreSpy(stored: quote("68901.23", at: quoteTime))
     let sut = PriceCache(store: store, clock: clock)
     _ = try? sut.load()
 
     for tick in 0..<60 {
       await clock.advance(to: .seconds(tick))
-      sut.record(makeQuote("68901.23", at: TimeInterval(tick)))
+      sut.record(quote("68901.23", at: quoteTime + TimeInterval(tick)))
     }
 
     #expect(store.savedQuotes.isEmpty)
@@ -36,47 +36,48 @@ struct WriteTheCacheWhenItMattersUseCaseTests {
   @Test func aChangeWhileTicksFail_isWrittenOnceItsIntervalIsOver() async {
     let store = PriceStoreSpy()
     let sut = PriceCache(store: store, clock: clock)
-    sut.record(makeQuote("1", at: 0))
+    sut.record(quote("1", at: quoteTime))
     await clock.advance(to: .seconds(3))
-    sut.record(makeQuote("2", at: 3))
+    sut.record(quote("2", at: quoteTime + 3))
 
     for tick in 4...12 {
       await clock.advance(to: .seconds(tick))
       sut.record(nil)
     }
 
-    #expect(store.savedQuotes == [makeQuote("1", at: 0), makeQuote("2", at: 3)])
+    #expect(store.savedQuotes == [quote("1", at: quoteTime), quote("2", at: quoteTime + 3)])
   }
 
   @Test func flush_writesTheNewestQuoteWithItsOwnTime() async {
     let store = PriceStoreSpy()
     let sut = PriceCache(store: store, clock: clock)
-    sut.record(makeQuote("1", at: 0))
+    sut.record(quote("1", at: quoteTime))
     await clock.advance(to: .seconds(2))
-    sut.record(makeQuote("2", at: 2))
+    sut.record(quote("2", at: quoteTime + 2))
     await clock.advance(to: .seconds(3))
-    sut.record(makeQuote("2", at: 3))
+    sut.record(quote("2", at: quoteTime + 3))
 
     sut.flush()
     sut.flush()
 
-    #expect(store.savedQuotes == [makeQuote("1", at: 0), makeQuote("2", at: 3)])
-    #expect(!sut.hasUnsavedQuote)
+    #expect(store.savedQuotes == [quote("1", at: quoteTime), quote("2", at: quoteTime + 3)])
+    sut.flush()
+    #expect(store.savedQuotes.count == 2, "the store holds the newest: nothing more is owed")
   }
 
   @Test func flush_afterAnUnchangedPrice_refreshesItsTime() async {
-    let store = PriceStoreSpy(stored: makeQuote("5", at: 0))
+    let store = PriceStoreSpy(stored: quote("5", at: quoteTime))
     let sut = PriceCache(store: store, clock: clock)
     _ = try? sut.load()
-    sut.record(makeQuote("5", at: 30))
+    sut.record(quote("5", at: quoteTime + 30))
 
     sut.flush()
 
-    #expect(store.savedQuotes == [makeQuote("5", at: 30)])
+    #expect(store.savedQuotes == [quote("5", at: quoteTime + 30)])
   }
 
   @Test func flush_writesNothingWhenNothingNewCame() throws {
-    let store = PriceStoreSpy(stored: makeQuote("5", at: 0))
+    let store = PriceStoreSpy(stored: quote("5", at: quoteTime))
     let sut = PriceCache(store: store, clock: clock)
     _ = try sut.load()
 
@@ -93,14 +94,11 @@ struct WriteTheCacheWhenItMattersUseCaseTests {
     for tick in 0..<12 {
       await clock.advance(to: .seconds(tick))
       if tick == 10 { store.failSaves(nil) }
-      sut.record(makeQuote("\(tick + 1)", at: TimeInterval(tick)))
+      sut.record(quote("\(tick + 1)", at: quoteTime + TimeInterval(tick)))
     }
 
     #expect(warnings.value == [.cacheNotSaved("disk full")])
-    #expect(store.savedQuotes == [makeQuote("11", at: 10)])
+    #expect(store.savedQuotes == [quote("11", at: quoteTime + 10)])
   }
 
-  private func makeQuote(_ value: String, at seconds: TimeInterval) -> PriceQuote {
-    BTCPriceCoreTests.makeQuote(value, at: 1_795_356_185 + seconds)
-  }
 }

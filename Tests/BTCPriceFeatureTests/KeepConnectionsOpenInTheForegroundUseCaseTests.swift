@@ -21,7 +21,7 @@ struct KeepConnectionsOpenInTheForegroundUseCaseTests {
     await waitOnMainActor(until: { connections.readyAsked == 1 })
     for _ in 0..<1_000 { await Task.yield() }
 
-    #expect(loader.calls.value == 0, "a tick ran before the connections were ready")
+    #expect(loader.calls.count == 0, "a tick ran before the connections were ready")
     connections.makeReady()
 
     await waitOnMainActor(until: { sut.priceText == "$68,901.23" }, "the first tick never came")
@@ -126,10 +126,4 @@ private final class ConnectionsSpy: Sendable {
     }
     for waiter in waiters { waiter.resume() }
   }
-}
-
-private func quote(_ value: String) -> PriceQuote {
-  PriceQuote(
-    value: Decimal(string: value)!, timestamp: Date(timeIntervalSince1970: 1_795_356_185),
-    source: .binance)
 }

@@ -1,5 +1,6 @@
 import BTCPriceCore
 import BTCPriceFeature
+import BTCPriceTestSupport
 import Foundation
 import Testing
 
@@ -11,7 +12,7 @@ struct PresentInCurrencyUseCaseTests {
   @Test func present_showsAQuoteWithItsCurrencysSymbolAndPair() {
     let sut = makeSUT(currency: .eur)
 
-    let state = sut.present(.fresh(quote("68901.23", .eur)))
+    let state = sut.present(.fresh(quote("68901.23", currency: "EUR")))
 
     #expect(state.priceText == "€68,901.23")
     #expect(state.pairText == "BTC/EUR")
@@ -20,7 +21,7 @@ struct PresentInCurrencyUseCaseTests {
   }
 
   @Test func present_showsTheYenWithoutDecimalsAndKeepsTheExactRecord() {
-    let state = makeSUT(currency: .jpy).present(.fresh(quote("5333330.8622", .jpy)))
+    let state = makeSUT(currency: .jpy).present(.fresh(quote("5333330.8622", currency: "JPY")))
 
     #expect(state.priceText == "¥5,333,331")
     #expect(state.record.price == "5333330.8622")
@@ -39,7 +40,7 @@ struct PresentInCurrencyUseCaseTests {
     let sut = makeSUT(currency: .gbp)
     var history = PriceHistory()
     for value in ["54197.76", "54210.10", "54205.10"] {
-      history.record(sut.present(.fresh(quote(value, .gbp))))
+      history.record(sut.present(.fresh(quote(value, currency: "GBP"))))
     }
 
     let trend = sut.presentTrend(history)
@@ -63,8 +64,4 @@ struct PresentInCurrencyUseCaseTests {
       currency: currency)
   }
 
-  private func quote(_ value: String, _ currency: Currency) -> PriceQuote {
-    PriceQuote(
-      value: Decimal(string: value)!, currency: currency.code, timestamp: at, source: binance)
-  }
 }

@@ -14,7 +14,7 @@ struct PresentThePageUseCaseTests {
 
   @Test func fresh_wordsThePriceTimeSourceChangeAndTitleInTheCurrency() {
     let sut = PricePagePresenter(currency: .eur)
-    let state = presenter.present(.fresh(quote("63412.70")))
+    let state = presenter.present(.fresh(quote("63412.70", currency: "EUR")))
 
     let view = sut.present(state, previousValue: Decimal(string: "63400.00"), recentValues: [1, 2])
 
@@ -38,7 +38,7 @@ struct PresentThePageUseCaseTests {
   @Test func stale_carriesTheBannersExactWords_andTheLastValue() {
     let state = presenter.present(
       .stale(
-        lastKnown: quote("63412.70"),
+        lastKnown: quote("63412.70", currency: "EUR"),
         failure: PriceFetchFailure(failures: [
           .init(source: .binance, error: .timedOut(after: .milliseconds(800)))
         ])))
@@ -71,7 +71,7 @@ struct PresentThePageUseCaseTests {
 
   @Test func sparkline_drawsOnlyTheLast60Values_flatAtMidHeight() {
     let view = PricePagePresenter().present(
-      presenter.present(.fresh(quote("1"))), previousValue: nil,
+      presenter.present(.fresh(quote("1", currency: "EUR"))), previousValue: nil,
       recentValues: Array(repeating: Decimal(5), count: 70))
 
     #expect(view.sparklineLabel == "Price over the last 60 ticks")
@@ -81,7 +81,7 @@ struct PresentThePageUseCaseTests {
 
   @Test func json_escapesEveryText_andWritesNullForWhatIsNotThere() {
     let source = PriceSource(id: "x", displayName: "\"quoted\" </script>")
-    let state = presenter.present(.fresh(quote("1", source: source)))
+    let state = presenter.present(.fresh(quote("1", currency: "EUR", source: source)))
 
     let json = PricePagePresenter().present(state, previousValue: nil, recentValues: []).json
 
@@ -90,8 +90,4 @@ struct PresentThePageUseCaseTests {
     #expect(json.hasPrefix(#"{"phase":"fresh","direction":"none","pair":"BTC/EUR""#))
   }
 
-  private func quote(_ value: String, source: PriceSource = .binance) -> PriceQuote {
-    PriceQuote(
-      value: Decimal(string: value)!, currency: "EUR", timestamp: receivedAt, source: source)
-  }
 }

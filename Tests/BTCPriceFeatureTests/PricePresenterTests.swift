@@ -1,5 +1,6 @@
 import BTCPriceCore
 import BTCPriceFeature
+import BTCPriceTestSupport
 import Foundation
 import Testing
 
@@ -107,9 +108,6 @@ struct PricePresenterTests {
       timestamps: TimestampFormatter(precision: .seconds, timeZone: TimeZone(identifier: "UTC")!))
   }
 
-  private func quote(_ value: String) -> PriceQuote {
-    PriceQuote(value: Decimal(string: value)!, timestamp: receivedAt, source: .binance)
-  }
 }
 
 @Suite("Format prices and timestamps")

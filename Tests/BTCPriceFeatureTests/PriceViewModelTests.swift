@@ -10,7 +10,7 @@ import Testing
 struct PriceViewModelTests {
   let clock = SteppedTestClock()
   /// 2026-11-22 14:03:05 UTC
-  let cached = quote("68901.23", at: 1_795_356_185)
+  let cached = quote("68901.23", at: Date(timeIntervalSince1970: 1_795_356_185))
   let banner = "Failed to update value. Displaying last updated value from"
 
   // Each tick starts two sleeps on the clock: the source's deadline, then the wait for the next
@@ -76,7 +76,7 @@ struct PriceViewModelTests {
   }
 
   @Test func successAfterFailure_hidesTheBanner() async {
-    let fresh = quote("68950.00", at: 1_795_356_245)
+    let fresh = quote("68950.00", at: Date(timeIntervalSince1970: 1_795_356_245))
     let loader = ScriptedLoader(.fail(.httpStatus(503, message: nil)), .answer(fresh))
     let (sut, running) = start(cache: cached, loader)
     await waitOnMainActor(until: { sut.bannerText != nil })
@@ -93,7 +93,8 @@ struct PriceViewModelTests {
   @Test func tickRepeatingTheShownValue_notifiesNoObserver() async {
     // Same price, 20 s later: still Nov 22, 14:03.
     let loader = ScriptedLoader(
-      .answer(cached), .answer(quote("68901.23", at: 1_795_356_205)), .answer(quote("1.00")))
+      .answer(cached), .answer(quote("68901.23", at: Date(timeIntervalSince1970: 1_795_356_205))),
+      .answer(quote("1.00")))
     let (sut, running) = start(loader)
     await waitOnMainActor(until: { sut.priceText == "$68,901.23" })
     let changes = observeChanges(of: sut)
@@ -159,7 +160,7 @@ struct PriceViewModelTests {
     #expect(sut.accessibilityLabel.hasSuffix("not up to date: the latest update failed"))
 
     await clock.advance(to: .seconds(1), afterSleeps: 2)
-    await waitOnMainActor(until: { loader.calls.value == 2 })
+    await waitOnMainActor(until: { loader.calls.count == 2 })
     #expect(sut.announcement?.sequence == 1, "a banner that stays is not announced again")
     await stop(running)
   }
@@ -219,7 +220,7 @@ struct PriceViewModelTests {
     await stop(running)
     await clock.advance(to: .seconds(10))
 
-    #expect(loader.calls.value == 1)
+    #expect(loader.calls.count == 1)
   }
 
   // MARK: - Helpers
@@ -262,12 +263,6 @@ struct PriceViewModelTests {
     }
     return changed
   }
-}
-
-private func quote(_ value: String, at seconds: TimeInterval = 1_795_356_185) -> PriceQuote {
-  PriceQuote(
-    value: Decimal(string: value)!, timestamp: Date(timeIntervalSince1970: seconds),
-    source: .binance)
 }
 
 /// A store that holds one quote in memory.

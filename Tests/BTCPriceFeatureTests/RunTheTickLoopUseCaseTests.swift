@@ -32,7 +32,7 @@ struct RunTheTickLoopUseCaseTests {
     let started = Locked<[String]>([])
     let loader = ScriptedLoader(.answer(quote("68901.23")))
     let sut = makeSUT(loader) { slot, budget in
-      started.withValue { $0.append("\(slot) \(budget) asked \(loader.calls.value)") }
+      started.withValue { $0.append("\(slot) \(budget) asked \(loader.calls.count)") }
     }
 
     let running = Task { try await sut.run(count: 2) { _ in } }
@@ -76,9 +76,4 @@ struct RunTheTickLoopUseCaseTests {
       tickStarted: tickStarted)
   }
 
-  private func quote(_ value: String) -> PriceQuote {
-    PriceQuote(
-      value: Decimal(string: value)!,
-      timestamp: Date(timeIntervalSince1970: 1_795_356_185), source: .binance)
-  }
 }

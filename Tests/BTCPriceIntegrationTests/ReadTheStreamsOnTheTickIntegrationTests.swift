@@ -16,24 +16,24 @@ struct ReadTheStreamsOnTheTickIntegrationTests {
   @Test func drain_putsWhatArrivedSinceTheLastDrainOnTheBoard_andReadsOnlyTheFirstFrameBefore()
     async throws
   {
-    try await withStreamServer { server, connector in
+    try await withStreamServer { server, client in
       let board = StreamPriceBoard(clock: ContinuousClock(), now: { Date() })
       let endpoint = try PriceStreamDefinition.coinbase.endpoint(for: .usd, base: server.url())
       let runner = PriceStreamRunner(
-        endpoint: endpoint, connector: connector, board: board, clock: ContinuousClock())
+        endpoint: endpoint, connector: client.connector, board: board, clock: ContinuousClock())
       let task = Task { await runner.run() }
       await eventually(within: .seconds(5)) { server.received == endpoint.subscriptions }
-      server.send(FakeStreamMessage.coinbaseTicker(price: "68880.55"))
-      try await Task.sleep(for: .milliseconds(200))
+      await server.deliver(FakeStreamMessage.coinbaseTicker(price: "68880.55"))
+      await client.settle()
 
       #expect(board.entry(for: .coinbase).quote == nil)
-      await connector.drain()
+      await client.connector.drain()
       #expect(board.entry(for: .coinbase).quote?.value == Decimal(string: "68880.55")!)
 
       #if os(Linux)
         // The kernel dates each frame: nothing is read between two drains.
-        server.send(FakeStreamMessage.coinbaseTicker(price: "68881.00"))
-        try await Task.sleep(for: .milliseconds(200))
+        await server.deliver(FakeStreamMessage.coinbaseTicker(price: "68881.00"))
+        await client.settle()
         #expect(board.entry(for: .coinbase).quote?.value == Decimal(string: "68880.55")!)
       #else
         // The first frame after a drain is read as it arrives (its time is when it came); the
@@ -43,13 +43,13 @@ struct ReadTheStreamsOnTheTickIntegrationTests {
           board.entry(for: .coinbase).quote?.value == Decimal(string: "68881.00")!
         }
       #endif
-      server.send(FakeStreamMessage.coinbaseTicker(price: "68882.10"))
-      server.send(FakeStreamMessage.coinbaseTicker(price: "68883.20"))
-      try await Task.sleep(for: .milliseconds(200))
+      await server.deliver(FakeStreamMessage.coinbaseTicker(price: "68882.10"))
+      await server.deliver(FakeStreamMessage.coinbaseTicker(price: "68883.20"))
+      await client.settle()
       #expect(
         board.entry(for: .coinbase).quote?.value
           == Decimal(string: isDatedByTheKernel ? "68880.55" : "68881.00")!)
-      await connector.drain()
+      await client.connector.drain()
       #expect(board.entry(for: .coinbase).quote?.value == Decimal(string: "68883.20")!)
       task.cancel()
       await task.value
@@ -57,14 +57,14 @@ struct ReadTheStreamsOnTheTickIntegrationTests {
   }
 
   @Test func drain_answersThePingsThatArrivedSinceTheLastDrain() async throws {
-    try await withStreamServer { server, connector in
+    try await withStreamServer { server, client in
       let inbound = Locked<[WebSocketInbound]>([])
-      let task = try await open(server, connector, into: inbound)
-      server.ping("keep-alive")
-      try await Task.sleep(for: .milliseconds(200))
+      let task = try await open(server, client.connector, into: inbound)
+      await server.deliverPing("keep-alive")
+      await client.settle()
 
       #expect(server.pongs == 0)
-      await connector.drain()
+      await client.connector.drain()
       #expect(inbound.value.last == .ping)
       await eventually(within: .seconds(5)) { server.pongs == 1 }
       task.cancel()
@@ -73,40 +73,40 @@ struct ReadTheStreamsOnTheTickIntegrationTests {
   }
 
   @Test func drain_endsTheConnectionWithTheCloseFrameThatArrivedSinceTheLastDrain() async throws {
-    try await withStreamServer { server, connector in
+    try await withStreamServer { server, client in
       let inbound = Locked<[WebSocketInbound]>([])
       let ended = Locked<PriceStreamError?>(nil)
-      let task = try await open(server, connector, into: inbound) { ending in
+      let task = try await open(server, client.connector, into: inbound) { ending in
         ended.withValue { $0 = ending }
       }
-      server.close(code: 1001)
-      try await Task.sleep(for: .milliseconds(200))
+      await server.deliverClose(code: 1001)
+      await client.settle()
 
       #expect(ended.value == nil)
-      await connector.drain()
+      await client.connector.drain()
       #expect(await task.value == .closed(code: 1001))
     }
   }
 
   @Test func drain_endsAtOnceWhenTheKernelHoldsNothing_withoutWaitingForItsBound() async throws {
-    try await withStreamServer(drainBound: .seconds(10)) { server, connector in
+    try await withStreamServer(drainBound: .seconds(10)) { server, client in
       let inbound = Locked<[WebSocketInbound]>([])
-      let task = try await open(server, connector, into: inbound)
-      await connector.drain()
+      let task = try await open(server, client.connector, into: inbound)
+      await client.connector.drain()
       let before = inbound.value.count
       let clock = ContinuousClock()
 
-      let took = await clock.measure { await connector.drain() }
+      let took = await clock.measure { await client.connector.drain() }
 
       #expect(took < .seconds(1))
       #expect(inbound.value.count == before)
       // A frame that comes later is read by the next drain where the kernel dates it, else as
       // it arrives (the read stays asked for).
-      server.send(FakeStreamMessage.coinbaseTicker(price: "68884.00"))
+      await server.deliver(FakeStreamMessage.coinbaseTicker(price: "68884.00"))
       if isDatedByTheKernel {
-        try await Task.sleep(for: .milliseconds(200))
+        await client.settle()
         #expect(inbound.value.count == before)
-        await connector.drain()
+        await client.connector.drain()
       }
       await eventually(within: .seconds(5)) { inbound.value.count == before + 1 }
       task.cancel()
@@ -115,21 +115,25 @@ struct ReadTheStreamsOnTheTickIntegrationTests {
   }
 
   @Test func drain_withALongBound_stillReadsWhatTheKernelHolds() async throws {
-    try await withStreamServer(drainBound: .seconds(10)) { server, connector in
+    try await withStreamServer(drainBound: .seconds(10)) { server, client in
       let inbound = Locked<[WebSocketInbound]>([])
-      let task = try await open(server, connector, into: inbound)
-      await connector.drain()
+      let task = try await open(server, client.connector, into: inbound)
+      await client.connector.drain()
       let before = inbound.value.count
-      server.send(FakeStreamMessage.coinbaseTicker(price: "68885.00"))
-      try await Task.sleep(for: .milliseconds(200))
+      await server.deliver(FakeStreamMessage.coinbaseTicker(price: "68885.00"))
       // Read on arrival where the kernel cannot date it: the first frame after a drain.
       let early = isDatedByTheKernel ? 0 : 1
+      if isDatedByTheKernel {
+        await client.settle()
+      } else {
+        await eventually(within: .seconds(5)) { inbound.value.count == before + early }
+      }
       #expect(inbound.value.count == before + early)
-      server.send(FakeStreamMessage.coinbaseTicker(price: "68886.00"))
-      try await Task.sleep(for: .milliseconds(200))
+      await server.deliver(FakeStreamMessage.coinbaseTicker(price: "68886.00"))
+      await client.settle()
       #expect(inbound.value.count == before + early)
 
-      let took = await ContinuousClock().measure { await connector.drain() }
+      let took = await ContinuousClock().measure { await client.connector.drain() }
 
       #expect(inbound.value.count == before + 2)
       #expect(took < .seconds(1))
@@ -140,19 +144,20 @@ struct ReadTheStreamsOnTheTickIntegrationTests {
 
   #if os(Linux)
     @Test func drain_datesEachMessageWhenItReachedTheMachine_notWhenTheTickReadIt() async throws {
-      try await withStreamServer { server, connector in
+      try await withStreamServer { server, client in
         let board = StreamPriceBoard(clock: ContinuousClock(), now: { Date() })
         let endpoint = try PriceStreamDefinition.coinbase.endpoint(for: .usd, base: server.url())
         let runner = PriceStreamRunner(
-          endpoint: endpoint, connector: connector, board: board, clock: ContinuousClock())
+          endpoint: endpoint, connector: client.connector, board: board, clock: ContinuousClock())
         let task = Task { await runner.run() }
         await eventually(within: .seconds(5)) { server.received == endpoint.subscriptions }
-        await connector.drain()
+        await client.connector.drain()
         let sent = Date()
-        server.send(FakeStreamMessage.coinbaseTicker(price: "68887.00"))
+        await server.deliver(FakeStreamMessage.coinbaseTicker(price: "68887.00"))
+        // Let the message age on the machine before the tick reads it.
         try await Task.sleep(for: .milliseconds(500))
 
-        await connector.drain()
+        await client.connector.drain()
 
         #expect(board.entry(for: .coinbase).quote?.value == Decimal(string: "68887.00")!)
         let silence = try #require(board.silence(of: .coinbase))
@@ -205,18 +210,36 @@ struct ReadTheStreamsOnTheTickIntegrationTests {
     return task
   }
 
+  /// The client side: a connector on an event loop of its own, so a test can let that loop handle
+  /// everything that has arrived before it looks at what was read.
+  private struct Client {
+    let connector: NIOWebSocketConnector
+    let group: MultiThreadedEventLoopGroup
+
+    /// Returns once the client's loop has handled every event due when called. After
+    /// ``FakeStreamServer/deliver(_:)`` the bytes are in the client's kernel, so a connection
+    /// that reads on its own has read them by then: what it has not read, it would not read.
+    func settle() async {
+      try? await group.next().submit {}.get()
+    }
+  }
+
   private func withStreamServer(
     drainBound: Duration = .milliseconds(2),
-    _ body: (FakeStreamServer, NIOWebSocketConnector) async throws -> Void
+    _ body: (FakeStreamServer, Client) async throws -> Void
   ) async throws {
     let server = try await FakeStreamServer.start()
-    let connector = NIOWebSocketConnector(
-      group: MultiThreadedEventLoopGroup.singleton, readOnTick: true, drainBound: drainBound)
+    let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+    let client = Client(
+      connector: NIOWebSocketConnector(group: group, readOnTick: true, drainBound: drainBound),
+      group: group)
     do {
-      try await body(server, connector)
+      try await body(server, client)
       await server.stop()
+      try await group.shutdownGracefully()
     } catch {
       await server.stop()
+      try await group.shutdownGracefully()
       throw error
     }
   }

@@ -6,14 +6,14 @@ import Testing
 @Suite("Map Binance ticker payloads")
 struct BinanceMapperTests {
   @Test func map_deliversExactPriceFromStringField() throws {
-    let price = try BinanceMapper.map(
+    let price = try PriceSourceDefinition.binance.map(
       response(#"{"symbol":"BTCUSDT","price":"114721.34000000"}"#))
 
     #expect(price == Decimal(string: "114721.34")!)
   }
 
   @Test func map_keepsEveryDigitOfThePrice() throws {
-    let price = try BinanceMapper.map(
+    let price = try PriceSourceDefinition.binance.map(
       response(#"{"symbol":"BTCUSDT","price":"68901.23456789"}"#))
 
     #expect("\(price)" == "68901.23456789")
@@ -22,7 +22,7 @@ struct BinanceMapperTests {
   @Test func map_deliversHTTPStatusErrorWithBinanceMessageOnNon200Response() {
     for status in [400, 418, 429, 451, 500, 503] {
       #expect(throws: PriceSourceError.httpStatus(status, message: "Invalid symbol.")) {
-        try BinanceMapper.map(
+        try PriceSourceDefinition.binance.map(
           response(#"{"code":-1121,"msg":"Invalid symbol."}"#, status: status))
       }
     }
@@ -30,7 +30,7 @@ struct BinanceMapperTests {
 
   @Test func map_deliversHTTPStatusErrorWithoutMessageOnNon200HTMLResponse() {
     #expect(throws: PriceSourceError.httpStatus(502, message: nil)) {
-      try BinanceMapper.map(response("<html>Bad Gateway</html>", status: 502))
+      try PriceSourceDefinition.binance.map(response("<html>Bad Gateway</html>", status: 502))
     }
   }
 
@@ -58,7 +58,7 @@ struct BinanceMapperTests {
     ])
   func map_deliversInvalidDataOn200WithBadPayload(body: String) {
     #expect {
-      try BinanceMapper.map(response(body))
+      try PriceSourceDefinition.binance.map(response(body))
     } throws: { error in
       guard case .invalidData = error as? PriceSourceError else { return false }
       return true

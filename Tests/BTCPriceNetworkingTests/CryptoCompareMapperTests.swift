@@ -6,7 +6,7 @@ import Testing
 @Suite("Map CryptoCompare generateAvg payloads")
 struct CryptoCompareMapperTests {
   @Test func map_readsNumberPriceExactlyFromItsLiteralText() throws {
-    let price = try CryptoCompareMapper.map(response(payload(price: "68910.12")))
+    let price = try PriceSourceDefinition.cryptoCompare.map(response(payload(price: "68910.12")))
 
     // Through Double this would be 68910.11999999999...
     #expect("\(price)" == "68910.12")
@@ -15,8 +15,9 @@ struct CryptoCompareMapperTests {
 
   @Test func map_acceptsExponentNotation() throws {
     #expect(
-      try CryptoCompareMapper.map(response(payload(price: "6.891012e4"))) == Decimal(
-        string: "68910.12")!)
+      try PriceSourceDefinition.cryptoCompare.map(response(payload(price: "6.891012e4")))
+        == Decimal(
+          string: "68910.12")!)
   }
 
   @Test func map_deliversInvalidDataOnErrorBodyWith200() {
@@ -26,7 +27,7 @@ struct CryptoCompareMapperTests {
     #expect(
       throws: PriceSourceError.invalidData("CryptoCompare error: fsym param seems to be missing.")
     ) {
-      try CryptoCompareMapper.map(response(body))
+      try PriceSourceDefinition.cryptoCompare.map(response(body))
     }
   }
 
@@ -38,7 +39,7 @@ struct CryptoCompareMapperTests {
       throws: PriceSourceError.refused(
         "You need a valid auth key or api key to access this endpoint")
     ) {
-      try CryptoCompareMapper.map(response(body))
+      try PriceSourceDefinition.cryptoCompare.map(response(body))
     }
   }
 
@@ -48,7 +49,7 @@ struct CryptoCompareMapperTests {
       #"{"Response":"Error","Message":"\#(message)","HasWarning":false,"Type":99,"RateLimit":{"calls_made":{"second":1}},"Data":{}}"#
 
     #expect(throws: PriceSourceError.rateLimited(status: nil, retryAfter: nil, message: message)) {
-      try CryptoCompareMapper.map(response(body))
+      try PriceSourceDefinition.cryptoCompare.map(response(body))
     }
   }
 
@@ -58,13 +59,13 @@ struct CryptoCompareMapperTests {
     #expect(
       throws: PriceSourceError.httpStatus(401, message: "API key required for this endpoint.")
     ) {
-      try CryptoCompareMapper.map(response(body, status: 401))
+      try PriceSourceDefinition.cryptoCompare.map(response(body, status: 401))
     }
   }
 
   @Test func map_deliversHTTPStatusOnNon200WithoutErrorBody() {
     #expect(throws: PriceSourceError.httpStatus(503, message: nil)) {
-      try CryptoCompareMapper.map(response("Service Unavailable", status: 503))
+      try PriceSourceDefinition.cryptoCompare.map(response("Service Unavailable", status: 503))
     }
   }
 
@@ -86,7 +87,7 @@ struct CryptoCompareMapperTests {
     ])
   func map_deliversInvalidDataOn200WithBadPayload(body: String) {
     #expect {
-      try CryptoCompareMapper.map(response(body))
+      try PriceSourceDefinition.cryptoCompare.map(response(body))
     } throws: { error in
       guard case .invalidData = error as? PriceSourceError else { return false }
       return true

@@ -9,7 +9,7 @@ struct KeylessSourceMapperTests {
   // MARK: Coinbase
 
   @Test func coinbase_deliversExactAmount() throws {
-    let price = try CoinbaseMapper.map(
+    let price = try PriceSourceDefinition.coinbase.map(
       response(#"{"data":{"amount":"68880.55","base":"BTC","currency":"USD"}}"#))
 
     #expect("\(price)" == "68880.55")
@@ -17,7 +17,7 @@ struct KeylessSourceMapperTests {
 
   @Test func coinbase_deliversHTTPStatusWithErrorTextOnRateLimit() {
     #expect(throws: PriceSourceError.httpStatus(429, message: "Rate limit exceeded")) {
-      try CoinbaseMapper.map(
+      try PriceSourceDefinition.coinbase.map(
         response(
           #"{"errors":[{"id":"rate_limit_exceeded","message":"Rate limit exceeded"}]}"#,
           status: 429))
@@ -35,7 +35,7 @@ struct KeylessSourceMapperTests {
       "<html>Cloudflare</html>",
     ])
   func coinbase_deliversInvalidDataOn200WithBadPayload(body: String) {
-    expectInvalidData { try CoinbaseMapper.map(response(body)) }
+    expectInvalidData { try PriceSourceDefinition.coinbase.map(response(body)) }
   }
 
   // MARK: Kraken
@@ -46,25 +46,25 @@ struct KeylessSourceMapperTests {
       "b":["68870.90000","2","2.000"],"c":["68870.10000","0.00100000"],"o":"68500.0"}}}
       """
 
-    #expect("\(try KrakenMapper.map(response(body)))" == "68870.1")
+    #expect("\(try PriceSourceDefinition.kraken.map(response(body)))" == "68870.1")
   }
 
   @Test func kraken_deliversInvalidDataForAnErrorSentWithHTTP200() {
     #expect(throws: PriceSourceError.invalidData("Kraken error: EQuery:Unknown asset pair")) {
-      try KrakenMapper.map(response(#"{"error":["EQuery:Unknown asset pair"]}"#))
+      try PriceSourceDefinition.kraken.map(response(#"{"error":["EQuery:Unknown asset pair"]}"#))
     }
   }
 
   @Test(arguments: ["EAPI:Rate limit exceeded", "EGeneral:Too many requests"])
   func kraken_deliversRateLimitedForARateLimitSaidInTheBody(message: String) {
     #expect(throws: PriceSourceError.rateLimited(status: nil, retryAfter: nil, message: message)) {
-      try KrakenMapper.map(response(#"{"error":["\#(message)"]}"#))
+      try PriceSourceDefinition.kraken.map(response(#"{"error":["\#(message)"]}"#))
     }
   }
 
   @Test func kraken_deliversHTTPStatusOnNon200() {
     #expect(throws: PriceSourceError.httpStatus(520, message: nil)) {
-      try KrakenMapper.map(response("<html>origin error</html>", status: 520))
+      try PriceSourceDefinition.kraken.map(response("<html>origin error</html>", status: 520))
     }
   }
 
@@ -80,7 +80,7 @@ struct KeylessSourceMapperTests {
       #"{"error":[]}"#,
     ])
   func kraken_deliversInvalidDataOn200WithBadPayload(body: String) {
-    expectInvalidData { try KrakenMapper.map(response(body)) }
+    expectInvalidData { try PriceSourceDefinition.kraken.map(response(body)) }
   }
 
   // MARK: Bitstamp
@@ -88,12 +88,12 @@ struct KeylessSourceMapperTests {
   @Test func bitstamp_deliversExactLast() throws {
     let body = #"{"timestamp":"1763800000","last":"68875.00","bid":"68874.00","ask":"68876.00"}"#
 
-    #expect(try BitstampMapper.map(response(body)) == Decimal(string: "68875")!)
+    #expect(try PriceSourceDefinition.bitstamp.map(response(body)) == Decimal(string: "68875")!)
   }
 
   @Test func bitstamp_deliversHTTPStatusWithReasonOnError() {
     #expect(throws: PriceSourceError.httpStatus(404, message: "Not found")) {
-      try BitstampMapper.map(
+      try PriceSourceDefinition.bitstamp.map(
         response(#"{"status":"error","reason":"Not found","code":"404"}"#, status: 404))
     }
   }
@@ -107,7 +107,7 @@ struct KeylessSourceMapperTests {
       "",
     ])
   func bitstamp_deliversInvalidDataOn200WithBadPayload(body: String) {
-    expectInvalidData { try BitstampMapper.map(response(body)) }
+    expectInvalidData { try PriceSourceDefinition.bitstamp.map(response(body)) }
   }
 
   // MARK: Every mapper

@@ -12,7 +12,7 @@ struct StopStreamingUseCaseTests {
     let connector = TestWebSocketConnector(greetings: [
       "data-stream.binance.vision": [FakeStreamMessage.binanceTrade(price: "70123.45")]
     ])
-    let client = CountingClient()
+    let client = StubHTTPClient(body: #"{"symbol":"BTCUSDT","price":"68880.55"}"#)
     let pipeline = PricePipeline(
       .init(sources: [.binance], primaryTimeout: .seconds(1), stream: true),
       client: client, clock: SteppedTestClock(), now: { Date(timeIntervalSince1970: 0) },
@@ -29,20 +29,9 @@ struct StopStreamingUseCaseTests {
 
     #expect(
       update.quote?.value == Decimal(string: "68880.55"), "the closed stream's trade was shown")
-    #expect(client.requests.value == 1)
+    #expect(client.requests.count == 1)
     #expect(
       pipeline.streams?.board.entry(for: .binance).lastError == nil,
       "closed on purpose is no failure: a first-price wait after reopening must not end on it")
-  }
-}
-
-/// Answers every request as Binance's REST endpoint does, and counts them.
-private struct CountingClient: BTCHTTPClient {
-  let requests = Locked(0)
-
-  func get(_ request: BTCHTTPRequest) async throws -> BTCHTTPResponse {
-    requests.withValue { $0 += 1 }
-    return BTCHTTPResponse(
-      status: 200, body: Data(#"{"symbol":"BTCUSDT","price":"68880.55"}"#.utf8))
   }
 }

@@ -1,5 +1,6 @@
 import BTCPriceCore
 import BTCPricePersistence
+import BTCPriceTestSupport
 import Foundation
 import Testing
 
@@ -13,9 +14,36 @@ final class FileAlertStateStoreTests {
     try? FileManager.default.removeItem(at: folder)
   }
 
-  @Test func load_deliversNothingWhenNoFileExists() throws {
-    #expect(try makeSUT().load().isEmpty)
+  // MARK: - The store contract
+
+  @Test func contract_loadDeliversNothingWhenNoFileExists() throws {
+    try AlertStateStoreSpecs.contract(makeSUT()).loadDeliversNothingWhenEmpty()
   }
+
+  @Test func contract_loadDeliversWhatWasSavedExactly() throws {
+    try AlertStateStoreSpecs.contract(makeSUT()).loadDeliversSavedValueExactly()
+  }
+
+  @Test func contract_saveReplacesWhatWasSaved() throws {
+    try AlertStateStoreSpecs.contract(makeSUT()).saveReplacesPreviousValue()
+  }
+
+  @Test func contract_loadThrowsOnACorruptFile() throws {
+    try AlertStateStoreSpecs.contract(makeSUT()).loadThrowsOnCorruptData {
+      try FileManager.default.createDirectory(
+        at: fileURL.deletingLastPathComponent(), withIntermediateDirectories: true)
+      try Data("not json".utf8).write(to: fileURL)
+    }
+  }
+
+  @Test func contract_saveThrowsAndKeepsWhatWasSavedWhenTheFolderIsUnwritable() throws {
+    let unwritable = UnwritableFolder(
+      fileURL: fileURL, parking: folder.appendingPathComponent("moved"))
+    try AlertStateStoreSpecs.contract(makeSUT()).saveThrowsAndKeepsPreviousValueWhenWritingFails(
+      breakWriting: unwritable.breakWriting, restoreWriting: unwritable.restoreWriting)
+  }
+
+  // MARK: - File specifics
 
   @Test func save_thenLoad_deliversEveryRuleAsItStood() throws {
     let states: [String: AlertArming] = ["above:100000 USD": .fired, "below:90000.5 EUR": .armed]

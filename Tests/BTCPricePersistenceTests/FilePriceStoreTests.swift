@@ -23,38 +23,28 @@ final class FilePriceStoreTests {
   // MARK: - The store contract
 
   @Test func load_deliversNothingWhenNoFileExists() throws {
-    try PriceStoreSpecs.loadDeliversNothingWhenEmpty(makeSUT())
+    try PriceStoreSpecs.contract(makeSUT()).loadDeliversNothingWhenEmpty()
   }
 
   @Test func load_deliversSavedQuoteExactly() throws {
-    try PriceStoreSpecs.loadDeliversSavedQuoteExactly(makeSUT())
+    try PriceStoreSpecs.contract(makeSUT()).loadDeliversSavedValueExactly()
   }
 
   @Test func save_replacesPreviousQuote() throws {
-    try PriceStoreSpecs.saveReplacesPreviousQuote(makeSUT())
+    try PriceStoreSpecs.contract(makeSUT()).saveReplacesPreviousValue()
   }
 
   @Test func load_throwsOnCorruptFile() throws {
-    try PriceStoreSpecs.loadThrowsOnCorruptData(makeSUT()) {
+    try PriceStoreSpecs.contract(makeSUT()).loadThrowsOnCorruptData {
       try writeFile(Data(#"{"version":1,"price":"68901.2"#.utf8))
     }
   }
 
   @Test func save_throwsAndKeepsPreviousQuoteWhenFolderIsUnwritable() throws {
-    let sut = makeSUT()
-    try PriceStoreSpecs.saveThrowsAndKeepsPreviousQuoteWhenWritingFails(
-      sut,
-      breakWriting: {
-        // Replacing the folder by a file breaks writing even for root, which ignores modes.
-        let parent = fileURL.deletingLastPathComponent()
-        try FileManager.default.moveItem(at: parent, to: folder.appendingPathComponent("moved"))
-        try Data("not a folder".utf8).write(to: parent)
-      },
-      restoreWriting: {
-        let parent = fileURL.deletingLastPathComponent()
-        try FileManager.default.removeItem(at: parent)
-        try FileManager.default.moveItem(at: folder.appendingPathComponent("moved"), to: parent)
-      })
+    let unwritable = UnwritableFolder(
+      fileURL: fileURL, parking: folder.appendingPathComponent("moved"))
+    try PriceStoreSpecs.contract(makeSUT()).saveThrowsAndKeepsPreviousValueWhenWritingFails(
+      breakWriting: unwritable.breakWriting, restoreWriting: unwritable.restoreWriting)
   }
 
   // MARK: - File specifics

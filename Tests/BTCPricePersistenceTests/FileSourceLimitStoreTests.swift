@@ -1,5 +1,6 @@
 import BTCPriceCore
 import BTCPricePersistence
+import BTCPriceTestSupport
 import Foundation
 import Testing
 
@@ -13,9 +14,36 @@ final class FileSourceLimitStoreTests {
     try? FileManager.default.removeItem(at: folder)
   }
 
-  @Test func load_deliversNothingWhenNoFileExists() throws {
-    #expect(try makeSUT().load().isEmpty)
+  // MARK: - The store contract
+
+  @Test func contract_loadDeliversNothingWhenNoFileExists() throws {
+    try SourceLimitStoreSpecs.contract(makeSUT()).loadDeliversNothingWhenEmpty()
   }
+
+  @Test func contract_loadDeliversWhatWasSavedExactly() throws {
+    try SourceLimitStoreSpecs.contract(makeSUT()).loadDeliversSavedValueExactly()
+  }
+
+  @Test func contract_saveReplacesWhatWasSaved() throws {
+    try SourceLimitStoreSpecs.contract(makeSUT()).saveReplacesPreviousValue()
+  }
+
+  @Test func contract_loadThrowsOnACorruptFile() throws {
+    try SourceLimitStoreSpecs.contract(makeSUT()).loadThrowsOnCorruptData {
+      try FileManager.default.createDirectory(
+        at: fileURL.deletingLastPathComponent(), withIntermediateDirectories: true)
+      try Data("{garbage".utf8).write(to: fileURL)
+    }
+  }
+
+  @Test func contract_saveThrowsAndKeepsWhatWasSavedWhenTheFolderIsUnwritable() throws {
+    let unwritable = UnwritableFolder(
+      fileURL: fileURL, parking: folder.appendingPathComponent("moved"))
+    try SourceLimitStoreSpecs.contract(makeSUT()).saveThrowsAndKeepsPreviousValueWhenWritingFails(
+      breakWriting: unwritable.breakWriting, restoreWriting: unwritable.restoreWriting)
+  }
+
+  // MARK: - File specifics
 
   @Test func save_thenLoad_deliversEveryKindOfLimitExactly() throws {
     let until = Date(timeIntervalSince1970: 1_795_356_785.25)

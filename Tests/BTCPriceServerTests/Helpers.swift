@@ -10,12 +10,6 @@ let receivedAt = Date(timeIntervalSince1970: 1_795_356_185)
 let presenter = PricePresenter(
   timestamps: TimestampFormatter(precision: .seconds, timeZone: TimeZone(identifier: "UTC")!))
 
-func quote(_ value: String, source: PriceSource = .binance, at date: Date = receivedAt)
-  -> PriceQuote
-{
-  PriceQuote(value: Decimal(string: value)!, timestamp: date, source: source)
-}
-
 func fresh(_ value: String, source: PriceSource = .binance, at date: Date = receivedAt)
   -> PriceViewState
 {

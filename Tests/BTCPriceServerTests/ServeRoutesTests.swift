@@ -422,22 +422,10 @@ struct ServeRoutesTests {
     headers: HTTPFields = [:], during: @Sendable @escaping () -> Void
   ) async throws -> String {
     async let response = client.execute(uri: "/api/stream", method: .get, headers: headers)
-    try await waitFor { server.viewerCount == 1 }
+    await eventually(within: .seconds(10)) { server.viewerCount == 1 }
     during()
     server.broadcaster.finish()
     return String(buffer: try await response.body)
-  }
-
-  /// Polls in real time: a live server's work happens on its own threads.
-  private func waitFor(_ condition: @Sendable () -> Bool) async throws {
-    let deadline = ContinuousClock.now + .seconds(10)
-    while !condition() {
-      guard ContinuousClock.now < deadline else {
-        Issue.record("condition never became true")
-        return
-      }
-      try await Task.sleep(for: .milliseconds(5))
-    }
   }
 }
 

@@ -1,12 +1,13 @@
 import BTCPriceCore
 import BTCPriceTerminal
+import BTCPriceTestSupport
 import Foundation
 import Testing
 
 @Suite("Diagnose the sources (btc-price doctor)")
 struct DiagnoseTheSourcesUseCaseTests {
   @Test func price_passesEveryStep() {
-    let check = makeSUT(.price(quote()))
+    let check = makeSUT(.price(quote(at: Date(timeIntervalSince1970: 0))))
     #expect(check.steps.map(\.state) == [.notApplicable, .ok, .ok, .ok, .ok, .ok, .ok])
     #expect(check.verdict == "price 68901.23 USD")
     #expect(check.advice == nil)
@@ -44,7 +45,8 @@ struct DiagnoseTheSourcesUseCaseTests {
       DoctorReport(checks: [failing, banned], settings: [], files: [], limits: []).exitStatus == 1)
     #expect(
       DoctorReport(
-        checks: [failing, makeSUT(.price(quote()))], settings: [], files: [], limits: []
+        checks: [failing, makeSUT(.price(quote(at: Date(timeIntervalSince1970: 0))))], settings: [],
+        files: [], limits: []
       )
       .exitStatus == 0)
   }
@@ -71,9 +73,4 @@ struct DiagnoseTheSourcesUseCaseTests {
     DoctorCheck(source: "binance", url: url, route: route, outcome: outcome, latency: latency)
   }
 
-  private func quote() -> PriceQuote {
-    PriceQuote(
-      value: Decimal(string: "68901.23")!, timestamp: Date(timeIntervalSince1970: 0),
-      source: PriceSource(id: "binance", displayName: "Binance"))
-  }
 }

@@ -120,11 +120,6 @@ struct LivePanelRendererTests {
     return (state, history)
   }
 
-  private func quote(_ value: String) -> PriceQuote {
-    PriceQuote(
-      value: Decimal(string: value)!, timestamp: Date(timeIntervalSince1970: 1_795_356_185),
-      source: .binance)
-  }
 }
 
 @Suite("Changes, sparklines and colour rules")

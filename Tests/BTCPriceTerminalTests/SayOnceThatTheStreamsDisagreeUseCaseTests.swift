@@ -124,8 +124,8 @@ struct SayOnceThatTheStreamsDisagreeUseCaseTests {
 
   // MARK: Helpers
 
-  private var shown: PriceQuote { quote("68880.55", .coinbase) }
-  private var rejected: PriceQuote { quote("6890.12", .binance) }
+  private var shown: PriceQuote { quote("68880.55", source: .coinbase) }
+  private var rejected: PriceQuote { quote("6890.12", source: .binance) }
   private var outcome: CrossCheckOutcome {
     .settled(shown, rejected: rejected, referee: .kraken)
   }
@@ -141,9 +141,4 @@ struct SayOnceThatTheStreamsDisagreeUseCaseTests {
     return .stale(lastKnown: nil, failure: failure)
   }
 
-  private func quote(_ value: String, _ source: PriceSource) -> PriceQuote {
-    PriceQuote(
-      value: Decimal(string: value)!, timestamp: Date(timeIntervalSince1970: 1_795_356_185),
-      source: source)
-  }
 }

@@ -89,8 +89,3 @@ struct ShowThePriceInAWidgetUseCaseTests {
     WidgetPresenter(currency: currency, timeZone: { TimeZone(identifier: "UTC")! })
   }
 }
-
-func quote(_ value: String, currency: String = "USD", at date: Date) -> PriceQuote {
-  PriceQuote(
-    value: Decimal(string: value)!, currency: currency, timestamp: date, source: .binance)
-}

@@ -21,7 +21,7 @@ let benchmarks: @Sendable () -> Void = {
     status: 200, body: Data(#"{"symbol":"BTCUSDT","price":"114721.34000000"}"#.utf8))
   Benchmark("Binance mapper: decode a ticker payload") { benchmark in
     for _ in benchmark.scaledIterations {
-      blackHole(try BinanceMapper.map(binance))
+      blackHole(try PriceSourceDefinition.binance.map(binance))
     }
   }
 
@@ -36,7 +36,7 @@ let benchmarks: @Sendable () -> Void = {
       """.utf8))
   Benchmark("CryptoCompare mapper: decode a generateAvg payload") { benchmark in
     for _ in benchmark.scaledIterations {
-      blackHole(try CryptoCompareMapper.map(cryptoCompare))
+      blackHole(try PriceSourceDefinition.cryptoCompare.map(cryptoCompare))
     }
   }
 
