@@ -46,6 +46,24 @@ public struct PricePipeline: Sendable {
       self.interval = interval
     }
 
+    /// Where each source of the chain is asked for BTC in ``currency``, by source id: its URL
+    /// (the override, or its real endpoint) with the pair part set for the currency
+    /// (``PriceSourceDefinition/url(for:base:)``), or why it cannot be. The one place that
+    /// decides it: the command line refuses a run on the first failure in chain order, the chain
+    /// asks these URLs (`PriceSourceChain.remote`), and `doctor` shows them.
+    public var marketURLs: [String: Result<URL, PriceSourceDefinition.MarketError>] {
+      Dictionary(
+        uniqueKeysWithValues: sources.map { definition in
+          let id = definition.source.id
+          return (
+            id,
+            Result { () throws(PriceSourceDefinition.MarketError) in
+              try definition.url(for: currency, base: urls[id])
+            }
+          )
+        })
+    }
+
     /// What this run asks each source: a limit an earlier run kept applies only to the same
     /// endpoint, asked with a key or without one alike.
     public var limitTargets: [String: SourceLimits.Target] {
@@ -107,9 +125,7 @@ public struct PricePipeline: Sendable {
     let inherited = limits?.restore() ?? [:]
     let remote: @Sendable ([PriceSourceDefinition]) -> PriceSourceChain = { sources in
       PriceSourceChain.remote(
-        sources, urls: configuration.urls, currency: configuration.currency,
-        apiKeys: configuration.apiKeys, client: client,
-        primaryTimeout: configuration.primaryTimeout, clock: clock, now: now,
+        configuration, sources: sources, client: client, clock: clock, now: now,
         inheritedLimits: inherited
       ) { event in
         limits?.record(event)

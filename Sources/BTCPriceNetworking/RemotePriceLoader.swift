@@ -16,31 +16,16 @@ public struct RemotePriceLoader: PriceLoader {
   private let definition: PriceSourceDefinition
   private let now: @Sendable () -> Date
 
-  /// A loader for `definition` in USD, at `url` (default: its real endpoint), taken as it is.
-  /// `apiKey` is sent only if the source takes one.
+  /// A loader that asks `definition` for BTC in `currency` at `url`, the market's own URL: the
+  /// pair part already set for the currency (``PricePipeline/Configuration/marketURLs``; a
+  /// source's real endpoint is its USD market). Answers in another currency are refused, quotes
+  /// stamped with `currency`. `apiKey` is sent only if the source takes one.
   public init(
-    client: any BTCHTTPClient, definition: PriceSourceDefinition, url: URL? = nil,
+    client: any BTCHTTPClient, definition: PriceSourceDefinition, currency: Currency, url: URL,
     apiKey: String? = nil, now: @escaping @Sendable () -> Date
   ) {
     self.client = client
     self.request = definition.request(url: url, apiKey: apiKey)
-    self.source = definition.source
-    self.currency = .usd
-    self.definition = definition
-    self.now = now
-  }
-
-  /// A loader that asks `definition` for BTC in `currency`: the pair part of `url` (default: the
-  /// real endpoint) set for that currency, answers in another currency refused, quotes stamped
-  /// with `currency`. Fails when the source has no market in `currency`, or `url` has no pair
-  /// part to set (see ``PriceSourceDefinition/url(for:base:)``).
-  public init(
-    client: any BTCHTTPClient, definition: PriceSourceDefinition, currency: Currency,
-    url: URL? = nil, apiKey: String? = nil, now: @escaping @Sendable () -> Date
-  ) throws(PriceSourceDefinition.MarketError) {
-    let marketURL = try definition.url(for: currency, base: url)
-    self.client = client
-    self.request = definition.request(url: marketURL, apiKey: apiKey)
     self.source = definition.source
     self.currency = currency
     self.definition = definition

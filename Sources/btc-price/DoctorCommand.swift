@@ -82,10 +82,7 @@ struct DoctorCommand: AsyncParsableCommand {
     now: @escaping @Sendable () -> Date
   ) async -> DoctorCheck {
     let id = definition.source.id
-    let url =
-      (try? definition.url(
-        for: resolved.configuration.currency, base: resolved.configuration.urls[id]))
-      ?? definition.defaultURL
+    let url = (try? resolved.configuration.marketURLs[id]?.get()) ?? definition.defaultURL
     let route = resolved.proxies.explain(for: url)
     if let limit = limits[id] {
       return DoctorCheck(
@@ -98,9 +95,9 @@ struct DoctorCommand: AsyncParsableCommand {
     let start = clock.now
     let outcome: DoctorCheck.Outcome
     do {
-      let loader = try RemotePriceLoader(
+      let loader = RemotePriceLoader(
         client: client, definition: definition, currency: resolved.configuration.currency,
-        url: resolved.configuration.urls[id], apiKey: resolved.configuration.apiKeys[id], now: now)
+        url: url, apiKey: resolved.configuration.apiKeys[id], now: now)
       outcome = .price(try await loader.load())
     } catch let error as PriceSourceError {
       outcome = .failed(error)

@@ -197,13 +197,6 @@ struct PipelineOptions: ParsableArguments {
     } catch {
       throw ValidationError("\(error)")
     }
-    for definition in chain {
-      do {
-        _ = try definition.url(for: currency, base: settings.urls[definition.source.id])
-      } catch {
-        throw ValidationError("\(error).")
-      }
-    }
     let apiKeys = settings.apiKeys.mapValues(\.value)
     let store =
       noCache
@@ -212,13 +205,20 @@ struct PipelineOptions: ParsableArguments {
         fileURL: settings.cachePath.map { URL(fileURLWithPath: $0) }
           ?? FilePriceStore.defaultFileURL(environment: environment, currency: currency),
         knownSources: PriceSourceRegistry.sources, currency: currency)
+    let configuration = PricePipeline.Configuration(
+      currency: currency, sources: chain, urls: settings.urls, apiKeys: apiKeys,
+      primaryTimeout: settings.effectivePrimaryTimeout,
+      stream: settings.effectiveStream, streamURLs: settings.streamURLs,
+      interval: settings.effectiveInterval)
+    let markets = configuration.marketURLs
+    for definition in chain {
+      if case .failure(let error) = markets[definition.source.id] {
+        throw ValidationError("\(error).")
+      }
+    }
     return Resolved(
       interval: settings.effectiveInterval,
-      configuration: PricePipeline.Configuration(
-        currency: currency, sources: chain, urls: settings.urls, apiKeys: apiKeys,
-        primaryTimeout: settings.effectivePrimaryTimeout,
-        stream: settings.effectiveStream, streamURLs: settings.streamURLs,
-        interval: settings.effectiveInterval),
+      configuration: configuration,
       leftOut: leftOut,
       format: settings.format,
       store: store,

@@ -86,11 +86,14 @@ struct EventLoopRuntimeTests {
         await server.stub(.binance, .hang)
         await server.stub(.cryptoCompare, .cryptoCompare(price: "68910.12"))
         let chain = PriceSourceChain.remote(
-          [.binance, .cryptoCompare],
-          urls: [
-            "binance": server.url(for: .binance), "cryptocompare": server.url(for: .cryptoCompare),
-          ],
-          client: client, primaryTimeout: .milliseconds(200), clock: clock, now: { Date() })
+          PricePipeline.Configuration(
+            sources: [.binance, .cryptoCompare],
+            urls: [
+              "binance": server.url(for: .binance),
+              "cryptocompare": server.url(for: .cryptoCompare),
+            ],
+            primaryTimeout: .milliseconds(200)),
+          client: client, clock: clock, now: { Date() })
         let start = clock.now
         let quote = Locked<PriceQuote?>(nil)
 

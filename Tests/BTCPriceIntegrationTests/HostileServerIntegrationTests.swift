@@ -111,10 +111,10 @@ extension RealTimePipelineTests {
         await arrange(server)
         let clock = ContinuousClock()
         let chain = PriceSourceChain.remote(
-          [.binance, .cryptoCompare, .coinbase],
-          urls: server.urls,
-          client: client, primaryTimeout: .milliseconds(800), clock: clock,
-          now: { Date(timeIntervalSince1970: 1_795_356_185) })
+          PricePipeline.Configuration(
+            sources: [.binance, .cryptoCompare, .coinbase], urls: server.urls,
+            primaryTimeout: .milliseconds(800)),
+          client: client, clock: clock, now: { Date(timeIntervalSince1970: 1_795_356_185) })
         let feed = PriceFeed(chain: chain, cache: PriceCache(store: cache, clock: clock))
         await feed.restore()
         let presenter = PricePresenter(

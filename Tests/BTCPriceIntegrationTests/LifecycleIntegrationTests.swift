@@ -139,7 +139,8 @@ struct LifecycleIntegrationTests {
         .init(
           source: .binance,
           loader: RemotePriceLoader(
-            client: requests, definition: .binance, url: server.url(for: .binance), now: { now }),
+            client: requests, definition: .binance, currency: .usd, url: server.url(for: .binance),
+            now: { now }),
           timeout: .milliseconds(800))
       ],
       clock: clock)

@@ -113,12 +113,14 @@ extension RealTimePipelineTests {
             .init(
               source: .binance,
               loader: RemotePriceLoader(
-                client: client, definition: .binance, url: server.url(for: .binance), now: { now }),
+                client: client, definition: .binance, currency: .usd,
+                url: server.url(for: .binance), now: { now }),
               timeout: .milliseconds(800)),
             .init(
               source: .cryptoCompare,
               loader: RemotePriceLoader(
-                client: client, definition: .cryptoCompare, url: server.url(for: .cryptoCompare),
+                client: client, definition: .cryptoCompare, currency: .usd,
+                url: server.url(for: .cryptoCompare),
                 now: { now })),
           ],
           clock: ContinuousClock())

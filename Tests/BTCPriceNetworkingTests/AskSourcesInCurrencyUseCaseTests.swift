@@ -252,8 +252,9 @@ struct AskSourcesInCurrencyUseCaseTests {
   @Test func loader_asksForThePairAndStampsTheQuoteWithItsCurrency() async throws {
     let client = StubHTTPClient(.response(response(#"{"symbol":"BTCJPY","price":"12081078.5"}"#)))
     let now = Date(timeIntervalSince1970: 1_795_356_185)
-    let sut = try RemotePriceLoader(
-      client: client, definition: .binance, currency: .jpy, now: { now })
+    let sut = RemotePriceLoader(
+      client: client, definition: .binance, currency: .jpy,
+      url: try PriceSourceDefinition.binance.url(for: .jpy), now: { now })
 
     let quote = try await sut.load()
 
@@ -269,22 +270,30 @@ struct AskSourcesInCurrencyUseCaseTests {
 
   @Test func loader_refusesAnAnswerInAnotherCurrency() async throws {
     let client = StubHTTPClient(.response(response(#"{"symbol":"BTCUSDT","price":"68901.23"}"#)))
-    let sut = try RemotePriceLoader(
-      client: client, definition: .binance, currency: .eur, now: { Date() })
+    let sut = RemotePriceLoader(
+      client: client, definition: .binance, currency: .eur,
+      url: try PriceSourceDefinition.binance.url(for: .eur), now: { Date() })
 
     await #expect(throws: PriceSourceError.invalidData("symbol is BTCUSDT, not BTCEUR")) {
       try await sut.load()
     }
   }
 
-  @Test func loader_cannotBeMadeForACurrencyTheSourceDoesNotServe() {
+  @Test func marketURLs_sayWhyASourceCannotBeAskedInACurrency() throws {
+    let configuration = PricePipeline.Configuration(
+      currency: .jpy, sources: [.binance, .bitstamp],
+      urls: ["binance": URL(string: "http://127.0.0.1:9/price")!], primaryTimeout: .seconds(1))
+
+    let markets = configuration.marketURLs
+
     #expect(
       throws: PriceSourceDefinition.MarketError.notServed(sourceID: "bitstamp", currency: .jpy)
-    ) {
-      try RemotePriceLoader(
-        client: StubHTTPClient(.response(response("{}"))), definition: .bitstamp, currency: .jpy,
-        now: { Date() })
-    }
+    ) { try markets["bitstamp"]?.get() }
+    #expect(throws: PriceSourceDefinition.MarketError.self) { try markets["binance"]?.get() }
+    #expect(
+      try PricePipeline.Configuration(currency: .jpy, sources: [.binance], primaryTimeout: .zero)
+        .marketURLs["binance"]?.get().absoluteString
+        == "https://api.binance.com/api/v3/ticker/price?symbol=BTCJPY")
   }
 
   // MARK: Helpers

@@ -12,7 +12,7 @@ struct LoadPriceFromRemoteUseCaseTests {
     let client = StubHTTPClient(
       .response(
         BTCHTTPResponse(status: 200, body: Data(#"{"symbol":"BTCUSDT","price":"68901.23"}"#.utf8))))
-    let sut = RemotePriceLoader(client: client, definition: .binance, now: { [now] in now })
+    let sut = makeSUT(client: client, definition: .binance, now: now)
 
     let quote = try await sut.load()
 
@@ -24,7 +24,7 @@ struct LoadPriceFromRemoteUseCaseTests {
 
   @Test func load_requestsBinanceURLWithUserAgentAndNoAuthorization() async throws {
     let client = StubHTTPClient(.failure(.connectionRefused))
-    let sut = RemotePriceLoader(client: client, definition: .binance, now: { [now] in now })
+    let sut = makeSUT(client: client, definition: .binance, now: now)
 
     _ = try? await sut.load()
 
@@ -37,8 +37,8 @@ struct LoadPriceFromRemoteUseCaseTests {
   @Test func load_sendsCryptoCompareKeyOnlyAsApikeyAuthorization() async throws {
     let client = StubHTTPClient(.failure(.connectionRefused))
     let url = URL(string: "http://127.0.0.1:9/data/generateAvg?fsym=BTC&tsym=USD&e=coinbase")!
-    let sut = RemotePriceLoader(
-      client: client, definition: .cryptoCompare, url: url, apiKey: "s3cr3t", now: { [now] in now })
+    let sut = makeSUT(
+      client: client, definition: .cryptoCompare, url: url, apiKey: "s3cr3t", now: now)
 
     _ = try? await sut.load()
 
@@ -50,25 +50,25 @@ struct LoadPriceFromRemoteUseCaseTests {
   @Test func load_sendsNoAuthorizationWithoutCryptoCompareKey() async throws {
     for key in [nil, ""] as [String?] {
       let client = StubHTTPClient(.failure(.connectionRefused))
-      _ = try? await RemotePriceLoader(
-        client: client, definition: .cryptoCompare, apiKey: key, now: { [now] in now }
+      _ = try? await makeSUT(
+        client: client, definition: .cryptoCompare, apiKey: key, now: now
       ).load()
       #expect(client.requests.first?.header("Authorization") == nil)
     }
   }
 
   @Test func load_deliversUnreachableOnTransportError() async {
-    let sut = RemotePriceLoader(
+    let sut = makeSUT(
       client: StubHTTPClient(.failure(.connectionReset)), definition: .binance,
-      now: { [now] in now })
+      now: now)
 
     await #expect(throws: PriceSourceError.unreachable("connection reset")) { try await sut.load() }
   }
 
   @Test func load_deliversInvalidDataOnOversizedBody() async {
-    let sut = RemotePriceLoader(
+    let sut = makeSUT(
       client: StubHTTPClient(.failure(.bodyTooLarge(limit: 65536))), definition: .binance,
-      now: { [now] in now })
+      now: now)
 
     await #expect(throws: PriceSourceError.invalidData("response body over 65536 bytes")) {
       try await sut.load()
@@ -79,8 +79,8 @@ struct LoadPriceFromRemoteUseCaseTests {
     let body =
       #"{"Data":{},"Err":{"type":1,"message":"You are over your rate limit please upgrade your account!"}}"#
     let client = StubHTTPClient(.response(BTCHTTPResponse(status: 429, body: Data(body.utf8))))
-    let sut = RemotePriceLoader(
-      client: client, definition: .cryptoCompare, apiKey: "s3cr3t-key", now: { [now] in now })
+    let sut = makeSUT(
+      client: client, definition: .cryptoCompare, apiKey: "s3cr3t-key", now: now)
 
     do {
       _ = try await sut.load()
@@ -102,7 +102,7 @@ struct LoadPriceFromRemoteUseCaseTests {
         BTCHTTPResponse(
           status: status, headers: ["Retry-After": "120"],
           body: Data(#"{"code":-1003,"msg":"Too many requests."}"#.utf8))))
-    let sut = RemotePriceLoader(client: client, definition: .binance, now: { [now] in now })
+    let sut = makeSUT(client: client, definition: .binance, now: now)
 
     await #expect(
       throws: PriceSourceError.rateLimited(
@@ -113,7 +113,7 @@ struct LoadPriceFromRemoteUseCaseTests {
   @Test func load_deliversRateLimitedWithoutRetryAfterWhenTheHeaderIsMissingOrBroken() async {
     let client = StubHTTPClient(
       .response(BTCHTTPResponse(status: 429, headers: ["Retry-After": "soon"], body: Data())))
-    let sut = RemotePriceLoader(client: client, definition: .binance, now: { [now] in now })
+    let sut = makeSUT(client: client, definition: .binance, now: now)
 
     await #expect(
       throws: PriceSourceError.rateLimited(status: 429, retryAfter: nil, message: nil)
@@ -123,8 +123,8 @@ struct LoadPriceFromRemoteUseCaseTests {
   @Test func load_asksEachCatalogueSourceAtItsRealURLWithUserAgent() async throws {
     for entry in PriceSourceRegistry.all {
       let client = StubHTTPClient(.failure(.connectionRefused))
-      let sut = RemotePriceLoader(
-        client: client, definition: entry, apiKey: "k", now: { [now] in now })
+      let sut = makeSUT(
+        client: client, definition: entry, apiKey: "k", now: now)
 
       _ = try? await sut.load()
 
@@ -134,6 +134,14 @@ struct LoadPriceFromRemoteUseCaseTests {
       #expect((request.header("Authorization") != nil) == (entry.apiKey != nil), "\(entry.source)")
     }
   }
-}
 
-/// Answers every request with the same result and records the requests.
+  /// A loader for `definition` in USD, at `url` (default: its real endpoint, its USD market).
+  private func makeSUT(
+    client: any BTCHTTPClient, definition: PriceSourceDefinition, url: URL? = nil,
+    apiKey: String? = nil, now: Date
+  ) -> RemotePriceLoader {
+    RemotePriceLoader(
+      client: client, definition: definition, currency: .usd, url: url ?? definition.defaultURL,
+      apiKey: apiKey, now: { now })
+  }
+}

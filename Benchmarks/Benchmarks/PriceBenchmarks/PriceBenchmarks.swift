@@ -86,7 +86,8 @@ final class WholeTick: Sendable {
         .init(
           source: .binance,
           loader: RemotePriceLoader(
-            client: client, definition: .binance, url: server.url(for: .binance), now: { Date() }),
+            client: client, definition: .binance, currency: .usd, url: server.url(for: .binance),
+            now: { Date() }),
           timeout: .milliseconds(800))
       ],
       clock: ContinuousClock())
