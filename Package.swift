@@ -22,6 +22,8 @@ let package = Package(
     .library(name: "BTCPriceTerminal", targets: ["BTCPriceTerminal"]),
     .library(name: "BTCPriceSettings", targets: ["BTCPriceSettings"]),
     .library(name: "BTCPriceServer", targets: ["BTCPriceServer"]),
+    // How alerts reach the user besides the views (CLI only: the iPhone app must not link it).
+    .library(name: "BTCPriceAlerts", targets: ["BTCPriceAlerts"]),
     .library(name: "BTCPriceNIO", targets: ["BTCPriceNIO"]),
     .library(name: "BTCPriceURLSession", targets: ["BTCPriceURLSession"]),
     // The SwiftUI screen of the iPhone app (App/iOS); empty where SwiftUI does not exist.
@@ -112,6 +114,16 @@ let package = Package(
       ],
       swiftSettings: strict
     ),
+    // The alerts' deliveries besides the views: --on-alert's command, --notify's desktop
+    // notification, serve's --alert-webhook. CLI only: it starts processes.
+    .target(
+      name: "BTCPriceAlerts",
+      dependencies: [
+        "BTCPriceCore", "BTCPriceFeature", "BTCPriceNetworking",
+        .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+      ],
+      swiftSettings: strict
+    ),
     // Only views that bind to BTCPriceFeature's view model: no logic, and nothing that links NIO.
     .target(
       name: "BTCPriceUI", dependencies: ["BTCPriceCore", "BTCPriceFeature"], swiftSettings: strict),
@@ -141,6 +153,7 @@ let package = Package(
         "BTCPriceTerminal",
         "BTCPriceSettings",
         "BTCPriceServer",
+        "BTCPriceAlerts",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         .product(name: "Logging", package: "swift-log"),
@@ -191,6 +204,14 @@ let package = Package(
     .testTarget(
       name: "BTCPriceTerminalTests",
       dependencies: ["BTCPriceTerminal", "BTCPriceTestSupport"],
+      swiftSettings: strict
+    ),
+    .testTarget(
+      name: "BTCPriceAlertsTests",
+      dependencies: [
+        "BTCPriceAlerts", "BTCPriceCore", "BTCPriceFeature", "BTCPriceNetworking",
+        "BTCPriceTestSupport",
+      ],
       swiftSettings: strict
     ),
     .testTarget(

@@ -1,3 +1,4 @@
+import BTCPriceAlerts
 import BTCPriceCore
 import BTCPriceFeature
 import BTCPriceNIO
@@ -79,10 +80,13 @@ struct CommandLineComposition {
     let prices = NIOPipeline.make(
       pipeline, streams: count != 1, warn: { session.diagnostic(Console.warning($0)) },
       log: { session.diagnostic($0) })
+    let warn: @Sendable (String) -> Void = { session.diagnostic(Console.warning($0)) }
+    let deliveries = AlertDeliveries.terminal(
+      command: pipeline.onAlert, notify: pipeline.notify,
+      environment: ProcessInfo.processInfo.environment, warn: warn)
     let alerts = AlertDispatch.make(
-      pipeline, clock: prices.clock, runStarted: prices.now(), presenter: presenter,
-      environment: ProcessInfo.processInfo.environment,
-      warn: { session.diagnostic(Console.warning($0)) })
+      pipeline, deliveries: deliveries, clock: prices.clock, runStarted: prices.now(),
+      presenter: presenter, warn: warn)
 
     // The trap goes first: a signal at any later moment must find it, and give the cursor back.
     let ticking = NIOLockedValueBox<Task<Void, any Error>?>(nil)
@@ -136,7 +140,7 @@ struct CommandLineComposition {
     if let signal = signals.received { outcome = .interrupted(signal: signal) }
     if outcome != .readerGone { try? session.end() }
     // A signal means now; a run that ended on its own lets a last alert's command finish.
-    await alerts?.shutdown(grace: signals.received == nil ? .seconds(2) : .zero)
+    await deliveries.finish(within: signals.received == nil ? .seconds(2) : .zero)
     await prices.shutdown()
     return outcome
   }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import BTCPriceAlerts
 import BTCPriceCore
 import BTCPriceFeature
 import BTCPriceNIO
@@ -81,7 +82,7 @@ struct ServeCommand: AsyncParsableCommand {
     help: ArgumentHelp(
       "The webhook's body: json (an object per alert) or text (the sentence, as ntfy publishes).",
       valueName: "json|text"))
-  var alertWebhookFormat: ServeAlerts.BodyFormat = .json
+  var alertWebhookFormat: AlertWebhook.BodyFormat = .json
 
   /// The pipeline options. ArgumentParser lets a parent command claim its options anywhere on
   /// the line, so the root command parses them (and validates them) even after `serve`; this
@@ -124,11 +125,16 @@ struct ServeCommand: AsyncParsableCommand {
       alertRules: presenter.presentRules(resolved.alerts))
 
     let (loop, ticks) = (prices.loop, prices.tickLoop(resolved, presenter: presenter))
-    let alerts = ServeAlerts.make(
-      resolved, webhook: resolved.alertWebhook, format: alertWebhookFormat,
-      client: prices.client, clock: prices.clock, runStarted: prices.now(),
-      presenter: presenter, metrics: metrics, warn: { Console.writeStderr(Console.warning($0)) })
-    let delivering = Task { await alerts?.run() }
+    // The rules' state is kept under `serve:` in the state file, apart from the terminal runs'.
+    let warn: @Sendable (String) -> Void = { Console.writeStderr(Console.warning($0)) }
+    let deliveries = AlertDeliveries(
+      webhook: resolved.alertWebhook.map { AlertWebhook(url: $0, format: alertWebhookFormat) },
+      client: prices.client, clock: prices.clock, warn: warn,
+      onWebhookOutcome: metrics.recordAlertWebhook)
+    let alerts = AlertDispatch.make(
+      resolved, scope: "serve:", deliveries: deliveries, clock: prices.clock,
+      runStarted: prices.now(), presenter: presenter, warn: warn)
+    let delivering = Task { await deliveries.run() }
     // Say why once on stderr when no source gives a price, and once when prices come back, as
     // the command line does.
     let outage = NIOLockedValueBox(OutageNotice())
@@ -215,3 +221,5 @@ struct ServeCommand: AsyncParsableCommand {
     return logger
   }
 }
+
+extension AlertWebhook.BodyFormat: ExpressibleByArgument {}

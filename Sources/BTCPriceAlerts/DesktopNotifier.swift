@@ -14,11 +14,15 @@
 
 /// `--notify`: the program that shows a desktop notification here, `notify-send` on Linux and
 /// `osascript` on macOS, found in `PATH` once at start.
-struct DesktopNotifier: Sendable {
-  let program: String
+public struct DesktopNotifier: Sendable {
+  public let program: String
+
+  public init(program: String) {
+    self.program = program
+  }
 
   /// The notifier, or the warning that says what to install.
-  static func find(environment: [String: String]) -> Result<DesktopNotifier, Missing> {
+  public static func find(environment: [String: String]) -> Result<DesktopNotifier, Missing> {
     #if canImport(Darwin)
       let name = "osascript"
       let install = "osascript comes with macOS; check PATH"
@@ -35,12 +39,12 @@ struct DesktopNotifier: Sendable {
     return .failure(Missing(description: "--notify: \(name) not found; \(install)"))
   }
 
-  struct Missing: Error, CustomStringConvertible {
-    let description: String
+  public struct Missing: Error, CustomStringConvertible {
+    public let description: String
   }
 
   /// The command line that shows `title` and `body`.
-  func arguments(title: String, body: String) -> [String] {
+  public func arguments(title: String, body: String) -> [String] {
     #if canImport(Darwin)
       func quoted(_ text: String) -> String {
         "\""

@@ -24,12 +24,12 @@ import NIOConcurrencyHelpers
 /// SIGTERM, then SIGKILL a second later. At most ``maximumRunning`` run at once; beyond that an
 /// alert's command is skipped with a warning rather than queued without bound. A failure (it
 /// cannot start, exits non-zero, times out) is one warning, never an exit.
-final class AlertCommandRunner: Sendable {
+public final class AlertCommandRunner: Sendable {
   /// How long a command may run: enough for a webhook `curl` or a notification, short enough
   /// that a hung one is noticed.
-  static let standardTimeout = Duration.seconds(10)
+  public static let standardTimeout = Duration.seconds(10)
   /// Alerts come a few at a time at most; more running at once means they hang.
-  static let maximumRunning = 4
+  public static let maximumRunning = 4
   /// How often the watcher looks at a running command: reaps within this after it exits.
   private static let pollInterval = Duration.milliseconds(20)
 
@@ -38,14 +38,14 @@ final class AlertCommandRunner: Sendable {
   /// Process groups running now, by pid.
   private let running = NIOLockedValueBox<Set<pid_t>>([])
 
-  init(timeout: Duration = standardTimeout, warn: @escaping @Sendable (String) -> Void) {
+  public init(timeout: Duration = standardTimeout, warn: @escaping @Sendable (String) -> Void) {
     self.timeout = timeout
     self.warn = warn
   }
 
   /// Starts `arguments` (a path or a name looked up in `PATH`) with `environment` added to ours;
   /// returns at once. `label` names it in warnings (`--on-alert`).
-  func start(_ arguments: [String], adding environment: [String: String], label: String) {
+  public func start(_ arguments: [String], adding environment: [String: String], label: String) {
     let admitted = running.withLockedValue { $0.count < Self.maximumRunning }
     guard admitted else {
       warn("\(label): \(Self.maximumRunning) commands still running; skipped this alert")
@@ -72,7 +72,7 @@ final class AlertCommandRunner: Sendable {
   /// For the way out: gives the commands still running up to `grace` to finish (a `--once` run
   /// that fired must not cut its own notification short), then ends their groups, so nothing is
   /// left behind.
-  func finish(within grace: Duration) async {
+  public func finish(within grace: Duration) async {
     let clock = ContinuousClock()
     let deadline = clock.now + grace
     while !running.withLockedValue({ $0.isEmpty }), clock.now < deadline {
