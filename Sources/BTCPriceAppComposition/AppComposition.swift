@@ -76,10 +76,8 @@ public enum AppComposition {
     // most the primary's timeout for a trade, as the terminal's does.
     let connections =
       pipeline.streams == nil
-      ? ForegroundConnections.none
-      : ForegroundConnections(
-        run: { await pipeline.runStreams() },
-        ready: { await pipeline.waitForFirstStreamPrice(atMost: PriceDefaults.primaryTimeout) })
+      ? PriceConnections.none
+      : PriceConnections(run: pipeline.runStreams, ready: pipeline.waitForFirstStreamPrice)
     return PriceViewModel(
       feed: pipeline.feed, clock: clock, currency: currency, backgroundTask: backgroundTask,
       connections: connections)

@@ -69,10 +69,14 @@ public struct WidgetComposition: Sendable {
     let currency = preference.currency
     let feed = makeFeed(for: currency)
     await feed.restore()
-    let update = try? await feed.update(within: Self.deadline)
+    // The one tick path, for one tick within the deadline; the widget's own presenter words it.
+    let tick = try? await PriceTickLoop(
+      interval: Self.deadline, clock: clock, feed: feed,
+      presenter: PricePresenter(timestamps: TimestampFormatter(precision: .minutes))
+    ).run(count: 1) { _ in }
     await feed.flush()
     let fresh: PriceQuote?
-    if case .fresh(let quote, _) = update { fresh = quote } else { fresh = nil }
+    if case .fresh(let quote, _) = tick?.update { fresh = quote } else { fresh = nil }
     let lastKnown = await feed.lastKnown
     return policy(for: currency).timeline(
       for: fresh ?? lastKnown, fetchFailed: fresh == nil, now: now())

@@ -45,6 +45,13 @@ public struct StreamFirstPriceLoader: Sendable {
         silenceBound,
         max(interval * PriceDefaults.streamSilenceInTicks, PriceDefaults.shortestStreamSilence))
     }
+
+    /// This stream's newest price if it is alive: it said something within ``silenceBound`` and
+    /// has traded since it connected (``StreamPriceBoard/freshQuote(of:within:)``). The one test
+    /// of "alive" that the ticks and the first tick's wait share.
+    public func alivePrice(on board: StreamPriceBoard) -> PriceQuote? {
+      board.freshQuote(of: source, within: silenceBound)
+    }
   }
 
   /// Where a tick's price came from.
@@ -83,6 +90,8 @@ public struct StreamFirstPriceLoader: Sendable {
     case heldBack(PriceSource)
     /// A cross-check vouched for a held-back stream again; its price may be shown alone.
     case trustedAgain(PriceSource)
+    /// Where the tick's price came from.
+    case priceFrom(Transport, PriceQuote)
   }
 
   private let board: StreamPriceBoard
@@ -90,6 +99,7 @@ public struct StreamFirstPriceLoader: Sendable {
   private let chain: PriceSourceChain
   private let referee: PriceSourceChain?
   private let check: CrossCheck
+  private let drain: @Sendable () async -> Void
   private let onEvent: @Sendable (Event) -> Void
   /// The streams a cross-check rejected, until a cross-check vouches for them.
   private let outvoted = Locked<Set<PriceSource>>([])
@@ -99,9 +109,12 @@ public struct StreamFirstPriceLoader: Sendable {
   ///   - chain: today's REST chain, asked only when no stream is alive.
   ///   - referee: the sources asked to settle a disagreement (exchanges other than the two
   ///     streams'); nil settles with a third alive stream only.
+  ///   - drain: puts what the streams' connections hold onto the board (a connector that reads
+  ///     on the tick); called before each tick reads the board.
   public init(
     board: StreamPriceBoard, streams: [Stream], chain: PriceSourceChain,
     referee: PriceSourceChain?, crossCheck: CrossCheck = CrossCheck(),
+    drain: @escaping @Sendable () async -> Void = {},
     onEvent: @escaping @Sendable (Event) -> Void = { _ in }
   ) {
     self.board = board
@@ -109,6 +122,7 @@ public struct StreamFirstPriceLoader: Sendable {
     self.chain = chain
     self.referee = referee
     self.check = crossCheck
+    self.drain = drain
     self.onEvent = onEvent
   }
 
@@ -118,9 +132,15 @@ public struct StreamFirstPriceLoader: Sendable {
   ///   answers; a ``PriceFetchFailure`` naming both streams when they disagree and nothing
   ///   settles it (neither is shown alone); `CancellationError` when cancelled.
   public func load(within budget: Duration) async throws -> Tick {
-    let fresh = streams.compactMap { stream in
-      board.freshQuote(of: stream.source, within: stream.silenceBound)
-    }
+    // What arrived before the tick is on the board before the tick reads it.
+    await drain()
+    let tick = try await decide(within: budget)
+    onEvent(.priceFrom(tick.transport, tick.quote))
+    return tick
+  }
+
+  private func decide(within budget: Duration) async throws -> Tick {
+    let fresh = streams.compactMap { $0.alivePrice(on: board) }
     let alive = withoutLoneSuspects(fresh)
     guard let first = alive.first else {
       onEvent(.fellBackToREST(silent: streams.map(\.source)))

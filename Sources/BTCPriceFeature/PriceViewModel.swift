@@ -58,7 +58,6 @@ public final class PriceViewModel {
   @ObservationIgnored private var owner = 0
   @ObservationIgnored private var runs = 0
   @ObservationIgnored private let backgroundTask: BackgroundTaskHooks
-  @ObservationIgnored private let connections: ForegroundConnections
   @ObservationIgnored private var shown: PriceViewState?
   @ObservationIgnored private var history = PriceHistory()
 
@@ -69,20 +68,21 @@ public final class PriceViewModel {
   ///   - currency: the currency the feed's sources quote in, for the pair and the changes.
   ///   - backgroundTask: keeps the app running while the save on the way to the background ends.
   ///   - connections: opened whenever ticking starts and closed whenever it stops (the price
-  ///     streams the feed reads first): open in the foreground only.
+  ///     streams the feed reads first, ``PriceTickLoop``): open in the foreground only.
   public init(
     feed: PriceFeed, clock: any Clock<Duration>, interval: Duration = PriceDefaults.interval,
     timeZone: @escaping @Sendable () -> TimeZone = { .autoupdatingCurrent },
     currency: Currency = .usd, backgroundTask: BackgroundTaskHooks = .none,
-    connections: ForegroundConnections = .none
+    connections: PriceConnections = .none
   ) {
     self.feed = feed
     self.backgroundTask = backgroundTask
-    self.connections = connections
     let presenter = PricePresenter(
       timestamps: TimestampFormatter(precision: .minutes, timeZone: timeZone), currency: currency)
     self.presenter = presenter
-    self.ticks = PriceTickLoop(interval: interval, clock: clock, feed: feed, presenter: presenter)
+    self.ticks = PriceTickLoop(
+      interval: interval, clock: clock, feed: feed, presenter: presenter,
+      connections: connections)
     show(presenter.presentRestored(nil))
   }
 
@@ -125,19 +125,14 @@ public final class PriceViewModel {
     guard !isTicking else { return }
     isTicking = true
     let previous = ticking
-    let (ticks, connections) = (self.ticks, self.connections)
-    // The connections live exactly as long as the ticks: cancelling `ticking` (background, leaving
-    // the screen) closes them too, and the next start awaits `previous`, so a quick return never
-    // has two sets open.
+    let ticks = self.ticks
+    // The loop's connections live exactly as long as its ticks: cancelling `ticking`
+    // (background, leaving the screen) closes them too, and the next start awaits `previous`, so
+    // a quick return never has two sets open.
     ticking = Task {
       await previous?.value
       guard !Task.isCancelled else { return }
-      await withDiscardingTaskGroup { group in
-        group.addTask { await connections.run() }
-        await connections.ready()
-        try? await ticks.run { state in await self.render(state) }
-        group.cancelAll()
-      }
+      _ = try? await ticks.run { tick in await self.render(tick.state) }
     }
   }
 

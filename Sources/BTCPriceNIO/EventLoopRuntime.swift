@@ -29,13 +29,26 @@ public final class EventLoopExecutor: TaskExecutor {
 extension EventLoop {
   /// Starts `operation` in a task whose jobs run on this loop (see ``EventLoopExecutor``). Where
   /// the platform has no task executors (before macOS 15) it is an ordinary task.
-  public func startTask(
-    _ operation: @escaping @Sendable () async throws -> Void
-  ) -> Task<Void, any Error> {
+  public func startTask<Success: Sendable>(
+    _ operation: @escaping @Sendable () async throws -> Success
+  ) -> Task<Success, any Error> {
     if #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, *) {
       return Task(executorPreference: EventLoopExecutor(loop: self), operation: operation)
     }
     return Task(operation: operation)
+  }
+
+  /// Runs `operation` on this loop (see ``startTask(_:)``) and returns what it returns;
+  /// cancelling the caller cancels it.
+  public func runTask<Success: Sendable>(
+    _ operation: @escaping @Sendable () async throws -> Success
+  ) async throws -> Success {
+    let task = startTask(operation)
+    return try await withTaskCancellationHandler {
+      try await task.value
+    } onCancel: {
+      task.cancel()
+    }
   }
 }
 

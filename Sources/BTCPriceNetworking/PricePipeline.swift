@@ -83,12 +83,13 @@ public struct PricePipeline: Sendable {
   public enum StreamReport: Equatable, Sendable {
     /// A connection opened, closed, backed off or was handed over.
     case connection(PriceStreamEvent)
-    /// A tick passed over a silent stream, fell back to REST, or settled a cross-check.
+    /// A tick passed over a silent stream, fell back to REST, settled a cross-check, or where
+    /// its price came from.
     case tick(StreamFirstPriceLoader.Event)
-    /// Where a tick's price came from.
-    case priceFrom(StreamFirstPriceLoader.Transport, PriceQuote)
   }
 
+  /// What the pipeline was built for.
+  public let configuration: Configuration
   public let feed: PriceFeed
   /// The streams the feed reads first, when the configuration asks for streams, a connector was
   /// given and a source of the chain has a stream in the currency; nil ticks over REST alone.
@@ -141,6 +142,7 @@ public struct PricePipeline: Sendable {
     }
     self.limits = limits
     self.clock = clock
+    self.configuration = configuration
     let streams =
       configuration.stream
       ? streamConnector.map { connector in
@@ -172,14 +174,7 @@ public struct PricePipeline: Sendable {
       chain: chain, referee: others.isEmpty ? nil : remote(others),
       onEvent: { onStream(.tick($0)) })
     self.streams = streams
-    self.feed = PriceFeed(
-      load: { budget in
-        // What arrived before the tick is on the board before the tick reads it.
-        await streams.drain()
-        let tick = try await loader.load(within: budget)
-        onStream(.priceFrom(tick.transport, tick.quote))
-        return tick
-      }, cache: cache, warn: feedWarn)
+    self.feed = PriceFeed(load: loader.load, cache: cache, warn: feedWarn)
   }
 
   /// Keeps the streams connected until the task is cancelled; returns at once without streams.
@@ -187,25 +182,16 @@ public struct PricePipeline: Sendable {
     await streams?.run()
   }
 
-  /// Waits until every stream has a price or has failed, or `limit` has passed, so the first
-  /// tick of a run with streams need not ask REST for the price a stream is about to give, is
-  /// cross-checked like every later tick (not the lone price of whichever stream spoke first),
-  /// and an offline run's first tick is not late for a trade that cannot come. Returns at once
-  /// without streams.
+  /// Waits until every stream has a price or has failed, or `limit` has passed
+  /// (``PriceStreamSet/waitForFirstPrice(atMost:clock:)``). Returns at once without streams.
   public func waitForFirstStreamPrice(atMost limit: Duration) async {
-    guard let streams else { return }
-    // Polled: the board has no waiters, and this runs once per run, for at most `limit`.
-    let step = Duration.milliseconds(20)
-    for _ in 0..<Int((limit / step).rounded(.up)) {
-      await streams.drain()
-      // Each stream has either priced or failed its last attempt (no host, refused, closed);
-      // one resting after a refusal is not waited for, the standby in its place is.
-      let settled = streams.expected.allSatisfy {
-        streams.board.freshQuote(of: $0.source, within: $0.silenceBound) != nil
-          || streams.board.entry(for: $0.source).lastError != nil
-      }
-      if settled || Task.isCancelled { return }
-      try? await clock.sleep(for: step)
-    }
+    await streams?.waitForFirstPrice(atMost: limit, clock: clock)
   }
+
+  /// The wait before the first tick after the streams open: up to the first source's timeout,
+  /// as long as that tick would give REST.
+  public func waitForFirstStreamPrice() async {
+    await waitForFirstStreamPrice(atMost: configuration.primaryTimeout)
+  }
+
 }

@@ -62,16 +62,11 @@ public struct PriceStreamSet: Sendable {
     onEvent: @escaping @Sendable (PriceStreamEvent) -> Void = { _ in }
   ) {
     let board = StreamPriceBoard(clock: clock, currency: currency.code, now: now)
-    let candidates = Self.endpoints(
-      sources: sources, currency: currency, urls: urls, maximumStreams: maximumStreams + 1)
-    let kept = candidates.prefix(maximumStreams)
-    let standbyEndpoint = candidates.count > maximumStreams ? candidates.last : nil
-    // A limit an earlier run kept is known now, so the standby is wanted from the first tick.
-    let resting = Locked(
-      Set(
-        kept.filter { endpoint in
-          (inheritedLimit(endpoint.source, endpoint.url)?.remaining ?? .zero) > .zero
-        }.map(\.source)))
+    let plan = Self.plan(
+      sources: sources, currency: currency, urls: urls, maximumStreams: maximumStreams,
+      inheritedLimit: inheritedLimit)
+    let (kept, standbyEndpoint) = (plan.kept, plan.standby)
+    let resting = Locked(plan.resting)
     let listener = Locked<AsyncStream<Void>.Continuation?>(nil)
     func runner(_ endpoint: PriceStreamEndpoint, kept: Bool) -> PriceStreamRunner {
       PriceStreamRunner(
@@ -131,8 +126,42 @@ public struct PriceStreamSet: Sendable {
     }
   }
 
-  /// The streams a process opens, primary first: the first `maximumStreams` sources of the
-  /// chain with a stream for the currency (`doctor` checks the same ones).
+  /// Which streams a run opens, chosen once from its chain.
+  public struct Plan: Sendable {
+    /// Kept open, primary first: the first sources of the chain with a stream for the currency.
+    public let kept: [PriceStreamEndpoint]
+    /// The next source with a stream: open only while one of ``kept`` rests.
+    public let standby: PriceStreamEndpoint?
+    /// The kept streams that rest from the start: an earlier run kept their refusal.
+    public let resting: Set<PriceSource>
+
+    /// The streams the run connects to at its start, as `doctor` checks them: the kept ones, and
+    /// the standby when one of them rests from the start.
+    public var openAtStart: [PriceStreamEndpoint] {
+      kept + (resting.isEmpty ? [] : standby.map { [$0] } ?? [])
+    }
+  }
+
+  /// The streams a run opens (see ``Plan``); a limit an earlier run kept is known now, so the
+  /// standby is wanted from the first tick.
+  public static func plan(
+    sources: [PriceSourceDefinition], currency: Currency, urls: [String: URL] = [:],
+    maximumStreams: Int = keptStreams,
+    inheritedLimit: (PriceSource, URL) -> PriceSourceChain.InheritedLimit?
+  ) -> Plan {
+    let candidates = endpoints(
+      sources: sources, currency: currency, urls: urls, maximumStreams: maximumStreams + 1)
+    let kept = Array(candidates.prefix(maximumStreams))
+    return Plan(
+      kept: kept, standby: candidates.count > maximumStreams ? candidates.last : nil,
+      resting: Set(
+        kept.filter { endpoint in
+          (inheritedLimit(endpoint.source, endpoint.url)?.remaining ?? .zero) > .zero
+        }.map(\.source)))
+  }
+
+  /// The streams a process may open, primary first: the first `maximumStreams` sources of the
+  /// chain with a stream for the currency.
   public static func endpoints(
     sources: [PriceSourceDefinition], currency: Currency, urls: [String: URL] = [:],
     maximumStreams: Int = keptStreams
@@ -185,8 +214,28 @@ public struct PriceStreamSet: Sendable {
     await running?.value
   }
 
-  /// Reads what the streams' connections have buffered onto the board; a tick calls it before
-  /// it reads the board (a connector that reads every message as it comes returns at once).
+  /// Waits until every stream a tick expects has a price or has failed, or `limit` has passed
+  /// on `clock`, so the first tick of a run need not ask REST for the price a stream is about to
+  /// give, is cross-checked like every later tick (not the lone price of whichever stream spoke
+  /// first), and an offline run's first tick is not late for a trade that cannot come.
+  public func waitForFirstPrice(atMost limit: Duration, clock: any Clock<Duration>) async {
+    // Polled: the board has no waiters, and this runs once per opening, for at most `limit`.
+    let step = Duration.milliseconds(20)
+    for _ in 0..<Int((limit / step).rounded(.up)) {
+      await drain()
+      // Each stream has either priced or failed its last attempt (no host, refused, closed);
+      // one resting after a refusal is not waited for, the standby in its place is.
+      let settled = expected.allSatisfy {
+        $0.alivePrice(on: board) != nil || board.entry(for: $0.source).lastError != nil
+      }
+      if settled || Task.isCancelled { return }
+      try? await clock.sleep(for: step)
+    }
+  }
+
+  /// Reads what the streams' connections have buffered onto the board: the first tick's wait
+  /// calls it at each step, and ``loader(chain:referee:onEvent:)`` before each tick reads the
+  /// board (a connector that reads every message as it comes returns at once).
   public func drain() async {
     await connector.drain()
   }
@@ -197,6 +246,7 @@ public struct PriceStreamSet: Sendable {
     onEvent: @escaping @Sendable (StreamFirstPriceLoader.Event) -> Void = { _ in }
   ) -> StreamFirstPriceLoader {
     StreamFirstPriceLoader(
-      board: board, streams: streams, chain: chain, referee: referee, onEvent: onEvent)
+      board: board, streams: streams, chain: chain, referee: referee, drain: connector.drain,
+      onEvent: onEvent)
   }
 }

@@ -1,57 +1,76 @@
 import BTCPriceFeature
+import BTCPriceNIO
+import NIOCore
 import ServiceLifecycle
 
-/// The one poller of `btc-price serve`, as a service: runs the ticks (the same ticker, feed and
-/// presenter as the command line, composed by the caller) and a heartbeat for the streams; on
-/// graceful shutdown it stops both and ends every stream, so the HTTP server can close its
-/// connections.
+/// The one poller of `btc-price serve`, as a service: runs the tick loop (the same
+/// ``PriceTickLoop`` as the terminal's) with the broadcaster as its view, and a heartbeat for the
+/// streams; on graceful shutdown it stops both and ends every stream, so the HTTP server can
+/// close its connections.
 public struct PriceTickService: Service {
   public static let heartbeatInterval = Duration.seconds(15)
 
-  private let broadcaster: PriceBroadcaster
-  private let metrics: ServerMetrics?
+  private let loop: PriceTickLoop
+  private let eventLoop: (any EventLoop)?
+  private let view: BroadcastView
   private let clock: any Clock<Duration>
   private let heartbeatInterval: Duration
-  private let ticks:
-    @Sendable (_ publish: @escaping @Sendable (PriceViewState) -> Void) async throws -> Void
 
   /// - Parameters:
+  ///   - eventLoop: where the ticks run (the tool's one thread, see `EventLoopExecutor`); nil
+  ///     runs them on the caller's executor.
   ///   - clock: times the heartbeat; tests pass a test clock.
-  ///   - ticks: runs the ticker until cancelled, calling `publish` with each tick's state.
+  ///   - warn: the loop's notices (why no price comes, a disagreement), for stderr.
   public init(
-    broadcaster: PriceBroadcaster, metrics: ServerMetrics?, clock: any Clock<Duration>,
+    loop: PriceTickLoop, on eventLoop: (any EventLoop)? = nil, broadcaster: PriceBroadcaster,
+    metrics: ServerMetrics?, clock: any Clock<Duration>,
     heartbeatInterval: Duration = Self.heartbeatInterval,
-    ticks:
-      @escaping @Sendable (_ publish: @escaping @Sendable (PriceViewState) -> Void) async throws
-      -> Void
+    warn: @escaping @Sendable (String) -> Void = { _ in }
   ) {
-    self.broadcaster = broadcaster
-    self.metrics = metrics
+    self.loop = loop
+    self.eventLoop = eventLoop
+    self.view = BroadcastView(broadcaster: broadcaster, metrics: metrics, warn: warn)
     self.clock = clock
     self.heartbeatInterval = heartbeatInterval
-    self.ticks = ticks
   }
 
   public func run() async throws {
-    let (broadcaster, metrics, clock, interval, ticks) = (
-      self.broadcaster, self.metrics, self.clock, heartbeatInterval, self.ticks
+    let (loop, eventLoop, view, clock, interval) = (
+      self.loop, self.eventLoop, self.view, self.clock, heartbeatInterval
     )
-    defer { broadcaster.finish() }
+    defer { view.broadcaster.finish() }
     try? await cancelWhenGracefulShutdown {
       try await withThrowingDiscardingTaskGroup { group in
         group.addTask {
-          try await ticks { state in
-            metrics?.recordTick(state)
-            broadcaster.publish(state)
+          guard let eventLoop else {
+            _ = try await loop.run(view: view)
+            return
           }
+          _ = try await eventLoop.runTask { try await loop.run(view: view) }
         }
         group.addTask {
           while true {
             try await clock.sleep(for: interval)
-            broadcaster.heartbeat()
+            view.broadcaster.heartbeat()
           }
         }
       }
+    }
+  }
+
+  /// Each tick counted and published to every viewer; the notices on stderr.
+  private struct BroadcastView: PriceTickView {
+    let broadcaster: PriceBroadcaster
+    let metrics: ServerMetrics?
+    let warn: @Sendable (String) -> Void
+
+    func notice(_ line: String) {
+      warn(line)
+    }
+
+    func show(_ tick: PriceTick) {
+      metrics?.recordTick(tick.state)
+      broadcaster.publish(tick.state)
     }
   }
 }

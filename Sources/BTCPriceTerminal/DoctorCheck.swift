@@ -1,4 +1,5 @@
 import BTCPriceCore
+import BTCPriceFeature
 
 /// What `btc-price doctor` learnt from asking one source once: the way it went, how far the
 /// request got (proxy, DNS, connect, TLS, HTTP status, body, price), how long it took, a verdict

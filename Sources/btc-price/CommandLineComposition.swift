@@ -76,20 +76,19 @@ struct CommandLineComposition {
   }
 
   private func tick(session: TerminalSession, presenter: PricePresenter) async -> Outcome {
+    let warn: @Sendable (String) -> Void = { session.diagnostic(Console.warning($0)) }
     // One tick never waits for a trade: `--once` asks REST.
     let prices = NIOPipeline.make(
-      pipeline, streams: count != 1, warn: { session.diagnostic(Console.warning($0)) },
-      log: { session.diagnostic($0) })
-    let warn: @Sendable (String) -> Void = { session.diagnostic(Console.warning($0)) }
+      pipeline, streams: count != 1, warn: warn, log: { session.diagnostic($0) })
     let deliveries = AlertDeliveries.terminal(
       command: pipeline.onAlert, notify: pipeline.notify,
       environment: ProcessInfo.processInfo.environment, warn: warn)
-    let alerts = AlertDispatch.make(
-      pipeline, deliveries: deliveries, clock: prices.clock, runStarted: prices.now(),
-      presenter: presenter, warn: warn)
+    let ticks = prices.tickLoop(
+      pipeline, presenter: presenter, alerts: prices.alertEngine(pipeline, warn: warn),
+      deliveries: [deliveries])
 
     // The trap goes first: a signal at any later moment must find it, and give the cursor back.
-    let ticking = NIOLockedValueBox<Task<Void, any Error>?>(nil)
+    let ticking = NIOLockedValueBox<Task<PriceTick?, any Error>?>(nil)
     let signals = SignalTrap(
       beforeHardExit: {
         prices.cache?.flush()
@@ -98,35 +97,15 @@ struct CommandLineComposition {
       jobControl: jobControl(session),
       terminate: { _ in ticking.withLockedValue { $0 }?.cancel() })
     var outcome = Outcome.lastTickFailed
-    var streaming: Task<Void, any Error>?
     do {
       try session.begin()
       await prices.restore(pipeline)
-      let ticks = prices.tickLoop(pipeline, presenter: presenter)
-      let lastTickSucceeded = NIOLockedValueBox(false)
-      // Say why once when no source gives a price; a --once run says it at once.
-      let outage = NIOLockedValueBox(OutageNotice(threshold: min(3, count ?? 3)))
-      // And once when two streams start to disagree, once when they agree again.
-      let disagreement = NIOLockedValueBox(CrossCheckNotice())
-      streaming = prices.startStreams()
-      let task = prices.loop.startTask { [count, pipeline] in
-        await prices.waitForStreams(pipeline)
-        try await ticks.run(count: count) { update, presented in
-          let (line, reason) = outage.withLockedValue { ($0.record(update), $0.reason) }
-          if let line { session.diagnostic(Console.warning(line)) }
-          if let line = disagreement.withLockedValue({ $0.record(update) }) {
-            session.diagnostic(Console.warning(line))
-          }
-          var state = presented
-          state.alert = alerts?.tick(update)
-          try session.show(state, reason: reason)
-          lastTickSucceeded.withLockedValue { $0 = !state.isStale }
-        }
-      }
+      // The session is the loop's view: the notices as warnings, each tick in its mode.
+      let task = prices.start(ticks, count: count, view: session)
       ticking.withLockedValue { $0 = task }
       if signals.received != nil { task.cancel() }
-      try await task.value
-      outcome = lastTickSucceeded.withLockedValue { $0 } ? .lastTickSucceeded : .lastTickFailed
+      let last = try await task.value
+      outcome = last.map { !$0.state.isStale } == true ? .lastTickSucceeded : .lastTickFailed
     } catch TerminalOutputError.readerGone {
       outcome = .readerGone
     } catch TerminalOutputError.failed(let reason) {
@@ -134,9 +113,6 @@ struct CommandLineComposition {
     } catch {
       // Cancelled by a signal: the outcome is the signal's.
     }
-    // The streams end before the event loop they run on; a cancelled stream closes at once.
-    streaming?.cancel()
-    _ = await streaming?.result
     if let signal = signals.received { outcome = .interrupted(signal: signal) }
     if outcome != .readerGone { try? session.end() }
     // A signal means now; a run that ended on its own lets a last alert's command finish.

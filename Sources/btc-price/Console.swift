@@ -32,7 +32,7 @@ enum Console {
   }
 
   static func warning(_ message: String) -> String {
-    "btc-price: warning: \(message)\n"
+    WarningLine.format(message)
   }
 
   static func error(_ message: String) {

@@ -114,11 +114,42 @@ struct NIOPipeline {
       pipeline: pipeline)
   }
 
-  /// The tick loop every front end runs: `--interval`, this runtime's clock, the report.
-  func tickLoop(_ resolved: PipelineOptions.Resolved, presenter: PricePresenter) -> PriceTickLoop {
-    PriceTickLoop(
+  /// The tick loop of every front end: `--interval`, this runtime's clock, the streams as its
+  /// connections, the report told of each tick's start.
+  func tickLoop(
+    _ resolved: PipelineOptions.Resolved, presenter: PricePresenter, alerts: AlertEngine?,
+    deliveries: [any AlertDelivery]
+  ) -> PriceTickLoop {
+    let pipeline = self.pipeline
+    return PriceTickLoop(
       interval: resolved.interval, clock: clock, feed: feed, presenter: presenter,
-      tickStarted: report.tickStarted)
+      connections: pipeline.streams == nil
+        ? .none
+        : PriceConnections(run: pipeline.runStreams, ready: pipeline.waitForFirstStreamPrice),
+      alerts: alerts, deliveries: deliveries, tickStarted: report.tickStarted)
+  }
+
+  /// The engine for the run's alert rules, with where they stood at the end of earlier runs;
+  /// nil when the run has no rules. `scope` keeps a kind of run's rules apart in the state file
+  /// (`serve:`).
+  func alertEngine(
+    _ resolved: PipelineOptions.Resolved, scope: String = "",
+    warn: @escaping @Sendable (String) -> Void
+  ) -> AlertEngine? {
+    guard !resolved.alerts.isEmpty else { return nil }
+    let engine = AlertEngine(
+      rules: resolved.alerts, currency: resolved.configuration.currency.code, clock: clock,
+      runStarted: now(), store: resolved.alertStore, scope: scope, warn: warn)
+    engine.restore()
+    return engine
+  }
+
+  /// Starts `ticks` on the event loop's thread (see `EventLoopExecutor`), the streams beside
+  /// them and ended with them, before the loop they run on shuts down.
+  func start(_ ticks: PriceTickLoop, count: Int?, view: some PriceTickView)
+    -> Task<PriceTick?, any Error>
+  {
+    loop.startTask { try await ticks.run(count: count, view: view) }
   }
 
   /// The words and formats of every front end: local times to the second, in the currency.
@@ -135,19 +166,6 @@ struct NIOPipeline {
     let restored = await feed.restore()
     resolved.store?.removeAbandonedTemporaryFiles(now: now())
     return restored
-  }
-
-  /// Keeps the streams connected beside the ticks, on the one event loop, until the task is
-  /// cancelled; nil when the run has no streams.
-  func startStreams() -> Task<Void, any Error>? {
-    guard pipeline.streams != nil else { return nil }
-    return loop.startTask { [pipeline] in await pipeline.runStreams() }
-  }
-
-  /// Before the first tick: up to the primary's timeout for a stream's first trade, so that tick
-  /// need not ask REST for it. Returns at once without streams.
-  func waitForStreams(_ resolved: PipelineOptions.Resolved) async {
-    await pipeline.waitForFirstStreamPrice(atMost: resolved.configuration.primaryTimeout)
   }
 
   /// Writes what the cache owes, and closes the connections.

@@ -7,7 +7,6 @@ import BTCPriceNetworking
 import BTCPriceServer
 import BTCPriceTerminal
 import Logging
-import NIOConcurrencyHelpers
 import ServiceLifecycle
 
 #if canImport(FoundationEssentials)
@@ -124,55 +123,22 @@ struct ServeCommand: AsyncParsableCommand {
       broadcaster: broadcaster, metrics: metrics, currency: currency,
       alertRules: presenter.presentRules(resolved.alerts))
 
-    let (loop, ticks) = (prices.loop, prices.tickLoop(resolved, presenter: presenter))
     // The rules' state is kept under `serve:` in the state file, apart from the terminal runs'.
     let warn: @Sendable (String) -> Void = { Console.writeStderr(Console.warning($0)) }
     let deliveries = AlertDeliveries(
       webhook: resolved.alertWebhook.map { AlertWebhook(url: $0, format: alertWebhookFormat) },
       client: prices.client, clock: prices.clock, warn: warn,
       onWebhookOutcome: metrics.recordAlertWebhook)
-    let alerts = AlertDispatch.make(
-      resolved, scope: "serve:", deliveries: deliveries, clock: prices.clock,
-      runStarted: prices.now(), presenter: presenter, warn: warn)
     let delivering = Task { await deliveries.run() }
-    // Say why once on stderr when no source gives a price, and once when prices come back, as
-    // the command line does.
-    let outage = NIOLockedValueBox(OutageNotice())
-    let disagreement = NIOLockedValueBox(CrossCheckNotice())
-    let ticking = PriceTickService(broadcaster: broadcaster, metrics: metrics, clock: prices.clock)
-    { publish in
-      // The same one-thread tick as the command line's (see EventLoopExecutor), the streams
-      // beside it, ended with it.
-      let streaming = prices.startStreams()
-      let task = loop.startTask {
-        await prices.waitForStreams(resolved)
-        try await ticks.run { update, presented in
-          if let line = outage.withLockedValue({ $0.record(update) }) {
-            Console.writeStderr(Console.warning(line))
-          }
-          if let line = disagreement.withLockedValue({ $0.record(update) }) {
-            Console.writeStderr(Console.warning(line))
-          }
-          var state = presented
-          state.alert = alerts?.tick(update)
-          publish(state)
-        }
-      }
-      var failure: (any Error)?
-      do {
-        try await withTaskCancellationHandler {
-          try await task.value
-        } onCancel: {
-          task.cancel()
-        }
-      } catch {
-        failure = error
-      }
-      // The streams end before the event loop they run on; a cancelled stream closes at once.
-      streaming?.cancel()
-      _ = await streaming?.result
-      if let failure { throw failure }
-    }
+    // The broadcaster is the loop's view; the loop's notices go to stderr, as the command
+    // line's do.
+    let ticking = PriceTickService(
+      loop: prices.tickLoop(
+        resolved, presenter: presenter,
+        alerts: prices.alertEngine(resolved, scope: "serve:", warn: warn),
+        deliveries: [deliveries]),
+      on: prices.loop, broadcaster: broadcaster, metrics: metrics, clock: prices.clock,
+      warn: warn)
 
     let logger = Self.logger(verbose: resolved.verbose)
     let application = server.makeApplication(

@@ -1,4 +1,5 @@
 import BTCPriceCore
+import BTCPriceFeature
 import BTCPriceNetworking
 import BTCPriceTerminal
 
@@ -60,9 +61,9 @@ enum StreamLine {
       )
     case .tick(.trustedAgain(let source)):
       (.info, "\(source.id) stream agrees with another source again: its price may be shown")
-    case .priceFrom(.stream(let source), let quote):
+    case .tick(.priceFrom(.stream(let source), let quote)):
       (.debug, "price \(quote.value) from the \(source.id) stream")
-    case .priceFrom(.rest, let quote):
+    case .tick(.priceFrom(.rest, let quote)):
       (.debug, "price \(quote.value) from \(quote.source.id) over REST")
     }
   }

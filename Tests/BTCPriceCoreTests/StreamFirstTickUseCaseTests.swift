@@ -75,7 +75,10 @@ struct StreamFirstTickUseCaseTests {
 
     #expect(tick.quote.source == .coinbase)
     #expect(tick.transport == .stream(.coinbase))
-    #expect(events.value == [.usedNextStream(.coinbase, insteadOf: .binance)])
+    #expect(
+      events.value == [
+        .usedNextStream(.coinbase, insteadOf: .binance), .priceFrom(.stream(.coinbase), tick.quote),
+      ])
     #expect(rest.callCount == 0)
   }
 
@@ -89,7 +92,10 @@ struct StreamFirstTickUseCaseTests {
     #expect(tick.transport == .rest)
     #expect(tick.quote == quote("68870.10", source: .kraken))
     #expect(rest.callCount == 1)
-    #expect(events.value == [.fellBackToREST(silent: [.binance, .coinbase])])
+    #expect(
+      events.value == [
+        .fellBackToREST(silent: [.binance, .coinbase]), .priceFrom(.rest, tick.quote),
+      ])
   }
 
   @Test func load_fallsBackToRESTWhenAStreamWentDownEvenIfItSpokeJustBefore() async throws {
@@ -125,7 +131,8 @@ struct StreamFirstTickUseCaseTests {
     #expect(tick.quote.source == .coinbase)
     #expect(tick.quote.value == Decimal(string: "68880.55")!)
     #expect(tick.rejected?.value == Decimal(string: "689012.3")!)
-    #expect(events.value.count == 1)
+    #expect(events.value.count == 2)
+    #expect(events.value.last == .priceFrom(.stream(.coinbase), tick.quote))
   }
 
   @Test func load_failsRatherThanShowEitherWhenNothingSettlesADisagreement() async throws {
@@ -167,7 +174,10 @@ struct StreamFirstTickUseCaseTests {
     #expect(tick.quote.source == .binance)
     #expect(tick.quote.value == Decimal(string: "68901.23")!)
     #expect(rest.callCount == 0)
-    #expect(events.value.last == .trustedAgain(.binance))
+    #expect(
+      events.value.suffix(2) == [
+        .trustedAgain(.binance), .priceFrom(.stream(.binance), tick.quote),
+      ])
   }
 
   // MARK: Helpers

@@ -94,8 +94,8 @@ private final class ConnectionsSpy: Sendable {
   var open: Int { state.value.open }
   var readyAsked: Int { state.value.readyAsked }
 
-  var value: ForegroundConnections {
-    ForegroundConnections(
+  var value: PriceConnections {
+    PriceConnections(
       run: { [state] in
         state.withValue {
           $0.opened += 1

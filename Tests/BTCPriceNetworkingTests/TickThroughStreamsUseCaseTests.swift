@@ -40,7 +40,7 @@ struct TickThroughStreamsUseCaseTests {
     #expect(client.requests.isEmpty)
     #expect(
       reports.value.contains {
-        if case .priceFrom(.stream(.binance), _) = $0 { true } else { false }
+        if case .tick(.priceFrom(.stream(.binance), _)) = $0 { true } else { false }
       })
   }
 
@@ -53,7 +53,8 @@ struct TickThroughStreamsUseCaseTests {
     #expect(update.quote?.value == Decimal(string: "68880.55"))
     #expect(client.requests.count == 1)
     #expect(reports.value.contains(.tick(.fellBackToREST(silent: [.binance, .coinbase]))))
-    #expect(reports.value.contains { if case .priceFrom(.rest, _) = $0 { true } else { false } })
+    #expect(
+      reports.value.contains { if case .tick(.priceFrom(.rest, _)) = $0 { true } else { false } })
   }
 
   /// Offline, both streams fail at once: the first tick asks REST then, not after the wait.

@@ -22,6 +22,15 @@ struct LineRendererTests {
       PlainLineRenderer.render(presenter.present(.fresh(quote))) == "Nov 22, 14:03:05 - $68,901.23")
   }
 
+  @Test func plain_showsTheCrossChecksMajority_neverTheRejectedPrice() {
+    let shown = BTCPriceTestSupport.quote("68880.55", source: .coinbase)
+    let rejected = BTCPriceTestSupport.quote("6890.12", source: .binance)
+    let state = presenter.present(
+      .fresh(shown, crossCheck: .settled(shown, rejected: rejected, referee: .kraken)))
+
+    #expect(PlainLineRenderer.render(state) == "Nov 22, 14:03:05 - $68,880.55")
+  }
+
   @Test func plain_rendersBannerWithLastKnownValue() {
     #expect(
       PlainLineRenderer.render(presenter.present(.stale(lastKnown: quote, failure: failure)))

@@ -1,5 +1,5 @@
 import BTCPriceCore
-import BTCPriceTerminal
+import BTCPriceFeature
 import Foundation
 import Testing
 

@@ -1,5 +1,4 @@
 import BTCPriceCore
-import BTCPriceFeature
 
 /// "Say it once" for the streams' cross-check: one stderr line when two streams start to
 /// disagree, one when they agree again, nothing in between (`--verbose` has a line for every
