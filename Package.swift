@@ -24,6 +24,8 @@ let package = Package(
     .library(name: "BTCPriceServer", targets: ["BTCPriceServer"]),
     // How alerts reach the user besides the views (CLI only: the iPhone app must not link it).
     .library(name: "BTCPriceAlerts", targets: ["BTCPriceAlerts"]),
+    // The command line's front ends, composed and tested; the executable parses and calls them.
+    .library(name: "BTCPriceCommandLine", targets: ["BTCPriceCommandLine"]),
     .library(name: "BTCPriceNIO", targets: ["BTCPriceNIO"]),
     .library(name: "BTCPriceURLSession", targets: ["BTCPriceURLSession"]),
     // The SwiftUI screen of the iPhone app (App/iOS); empty where SwiftUI does not exist.
@@ -142,8 +144,10 @@ let package = Package(
       ],
       swiftSettings: strict
     ),
-    .executableTarget(
-      name: "btc-price",
+    // The command line's front ends (the terminal's, `serve`'s, `doctor`'s): every decision and
+    // every word of the tool that is not the presenter's, behind the executable's parsing.
+    .target(
+      name: "BTCPriceCommandLine",
       dependencies: [
         "BTCPriceCore",
         "BTCPriceNetworking",
@@ -154,12 +158,26 @@ let package = Package(
         "BTCPriceSettings",
         "BTCPriceServer",
         "BTCPriceAlerts",
-        .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         .product(name: "Logging", package: "swift-log"),
         .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
         .product(name: "NIOPosix", package: "swift-nio"),
+      ],
+      swiftSettings: strict
+    ),
+    // Parses the options and calls a front end of BTCPriceCommandLine: options in, an exit code
+    // out.
+    .executableTarget(
+      name: "btc-price",
+      dependencies: [
+        "BTCPriceCommandLine",
+        "BTCPriceCore",
+        "BTCPriceNetworking",
+        "BTCPriceNIO",
+        "BTCPriceTerminal",
+        "BTCPriceAlerts",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       swiftSettings: strict
     ),
@@ -211,6 +229,14 @@ let package = Package(
       dependencies: [
         "BTCPriceAlerts", "BTCPriceCore", "BTCPriceFeature", "BTCPriceNetworking",
         "BTCPriceTestSupport",
+      ],
+      swiftSettings: strict
+    ),
+    .testTarget(
+      name: "BTCPriceCommandLineTests",
+      dependencies: [
+        "BTCPriceCommandLine", "BTCPriceCore", "BTCPriceFeature", "BTCPriceNetworking",
+        "BTCPricePersistence", "BTCPriceSettings", "BTCPriceTerminal", "BTCPriceTestSupport",
       ],
       swiftSettings: strict
     ),

@@ -169,6 +169,28 @@ enum SettingKey: Equatable {
     }
   }
 
+  /// Whether `settings` gives this key a value.
+  func isSet(in settings: Settings) -> Bool {
+    switch self {
+    case .sources: settings.sources != nil
+    case .currency: settings.currency != nil
+    case .interval: settings.interval != nil
+    case .primaryTimeout: settings.primaryTimeout != nil
+    case .format: settings.format != nil
+    case .url(let sourceID): settings.urls[sourceID] != nil
+    case .apiKey(let sourceID): settings.apiKeys[sourceID] != nil
+    case .cachePath: settings.cachePath != nil
+    case .proxy: settings.proxy != nil
+    case .noProxy: settings.noProxy != nil
+    case .caFile: settings.caFile != nil
+    case .alerts: settings.alerts != nil
+    case .onAlert: settings.onAlert != nil
+    case .alertWebhook: settings.alertWebhook != nil
+    case .stream: settings.stream != nil
+    case .streamURL(let sourceID): settings.streamURLs[sourceID] != nil
+    }
+  }
+
   private static func expandingHome(_ text: String, home: String?) -> String {
     guard text.hasPrefix("~/"), let home, !home.isEmpty else { return text }
     return home + text.dropFirst()

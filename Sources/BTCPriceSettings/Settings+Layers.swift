@@ -8,6 +8,13 @@ extension Settings {
   public static func load(
     commandLine options: [String: String], environment: [String: String], configPath: String?
   ) throws(SettingsError) -> Settings {
+    try loadLayers(commandLine: options, environment: environment, configPath: configPath).merged
+  }
+
+  /// The same layers, each read and checked, kept apart: for where each value came from.
+  public static func loadLayers(
+    commandLine options: [String: String], environment: [String: String], configPath: String?
+  ) throws(SettingsError) -> SettingsLayers {
     let home = environment["HOME"]
     let commandLine = try fromCommandLine(options, home: home)
     let fromEnvironment = try fromEnvironment(environment)
@@ -15,6 +22,6 @@ extension Settings {
     if let path = configPath ?? SettingsFile.defaultPath(environment: environment) {
       file = try SettingsFile(path: path).load(home: home)
     }
-    return layered(commandLine: commandLine, environment: fromEnvironment, file: file)
+    return SettingsLayers(commandLine: commandLine, environment: fromEnvironment, file: file)
   }
 }

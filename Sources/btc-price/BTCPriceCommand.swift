@@ -1,8 +1,7 @@
 import ArgumentParser
+import BTCPriceCommandLine
 import BTCPriceCore
-import BTCPriceFeature
 import BTCPriceNetworking
-import BTCPricePersistence
 import BTCPriceTerminal
 
 #if canImport(FoundationEssentials)
@@ -196,10 +195,11 @@ struct BTCPriceCommand: AsyncParsableCommand {
       json: json, live: live, waybar: waybar, template: json || live ? nil : resolved.format,
       isTerminal: Console.stdoutIsTerminal, environment: environment)
     if let note { Console.note(note) }
-    let composition = CommandLineComposition(
-      pipeline: resolved, count: once ? 1 : count, mode: mode,
-      maxAge: maxAge.map { .milliseconds(Int64($0 * 1000)) })
-    switch await composition.run() {
+    let frontEnd = TerminalFrontEnd(
+      options: resolved, count: once ? 1 : count, mode: mode,
+      maxAge: maxAge.map { .milliseconds(Int64($0 * 1000)) }, output: Console.output,
+      environment: environment)
+    switch await frontEnd.run() {
     case .lastTickSucceeded: return
     case .lastTickFailed: throw ExitCode(1)
     case .interrupted(let signal): throw ExitCode(SignalTrap.status(after: signal))

@@ -1,3 +1,4 @@
+import BTCPriceCommandLine
 import BTCPriceTerminal
 
 #if canImport(Glibc)
@@ -34,6 +35,10 @@ enum Console {
   static func warning(_ message: String) -> String {
     WarningLine.format(message)
   }
+
+  /// Where the front ends write.
+  static let output = CommandLineOutput(
+    write: writeStdout, writeDiagnostic: writeStderr, width: terminalWidth)
 
   static func error(_ message: String) {
     writeStderr("btc-price: error: \(message)\n")

@@ -1,9 +1,7 @@
 import ArgumentParser
+import BTCPriceCommandLine
 import BTCPriceCore
 import BTCPriceNetworking
-import BTCPricePersistence
-import BTCPriceSettings
-import BTCPriceTerminal
 
 #if canImport(FoundationEssentials)
   import FoundationEssentials
@@ -16,37 +14,6 @@ import BTCPriceTerminal
 /// wins, then the environment, then the file, then the defaults. All three layers go through the
 /// same checks (`BTCPriceSettings`), so a value is refused the same way wherever it came from.
 struct PipelineOptions: ParsableArguments {
-  /// What the options resolve to, every layer and default applied.
-  struct Resolved {
-    let interval: Duration
-    /// The currency, the chain (the sources that serve it), their URLs and keys, the deadline.
-    let configuration: PricePipeline.Configuration
-    /// Sources left out of the default chain because they have no market in the currency.
-    let leftOut: [PriceSourceDefinition]
-    let format: PriceTemplate?
-    let store: FilePriceStore?
-    /// Where the limits sources set (bans, refusals) are kept across runs.
-    let limitStore: FileSourceLimitStore?
-    let verbose: Bool
-    /// Which proxy each source goes through.
-    let proxies: ProxySelector
-    /// The certificate authorities TLS trusts.
-    let trust: TrustSource
-    /// `--alert`: the rules, every layer applied.
-    let alerts: [AlertRule]
-    /// Where the rules' state is kept across runs (next to the limits).
-    let alertStore: FileAlertStateStore?
-    /// `--on-alert`: the command run for each alert.
-    let onAlert: String?
-    /// `--notify`: a desktop notification for each alert.
-    let notify: Bool
-    /// `serve --alert-webhook`, every layer applied.
-    let alertWebhook: URL?
-    /// `--stream`/`--no-stream`, every layer applied: the exchanges' streams first, REST as the
-    /// fall back (the default, ``PriceDefaults/stream``).
-    var stream: Bool { configuration.stream }
-  }
-
   @Option(
     help: ArgumentHelp(
       "Seconds between ticks; fractions allowed (default \(PriceDefaults.interval.secondsText)).",
@@ -161,88 +128,30 @@ struct PipelineOptions: ParsableArguments {
   /// - Throws: `ValidationError` naming where a bad value came from (an option, a variable, or
   ///   the file and its line), for exit status 64.
   func resolved(environment: [String: String], format: String?, alertWebhook: String? = nil)
-    throws -> Resolved
+    throws -> ResolvedOptions
   {
-    let settings: Settings
+    var given = sourceURLs.given.mapKeys { "\($0)-url" }
+    given.merge(streamURLs.given.mapKeys { "\($0)-stream-url" }) { first, _ in first }
+    given["stream"] = stream.map { $0 ? "true" : "false" }
+    given["interval"] = interval
+    given["primary-timeout"] = primaryTimeout
+    given["sources"] = sources
+    given["currency"] = currency
+    given["format"] = format
+    given["cache-path"] = cachePath
+    given["proxy"] = proxy
+    given["no-proxy"] = noProxy
+    given["ca-file"] = caFile
+    given["alert"] = alerts.isEmpty ? nil : alerts.joined(separator: ",")
+    given["on-alert"] = onAlert
+    given["alert-webhook"] = alertWebhook
     do {
-      var given = sourceURLs.given.mapKeys { "\($0)-url" }
-      given.merge(streamURLs.given.mapKeys { "\($0)-stream-url" }) { first, _ in first }
-      given["stream"] = stream.map { $0 ? "true" : "false" }
-      given["interval"] = interval
-      given["primary-timeout"] = primaryTimeout
-      given["sources"] = sources
-      given["currency"] = currency
-      given["format"] = format
-      given["cache-path"] = cachePath
-      given["proxy"] = proxy
-      given["no-proxy"] = noProxy
-      given["ca-file"] = caFile
-      given["alert"] = alerts.isEmpty ? nil : alerts.joined(separator: ",")
-      given["on-alert"] = onAlert
-      given["alert-webhook"] = alertWebhook
-      settings = try Settings.load(
-        commandLine: given, environment: environment, configPath: config)
+      return try ResolvedOptions.resolve(
+        commandLine: given, environment: environment, configPath: config, noCache: noCache,
+        notify: notify, verbose: verbose)
     } catch {
-      throw ValidationError("\(error)")
+      throw ValidationError(error.description)
     }
-
-    if onAlert != nil || notify, settings.alerts?.isEmpty ?? true {
-      throw ValidationError("--on-alert and --notify need a rule: --alert above:PRICE, …")
-    }
-    let currency = settings.effectiveCurrency
-    let chain: [PriceSourceDefinition]
-    let leftOut: [PriceSourceDefinition]
-    do {
-      (chain, leftOut) = try PriceSourceRegistry.chain(ids: settings.sources, for: currency)
-    } catch {
-      throw ValidationError("\(error)")
-    }
-    let apiKeys = settings.apiKeys.mapValues(\.value)
-    let store =
-      noCache
-      ? nil
-      : FilePriceStore(
-        fileURL: settings.cachePath.map { URL(fileURLWithPath: $0) }
-          ?? FilePriceStore.defaultFileURL(environment: environment, currency: currency),
-        knownSources: PriceSourceRegistry.sources, currency: currency)
-    let configuration = PricePipeline.Configuration(
-      currency: currency, sources: chain, urls: settings.urls, apiKeys: apiKeys,
-      primaryTimeout: settings.effectivePrimaryTimeout,
-      stream: settings.effectiveStream, streamURLs: settings.streamURLs,
-      interval: settings.effectiveInterval)
-    let markets = configuration.marketURLs
-    for definition in chain {
-      if case .failure(let error) = markets[definition.source.id] {
-        throw ValidationError("\(error).")
-      }
-    }
-    return Resolved(
-      interval: settings.effectiveInterval,
-      configuration: configuration,
-      leftOut: leftOut,
-      format: settings.format,
-      store: store,
-      limitStore: FileSourceLimitStore(fileURL: Self.limitsFileURL(environment: environment)),
-      verbose: verbose,
-      proxies: ProxySelector(
-        explicit: settings.proxy?.value, noProxy: settings.noProxy, environment: environment),
-      trust: TrustSource.choose(caFile: settings.caFile, environment: environment),
-      alerts: settings.alerts ?? [],
-      alertStore: FileAlertStateStore(
-        fileURL: Self.limitsFileURL(environment: environment).deletingLastPathComponent()
-          .appendingPathComponent("alerts.json")),
-      onAlert: settings.onAlert,
-      notify: notify,
-      alertWebhook: settings.alertWebhook)
-  }
-
-  /// `$XDG_STATE_HOME/btc-price/limits.json` (default `~/.local/state/…`); Application Support
-  /// on Apple platforms.
-  private static func limitsFileURL(environment: [String: String]) -> URL {
-    #if canImport(Darwin)
-      if let url = try? FileSourceLimitStore.applicationSupportFileURL() { return url }
-    #endif
-    return FileSourceLimitStore.defaultFileURL(environment: environment)
   }
 }
 

@@ -1,13 +1,6 @@
 import ArgumentParser
 import BTCPriceAlerts
-import BTCPriceCore
-import BTCPriceFeature
-import BTCPriceNIO
-import BTCPriceNetworking
-import BTCPriceServer
-import BTCPriceTerminal
-import Logging
-import ServiceLifecycle
+import BTCPriceCommandLine
 
 #if canImport(FoundationEssentials)
   import FoundationEssentials
@@ -110,81 +103,17 @@ struct ServeCommand: AsyncParsableCommand {
   func run() async throws {
     let resolved = try root.pipeline.resolved(
       environment: ProcessInfo.processInfo.environment, format: nil, alertWebhook: alertWebhook)
-    let metrics = ServerMetrics(sources: resolved.configuration.sources.map(\.source))
-    let prices = NIOPipeline.make(
-      resolved, warn: { Console.writeStderr(Console.warning($0)) },
-      log: { Console.writeStderr($0) }, onEvent: metrics.record)
-    let presenter = NIOPipeline.presenter(resolved)
-    let currency = resolved.configuration.currency
-    let broadcaster = PriceBroadcaster(
-      initial: presenter.presentRestored(await prices.restore(resolved)),
-      page: PricePagePresenter(currency: currency))
-    let server = PriceServer(
-      broadcaster: broadcaster, metrics: metrics, currency: currency,
-      alertRules: presenter.presentRules(resolved.alerts))
-
-    // The rules' state is kept under `serve:` in the state file, apart from the terminal runs'.
-    let warn: @Sendable (String) -> Void = { Console.writeStderr(Console.warning($0)) }
-    let deliveries = AlertDeliveries(
-      webhook: resolved.alertWebhook.map { AlertWebhook(url: $0, format: alertWebhookFormat) },
-      client: prices.client, clock: prices.clock, warn: warn,
-      onWebhookOutcome: metrics.recordAlertWebhook)
-    let delivering = Task { await deliveries.run() }
-    // The broadcaster is the loop's view; the loop's notices go to stderr, as the command
-    // line's do.
-    let ticking = PriceTickService(
-      loop: prices.tickLoop(
-        resolved, presenter: presenter,
-        alerts: prices.alertEngine(resolved, scope: "serve:", warn: warn),
-        deliveries: [deliveries]),
-      on: prices.loop, broadcaster: broadcaster, metrics: metrics, clock: prices.clock,
-      warn: warn)
-
-    let logger = Self.logger(verbose: resolved.verbose)
-    let application = server.makeApplication(
-      configuration: .init(
-        host: host, port: port, connectionsPerAddress: connectionsPerAddress,
-        maximumConnections: OpenFileLimit.maximumConnections(forOpenFiles: OpenFileLimit.raise())),
-      logger: logger,
-      onServerRunning: { [host] channel in
-        let port = channel.localAddress?.port ?? 0
-        let shown = host.contains(":") ? "[\(host)]" : host
-        // On stdout, where scripts and tests read the address a --port 0 run got.
-        try? Console.writeStdout(
-          "Serving the Bitcoin price on http://\(shown):\(port)/ (Ctrl-C to stop)\n")
-      })
-
-    // Shut down in reverse order: the ticker first, which ends every stream, then the server,
-    // which then has no request in progress and closes its connections at once.
-    var configuration = ServiceGroupConfiguration(
-      services: [.init(service: application), .init(service: ticking)], logger: logger)
-    configuration.maximumGracefulShutdownDuration = ServeShutdown.gracefulShutdown
-    configuration.maximumCancellationDuration = ServeShutdown.cancellation
-    let group = ServiceGroup(configuration: configuration)
-    let signals = SignalTrap(
-      grace: .milliseconds(Int(ServeShutdown.signalGrace / .milliseconds(1))),
-      beforeHardExit: { prices.cache?.flush() },
-      terminate: { _ in Task { await group.triggerGracefulShutdown() } })
-    var failure: (any Error)?
-    do {
-      try await group.run()
-    } catch {
-      failure = error
-    }
-    delivering.cancel()
-    await prices.shutdown()
-    if let signal = signals.received { throw ExitCode(SignalTrap.status(after: signal)) }
-    if let failure {
-      Console.writeStderr(Console.warning("cannot serve on \(host):\(port): \(failure)"))
+    let frontEnd = ServeFrontEnd(
+      options: resolved, webhookFormat: alertWebhookFormat,
+      listener: .init(host: host, port: port, connectionsPerAddress: connectionsPerAddress),
+      output: Console.output)
+    switch await frontEnd.run() {
+    case .stopped: return
+    case .interrupted(let signal): throw ExitCode(SignalTrap.status(after: signal))
+    case .failed(let reason):
+      Console.writeStderr(Console.warning(reason))
       throw ExitCode(1)
     }
-  }
-
-  /// Server logs on stderr: warnings and worse, or everything with `--verbose`.
-  private static func logger(verbose: Bool) -> Logger {
-    var logger = Logger(label: "btc-price") { StreamLogHandler.standardError(label: $0) }
-    logger.logLevel = verbose ? .debug : .warning
-    return logger
   }
 }
 

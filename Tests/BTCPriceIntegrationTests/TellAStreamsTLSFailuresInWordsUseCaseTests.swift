@@ -15,7 +15,8 @@ struct TellAStreamsTLSFailuresInWordsUseCaseTests {
   let ca = FakeTLSServer.fixture("ca.pem")
 
   @Test func trustedAuthority_carriesTheStream() async throws {
-    let (inbound, _) = try await open(serving: "localhost", trust: .file(path: ca, origin: "test"))
+    let (inbound, _) = try await open(
+      serving: "localhost", trust: .file(path: ca, origin: .caFileSetting))
 
     #expect(inbound.contains(.text(FakeStreamMessage.binanceTrade(price: "68880.55"))))
   }
@@ -32,7 +33,7 @@ struct TellAStreamsTLSFailuresInWordsUseCaseTests {
 
   @Test func wrongHost_namesTheHostsTheCertificateIsFor() async throws {
     let (_, ending) = try await open(
-      serving: "other-host", trust: .file(path: ca, origin: "test"))
+      serving: "other-host", trust: .file(path: ca, origin: .caFileSetting))
 
     #expect(
       ending

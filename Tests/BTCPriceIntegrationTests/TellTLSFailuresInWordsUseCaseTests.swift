@@ -14,13 +14,14 @@ struct TellTLSFailuresInWordsUseCaseTests {
   let ca = FakeTLSServer.fixture("ca.pem")
 
   @Test func caFile_trustsThePrivateAuthority() async throws {
-    let response = try await get(serving: "localhost", trust: .file(path: ca, origin: "test"))
+    let response = try await get(
+      serving: "localhost", trust: .file(path: ca, origin: .caFileSetting))
     #expect(response.status == 200)
   }
 
   @Test func sslCertFile_isHonoured() async throws {
     let trust = TrustSource.choose(caFile: nil, environment: ["SSL_CERT_FILE": ca])
-    #expect(trust == .file(path: ca, origin: "$SSL_CERT_FILE"))
+    #expect(trust == .file(path: ca, origin: .environment(variable: "SSL_CERT_FILE")))
     let response = try await get(serving: "localhost", trust: trust)
     #expect(response.status == 200)
   }
@@ -28,7 +29,7 @@ struct TellTLSFailuresInWordsUseCaseTests {
   @Test func caFileSetting_winsOverTheEnvironment() {
     let trust = TrustSource.choose(
       caFile: "/mine.pem", environment: ["SSL_CERT_FILE": "/theirs.pem", "SSL_CERT_DIR": "/d"])
-    #expect(trust == .file(path: "/mine.pem", origin: "the ca-file setting"))
+    #expect(trust == .file(path: "/mine.pem", origin: .caFileSetting))
   }
 
   @Test func untrustedAuthority_saysSoAndPointsToCAFile() async throws {
@@ -38,7 +39,7 @@ struct TellTLSFailuresInWordsUseCaseTests {
   }
 
   @Test func wrongHost_namesTheHostsTheCertificateIsFor() async throws {
-    let error = await failure(serving: "other-host", trust: .file(path: ca, origin: "test"))
+    let error = await failure(serving: "other-host", trust: .file(path: ca, origin: .caFileSetting))
     #expect(
       error
         == .tlsFailure(
@@ -48,7 +49,7 @@ struct TellTLSFailuresInWordsUseCaseTests {
   }
 
   @Test func expiredCertificate_saysWhen() async throws {
-    let error = await failure(serving: "expired", trust: .file(path: ca, origin: "test"))
+    let error = await failure(serving: "expired", trust: .file(path: ca, origin: .caFileSetting))
     #expect(error?.description.contains("the certificate expired on 2021-01-01") == true)
   }
 

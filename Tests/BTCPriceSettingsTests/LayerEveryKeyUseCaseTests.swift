@@ -129,7 +129,7 @@ struct LayerEveryKeyUseCaseTests {
       try Data(line.utf8).write(to: config)
       let environment = byEnvironment ? [key.variable!: key.environment] : [:]
 
-      let settings = try Settings.load(
+      let layers = try Settings.loadLayers(
         commandLine: byCommandLine ? [key.name: key.commandLine] : [:],
         environment: environment, configPath: config.path)
 
@@ -137,10 +137,15 @@ struct LayerEveryKeyUseCaseTests {
         byCommandLine
         ? key.commandLine
         : byEnvironment ? key.environment : byFile ? key.file : key.defaultValue
-      #expect(
-        key.read(settings) == expected,
+      let origin: SettingOrigin =
+        byCommandLine
+        ? .commandLine
+        : byEnvironment
+          ? .environment(variable: key.variable!) : byFile ? .settingsFile : .default
+      let given =
         "\(key.name) with command line \(byCommandLine), environment \(byEnvironment), file \(byFile)"
-      )
+      #expect(key.read(layers.merged) == expected, "\(given)")
+      #expect(layers.origin(of: key.name) == origin, "\(given)")
     }
   }
 }

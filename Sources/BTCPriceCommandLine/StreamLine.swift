@@ -5,12 +5,12 @@ import BTCPriceTerminal
 
 /// The `--verbose` words for what the streams did: each connection's life, and where each tick's
 /// price came from.
-enum StreamLine {
+public enum StreamLine {
   /// The one stderr line, also without `--verbose`, for a stream the exchange refused with a
   /// limit that rests only the stream (403, 429): the run goes on over REST, and a user behind a
   /// firewall that blocks WebSockets should know why. A 451 or 418 also rests REST, whose
   /// refusal warning (with its advice) already says so.
-  static func warning(_ report: PricePipeline.StreamReport) -> String? {
+  public static func warning(_ report: PricePipeline.StreamReport) -> String? {
     guard case .connection(.resting(let source, let wait, let cause)) = report,
       !StreamRefusal.limitsREST(cause)
     else { return nil }
@@ -18,7 +18,7 @@ enum StreamLine {
       + "\(wait.humanText), prices come over REST meanwhile (btc-price doctor says more)"
   }
 
-  static func text(_ report: PricePipeline.StreamReport) -> (
+  public static func text(_ report: PricePipeline.StreamReport) -> (
     level: SourceReport.Level, text: String
   )? {
     switch report {

@@ -12,13 +12,37 @@ import NIOPosix
 
 /// `doctor`'s look at a stream: opens it once as the ticks would (same proxy, same trust, same
 /// subscription), and stops at its first message, its end, or `limit`.
-struct StreamProbe {
-  let proxies: ProxySelector
-  let trust: TrustSource
+public struct StreamProbe: Sendable {
+  /// Opens connections; told when a connection's upgrade succeeded.
+  public typealias Connect =
+    @Sendable (_ onUpgrade: @escaping @Sendable () -> Void) -> any WebSocketConnector
+
+  private let proxies: ProxySelector
+  private let connect: Connect
+  private let clock: any Clock<Duration>
   /// How long the connection, upgrade and first message may take together. Exchanges with a
   /// heartbeat speak within a second or two of the subscription; ten seconds leaves room for a
   /// slow proxy without making doctor slow to give up.
-  var limit: Duration = .seconds(10)
+  private let limit: Duration
+
+  public init(
+    proxies: ProxySelector, limit: Duration = .seconds(10),
+    clock: any Clock<Duration> = ContinuousClock(), connect: @escaping Connect
+  ) {
+    self.proxies = proxies
+    self.limit = limit
+    self.clock = clock
+    self.connect = connect
+  }
+
+  /// The ticks' own transport: SwiftNIO's, through the run's proxies and trust.
+  public static func nio(proxies: ProxySelector, trust: TrustSource) -> StreamProbe {
+    StreamProbe(proxies: proxies) { onUpgrade in
+      NIOWebSocketConnector(
+        group: MultiThreadedEventLoopGroup.singleton, proxies: proxies, trust: trust,
+        onUpgrade: onUpgrade)
+    }
+  }
 
   private enum Finding: Sendable {
     case message(PriceStreamMessage)
@@ -26,12 +50,10 @@ struct StreamProbe {
     case timedOut
   }
 
-  func check(_ endpoint: PriceStreamEndpoint) async -> DoctorStreamCheck {
+  public func check(_ endpoint: PriceStreamEndpoint) async -> DoctorStreamCheck {
     let upgraded = Locked(false)
-    let connector = NIOWebSocketConnector(
-      group: MultiThreadedEventLoopGroup.singleton, proxies: proxies, trust: trust,
-      onUpgrade: { upgraded.withValue { $0 = true } })
-    let clock = ContinuousClock()
+    let connector = connect { upgraded.withValue { $0 = true } }
+    let (clock, limit) = (ElapsedClock(self.clock), self.limit)
     let start = clock.now
     let (findings, report) = AsyncStream.makeStream(of: Finding.self)
     let connection = Task {

@@ -27,8 +27,8 @@ import NIOConcurrencyHelpers
 ///   width at once.
 ///
 /// The handlers run on one serial Dispatch queue, never in a signal handler's restricted context.
-final class SignalTrap: Sendable {
-  struct JobControl: Sendable {
+public final class SignalTrap: Sendable {
+  public struct JobControl: Sendable {
     let suspend: @Sendable () -> Void
     let resume: @Sendable () -> Void
     let resized: @Sendable () -> Void
@@ -38,7 +38,7 @@ final class SignalTrap: Sendable {
   /// Kept only to keep the Dispatch sources alive.
   private let sources: [SignalSource]
 
-  init(
+  public init(
     grace: DispatchTimeInterval = .milliseconds(300),
     beforeHardExit: @escaping @Sendable () -> Void,
     jobControl: JobControl? = nil,
@@ -76,12 +76,12 @@ final class SignalTrap: Sendable {
   }
 
   /// The first terminating signal received, if any.
-  var received: Int32? {
+  public var received: Int32? {
     first.withLockedValue { $0 }
   }
 
   /// The exit status after a terminating signal: 130 after Ctrl-C, 0 after SIGTERM.
-  static func status(after signal: Int32) -> Int32 {
+  public static func status(after signal: Int32) -> Int32 {
     signal == SIGINT ? 130 : 0
   }
 

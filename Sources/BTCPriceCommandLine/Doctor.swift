@@ -1,0 +1,205 @@
+import BTCPriceCore
+import BTCPriceNetworking
+import BTCPricePersistence
+import BTCPriceSettings
+import BTCPriceTerminal
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+
+/// `btc-price doctor`: asks every source once and opens every stream the ticks read once, side by
+/// side, and says how far each got, with the settings (and where each came from), the files and
+/// the limits in effect. Never asks a source or opens a stream that an earlier run's limit rests.
+/// ``DoctorReport`` renders what it finds.
+public struct Doctor: Sendable {
+  private let options: ResolvedOptions
+  private let client: any BTCHTTPClient
+  private let probe: StreamProbe
+  private let now: @Sendable () -> Date
+
+  /// - Parameters:
+  ///   - client: asks the sources (the command line's gives each request 10 s).
+  ///   - probe: opens the streams.
+  public init(
+    options: ResolvedOptions, client: any BTCHTTPClient, probe: StreamProbe,
+    now: @escaping @Sendable () -> Date = { Date() }
+  ) {
+    self.options = options
+    self.client = client
+    self.probe = probe
+    self.now = now
+  }
+
+  public func report() async -> DoctorReport {
+    let configuration = options.configuration
+    let sourceLimits = options.limitStore.map {
+      SourceLimits(store: $0, targets: configuration.limitTargets, now: now)
+    }
+    let limits = sourceLimits?.restore() ?? [:]
+    // Side by side: behind a firewall that drops packets every source waits out its 10 s, and
+    // one after the other that was most of a minute before doctor said anything.
+    async let streams = Self.sideBySide(streamEndpoints(limits: sourceLimits)) { endpoint in
+      await streamCheck(endpoint, limits: sourceLimits)
+    }
+    let markets = configuration.marketURLs
+    let checks = await Self.sideBySide(configuration.sources) { definition in
+      await sourceCheck(
+        definition, url: (try? markets[definition.source.id]?.get()) ?? definition.defaultURL,
+        limit: limits[definition.source.id])
+    }
+    return DoctorReport(
+      checks: checks, streams: await streams, settings: settings, files: files(now: now()),
+      limits: limits.sorted(by: { $0.key < $1.key }).map { id, limit in
+        "\(id): not asked for \(limit.remaining.humanText) (\(limit.cause))"
+      })
+  }
+
+  /// Asks `definition` once at its market's `url`, unless an earlier run's `limit` rests it.
+  private func sourceCheck(
+    _ definition: PriceSourceDefinition, url: URL, limit: PriceSourceChain.InheritedLimit?
+  ) async -> DoctorCheck {
+    let id = definition.source.id
+    let route = options.proxies.explain(for: url)
+    if let limit {
+      return DoctorCheck(
+        source: id, url: url.absoluteString, route: route,
+        outcome: .notAsked(Self.resting(limit)), latency: nil)
+    }
+    let clock = ContinuousClock()
+    let start = clock.now
+    let outcome: DoctorCheck.Outcome
+    do {
+      let loader = RemotePriceLoader(
+        client: client, definition: definition, currency: options.configuration.currency,
+        url: url, apiKey: options.configuration.apiKeys[id], now: now)
+      outcome = .price(try await loader.load())
+    } catch let error as PriceSourceError {
+      outcome = .failed(error)
+    } catch {
+      outcome = .failed(.unreachable("\(error)"))
+    }
+    return DoctorCheck(
+      source: id, url: url.absoluteString, route: route, outcome: outcome,
+      latency: clock.now - start)
+  }
+
+  /// The streams a run opens at its start (``PriceStreamSet/Plan/openAtStart``): the primary's
+  /// and the cross-check's, and the standby's when one of them rests after an earlier run's
+  /// refusal, in the ticks' order.
+  private func streamEndpoints(limits: SourceLimits?) -> [PriceStreamEndpoint] {
+    let configuration = options.configuration
+    return PriceStreamSet.plan(
+      sources: configuration.sources, currency: configuration.currency,
+      urls: configuration.streamURLs,
+      inheritedLimit: { source, url in limits?.streamLimit(source: source.id, url: url) }
+    ).openAtStart
+  }
+
+  /// Opens `endpoint` once, unless streams are off or it refused us earlier.
+  private func streamCheck(_ endpoint: PriceStreamEndpoint, limits: SourceLimits?) async
+    -> DoctorStreamCheck
+  {
+    func notAsked(_ reason: String) -> DoctorStreamCheck {
+      DoctorStreamCheck(
+        source: endpoint.source.id, url: endpoint.url.absoluteString,
+        route: options.proxies.explain(for: endpoint.url), outcome: .notAsked(reason),
+        latency: nil)
+    }
+    guard options.stream else { return notAsked("streams are off (no-stream)") }
+    if let limit = limits?.streamLimit(source: endpoint.source.id, url: endpoint.url) {
+      return notAsked(Self.resting(limit))
+    }
+    return await probe.check(endpoint)
+  }
+
+  private static func resting(_ limit: PriceSourceChain.InheritedLimit) -> String {
+    "resting for \(limit.remaining.humanText) after \(limit.cause) (an earlier run)"
+  }
+
+  /// The settings in effect, each with the layer it came from; secrets redacted.
+  var settings: [DoctorReport.Setting] {
+    let (configuration, layers) = (options.configuration, options.layers)
+    func setting(_ name: String, _ value: String) -> DoctorReport.Setting {
+      .init(name: name, value: value, origin: "\(layers.origin(of: name))")
+    }
+    var settings = [
+      setting("sources", configuration.sources.map(\.source.id).joined(separator: ",")),
+      setting("currency", configuration.currency.code),
+      setting("interval", options.interval.humanText),
+      setting("primary-timeout", configuration.primaryTimeout.humanText),
+      trustSetting,
+    ]
+    for (id, _) in configuration.apiKeys.sorted(by: { $0.key < $1.key }) {
+      settings.append(setting("\(id)-api-key", "<redacted>"))
+    }
+    return settings
+  }
+
+  /// The trust line: the file or folder as its value, where its name came from as its origin.
+  private var trustSetting: DoctorReport.Setting {
+    let value: String
+    switch options.trust {
+    case .system: value = "\(options.trust)"
+    case .file(let path, _): value = path
+    case .directory(let path, _): value = "the certificates in \(path)"
+    }
+    return .init(name: "trust", value: value, origin: "\(options.trustOrigin)")
+  }
+
+  /// The cache and the state file: where, how old, and whether they can be read.
+  func files(now: Date) -> [DoctorReport.File] {
+    var files: [DoctorReport.File] = []
+    if let store = options.store {
+      files.append(
+        Self.file("cache", at: store.fileURL, now: now) {
+          try store.load().map { "holds \($0.value) \($0.currency) from \($0.source.id)" }
+            ?? "missing (no price kept yet)"
+        })
+    }
+    if let limitStore = options.limitStore {
+      files.append(
+        Self.file("state", at: limitStore.fileURL, now: now) {
+          let count = try limitStore.load().count
+          return "readable, \(count) limit\(count == 1 ? "" : "s") kept"
+        })
+    }
+    return files
+  }
+
+  /// One file's line: its health as `read` finds it, or why it cannot be read.
+  private static func file(
+    _ name: String, at url: URL, now: Date, read: () throws -> String
+  ) -> DoctorReport.File {
+    let health: String
+    do {
+      health = try read()
+    } catch {
+      health = "unreadable: \(error)"
+    }
+    return .init(name: name, path: url.path, health: health, ageSeconds: age(of: url, now: now))
+  }
+
+  private static func age(of url: URL, now: Date) -> Int? {
+    guard let attributes = try? FileManager.default.attributesOfItem(atPath: url.path),
+      let modified = attributes[.modificationDate] as? Date
+    else { return nil }
+    return max(0, Int(now.timeIntervalSince(modified)))
+  }
+
+  /// `check` of every item at once, the results in the items' order.
+  private static func sideBySide<Item: Sendable, Checked: Sendable>(
+    _ items: [Item], _ check: @escaping @Sendable (Item) async -> Checked
+  ) async -> [Checked] {
+    await withTaskGroup(of: (Int, Checked).self) { group in
+      for (index, item) in items.enumerated() {
+        group.addTask { (index, await check(item)) }
+      }
+      var checked: [(Int, Checked)] = []
+      for await result in group { checked.append(result) }
+      return checked.sorted { $0.0 < $1.0 }.map(\.1)
+    }
+  }
+}

@@ -1,0 +1,174 @@
+import BTCPriceCore
+import BTCPriceFeature
+import BTCPriceNIO
+import BTCPriceNetworking
+import BTCPricePersistence
+import BTCPriceTerminal
+import NIOCore
+import NIOPosix
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+
+/// The shared ``PricePipeline`` on the tool's runtime, for every front end of the tool (the
+/// terminal's, `serve`'s): one event-loop thread, the SwiftNIO HTTP client and stream connector,
+/// and the `--verbose` report; and the ``PriceTickLoop`` every tick goes through, run on that
+/// thread.
+struct NIOPriceRuntime: Sendable {
+  let options: ResolvedOptions
+  let group: MultiThreadedEventLoopGroup
+  let loop: any EventLoop
+  let client: NIOHTTPClient
+  let clock: EventLoopClock
+  let now: @Sendable () -> Date
+  let report: SourceReport
+  let pipeline: PricePipeline
+  private let warn: @Sendable (String) -> Void
+
+  /// The cache, for the ways out that must write it without waiting for the feed.
+  var cache: PriceCache? { pipeline.cache }
+
+  /// Builds the pipeline; ``restore()`` then reads the cache.
+  ///
+  /// - Parameters:
+  ///   - streams: false keeps this run on REST whatever `--stream`/`--no-stream` and the
+  ///     default say (`--once` never waits for a trade).
+  ///   - warn: one line for stderr (a source refusing us, a cache that cannot be written).
+  ///   - log: a `--verbose` line, formatted, for stderr.
+  ///   - onEvent: also told every source event (after the report), e.g. for metrics.
+  init(
+    _ options: ResolvedOptions, streams: Bool = true,
+    warn: @escaping @Sendable (String) -> Void, log: @escaping @Sendable (String) -> Void,
+    onEvent: @escaping @Sendable (PriceSourceEvent) -> Void = { _ in }
+  ) {
+    // One thread does everything a tick needs: its timers, its socket I/O and the tick itself
+    // (see EventLoopExecutor). At one request a second there is nothing to spread over cores.
+    let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+    let loop = group.next()
+    let clock = EventLoopClock(loop: loop)
+    let report = Self.sourceReport(options, warn: warn, log: log)
+    // The streams take the same way out as REST: the same proxy choice and the same trust.
+    // They are read on the tick when ticks come at least once a second: with rarer ticks a
+    // healthy connection would look silent to its watchdog (5 s at the least) between two.
+    let streamsOn = streams && options.stream
+    let connector =
+      streamsOn
+      ? NIOWebSocketConnector(
+        group: group, proxies: options.proxies, trust: options.trust,
+        readOnTick: options.interval <= .seconds(1)) : nil
+    let verbose = options.verbose
+    if verbose {
+      for line in StartReport.chainLines(options) { log(VerboseLine.format(.info, line)) }
+    }
+    let now: @Sendable () -> Date = { Date() }
+    let client = NIOHTTPClient(
+      eventLoopGroup: group, proxies: options.proxies, trust: options.trust)
+    let pipeline = PricePipeline(
+      options.configuration, client: client, clock: clock, now: now, store: options.store,
+      limitStore: options.limitStore,
+      streamConnector: connector, warn: warn,
+      onEvent: { event in
+        report.record(event)
+        onEvent(event)
+      },
+      onStream: { event in
+        if let warning = StreamLine.warning(event) { warn(warning) }
+        guard verbose, let line = StreamLine.text(event) else { return }
+        log(VerboseLine.format(line.level, line.text))
+      })
+    if verbose, streamsOn {
+      for line in StartReport.streamLines(options, streams: pipeline.streams) {
+        log(VerboseLine.format(.info, line))
+      }
+    }
+    self.options = options
+    self.group = group
+    self.loop = loop
+    self.client = client
+    self.clock = clock
+    self.now = now
+    self.report = report
+    self.pipeline = pipeline
+    self.warn = warn
+  }
+
+  /// The words and formats of every front end: local times to the second, in the currency.
+  static func presenter(_ options: ResolvedOptions) -> PricePresenter {
+    PricePresenter(
+      timestamps: TimestampFormatter(precision: .seconds),
+      currency: options.configuration.currency)
+  }
+
+  /// The engine for the run's alert rules, with where they stood at the end of earlier runs;
+  /// nil when the run has no rules. `scope` keeps a kind of run's rules apart in the state file
+  /// (`serve:`).
+  func alertEngine(scope: String = "") -> AlertEngine? {
+    guard !options.alerts.isEmpty else { return nil }
+    let engine = AlertEngine(
+      rules: options.alerts, currency: options.configuration.currency.code, clock: clock,
+      runStarted: now(), store: options.alertStore, scope: scope, warn: warn)
+    engine.restore()
+    return engine
+  }
+
+  /// The tick loop of every front end: `--interval`, this runtime's clock, the streams as its
+  /// connections, the report told of each tick's start.
+  func tickLoop(
+    presenter: PricePresenter, alerts: AlertEngine?, deliveries: [any AlertDelivery]
+  ) -> PriceTickLoop {
+    let pipeline = self.pipeline
+    return PriceTickLoop(
+      interval: options.interval, clock: clock, feed: pipeline.feed, presenter: presenter,
+      connections: pipeline.streams == nil
+        ? .none
+        : PriceConnections(run: pipeline.runStreams, ready: pipeline.waitForFirstStreamPrice),
+      alerts: alerts, deliveries: deliveries, tickStarted: report.tickStarted)
+  }
+
+  /// Starts `ticks` on the event loop's thread (see `EventLoopExecutor`), the streams beside
+  /// them and ended with them, before the loop they run on shuts down.
+  func start(_ ticks: PriceTickLoop, count: Int?, view: some PriceTickView)
+    -> Task<PriceTick?, any Error>
+  {
+    loop.startTask { try await ticks.run(count: count, view: view) }
+  }
+
+  /// Reads the cache, so the first tick can already show the last known price, and sweeps the
+  /// temporary files a killed writer left.
+  @discardableResult
+  func restore() async -> PriceQuote? {
+    let restored = await pipeline.feed.restore()
+    options.store?.removeAbandonedTemporaryFiles(now: now())
+    return restored
+  }
+
+  /// Writes what the cache owes, and closes the connections.
+  func shutdown() async {
+    cache?.flush()
+    await client.shutdown()
+    try? await group.shutdownGracefully()
+  }
+
+  /// `--verbose` lines, and the warnings about sources that refuse us, with each source's advice.
+  private static func sourceReport(
+    _ options: ResolvedOptions, warn: @escaping @Sendable (String) -> Void,
+    log: @escaping @Sendable (String) -> Void
+  ) -> SourceReport {
+    let apiKeys = options.configuration.apiKeys
+    let verbose: @Sendable (SourceReport.Level, String) -> Void = { level, line in
+      log(VerboseLine.format(level, line))
+    }
+    return SourceReport(
+      log: options.verbose ? verbose : nil,
+      warn: warn,
+      advice: { source, cause, coolDown in
+        let definition = PriceSourceRegistry.definition(id: source.id)
+        let advice = definition?.advice(
+          for: cause, coolDown: coolDown, apiKeyGiven: apiKeys[source.id] != nil)
+        return advice.map { (key: "\($0.status)", text: $0.text) }
+      })
+  }
+}

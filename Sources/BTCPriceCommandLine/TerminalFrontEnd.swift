@@ -1,0 +1,156 @@
+import BTCPriceAlerts
+import BTCPriceCore
+import BTCPriceFeature
+import BTCPricePersistence
+import BTCPriceTerminal
+import NIOConcurrencyHelpers
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+
+/// The terminal front end: the one tick path (``PriceTickLoop``) with the terminal's session as
+/// its view and `--on-alert`/`--notify` as its deliveries, the signals that end it, and how it
+/// ended. The command only parses the options, calls ``run()`` and turns the outcome into an exit
+/// status.
+public struct TerminalFrontEnd: Sendable {
+  public enum Outcome: Equatable, Sendable {
+    case lastTickSucceeded
+    case lastTickFailed
+    case interrupted(signal: Int32)
+    /// stdout's reader went away (`| head`).
+    case readerGone
+    /// stdout could not be written (`> /dev/full`).
+    case outputFailed(String)
+  }
+
+  /// How long a run that ended on its own lets the last alert's command finish.
+  public static let alertCommandsGrace = Duration.seconds(2)
+  /// How long `--once --max-age` runs in other panes may hold the cache before this one asks the
+  /// sources itself.
+  public static let cacheTurnWait = Duration.seconds(3)
+
+  private let options: ResolvedOptions
+  private let count: Int?
+  private let mode: TerminalSession.Mode
+  private let maxAge: Duration?
+  private let output: CommandLineOutput
+  private let environment: [String: String]
+
+  /// - Parameters:
+  ///   - count: ticks to run; nil until interrupted.
+  ///   - maxAge: `--once --max-age`: a cached price younger than this is printed without asking
+  ///     any source.
+  ///   - environment: where `--notify` looks for its program (`PATH`).
+  public init(
+    options: ResolvedOptions, count: Int?, mode: TerminalSession.Mode, maxAge: Duration?,
+    output: CommandLineOutput, environment: [String: String]
+  ) {
+    self.options = options
+    self.count = count
+    self.mode = mode
+    self.maxAge = maxAge
+    self.output = output
+    self.environment = environment
+  }
+
+  public func run() async -> Outcome {
+    let presenter = NIOPriceRuntime.presenter(options)
+    let session = TerminalSession(
+      mode: mode, presenter: presenter, write: output.write,
+      writeDiagnostic: output.writeDiagnostic, width: output.width)
+    // Status bars run `--once --max-age` in every pane every few seconds: the runs take turns
+    // on the cache, and the first to find it stale asks the sources for all of them.
+    var cacheLock: FileLock?
+    if let maxAge, let store = options.store {
+      cacheLock = FileLock(path: store.fileURL.path + ".lock", waitingAtMost: Self.cacheTurnWait)
+      let cache = PriceCache(store: store, clock: ContinuousClock())
+      if let quote = cache.storedQuote(notOlderThan: maxAge, at: Date()) {
+        let state = presenter.present(.fresh(quote))
+        return Self.outcome { () throws(TerminalOutputError) in try session.show(state) }
+          ?? .lastTickSucceeded
+      }
+    }
+    defer { withExtendedLifetime(cacheLock) {} }
+    return await tick(session: session, presenter: presenter)
+  }
+
+  private func tick(session: TerminalSession, presenter: PricePresenter) async -> Outcome {
+    let warn: @Sendable (String) -> Void = { session.diagnostic(WarningLine.format($0)) }
+    // One tick never waits for a trade: `--once` asks REST.
+    let runtime = NIOPriceRuntime(
+      options, streams: count != 1, warn: warn, log: { session.diagnostic($0) })
+    let deliveries = AlertDeliveries.terminal(
+      command: options.onAlert, notify: options.notify, environment: environment, warn: warn)
+    let ticks = runtime.tickLoop(
+      presenter: presenter, alerts: runtime.alertEngine(), deliveries: [deliveries])
+
+    // The trap goes first: a signal at any later moment must find it, and give the cursor back.
+    let ticking = NIOLockedValueBox<Task<PriceTick?, any Error>?>(nil)
+    let signals = SignalTrap(
+      beforeHardExit: {
+        runtime.cache?.flush()
+        session.restoreTerminal(waitingAtMost: 100)
+      },
+      jobControl: jobControl(session),
+      terminate: { _ in ticking.withLockedValue { $0 }?.cancel() })
+    var outcome = Outcome.lastTickFailed
+    do throws(TerminalOutputError) {
+      try session.begin()
+      await runtime.restore()
+      let task = runtime.start(ticks, count: count, view: session)
+      ticking.withLockedValue { $0 = task }
+      if signals.received != nil { task.cancel() }
+      outcome = await Self.outcome(of: task)
+    } catch {
+      outcome = Self.outcome(error)
+    }
+    if let signal = signals.received { outcome = .interrupted(signal: signal) }
+    if outcome != .readerGone { try? session.end() }
+    // A signal means now; a run that ended on its own lets a last alert's command finish.
+    await deliveries.finish(within: signals.received == nil ? Self.alertCommandsGrace : .zero)
+    await runtime.shutdown()
+    return outcome
+  }
+
+  /// How the ticks ended: the last one's staleness, or what stopped the output. Cancelled by a
+  /// signal, the caller makes it the signal's.
+  private static func outcome(of ticks: Task<PriceTick?, any Error>) async -> Outcome {
+    do {
+      let last = try await ticks.value
+      return last.map { !$0.state.isStale } == true ? .lastTickSucceeded : .lastTickFailed
+    } catch let error as TerminalOutputError {
+      return outcome(error)
+    } catch {
+      return .lastTickFailed
+    }
+  }
+
+  private static func outcome(_ error: TerminalOutputError) -> Outcome {
+    switch error {
+    case .readerGone: .readerGone
+    case .failed(let reason): .outputFailed(reason)
+    }
+  }
+
+  /// The outcome of one write that may fail; nil when it succeeded.
+  private static func outcome(_ write: () throws(TerminalOutputError) -> Void) -> Outcome? {
+    do throws(TerminalOutputError) {
+      try write()
+      return nil
+    } catch {
+      return outcome(error)
+    }
+  }
+
+  /// Ctrl-Z, `fg` and resizes, for the live panel; the plain and JSON lines need nothing.
+  private func jobControl(_ session: TerminalSession) -> SignalTrap.JobControl? {
+    guard case .live = mode else { return nil }
+    return SignalTrap.JobControl(
+      suspend: { session.suspend() },
+      resume: { try? session.resume() },
+      resized: { try? session.terminalResized() })
+  }
+}

@@ -1,0 +1,66 @@
+import BTCPriceCommandLine
+import BTCPriceCore
+import BTCPriceNetworking
+import BTCPriceTestSupport
+import Foundation
+import Testing
+
+/// The options, the environment and the settings file, resolved into one run.
+@Suite("Resolve the options")
+struct ResolveTheOptionsUseCaseTests {
+  let environment = ["HOME": "/nonexistent-home", "XDG_STATE_HOME": "/state"]
+
+  @Test func onAlertAndNotify_needARule() {
+    for given in [["on-alert": "echo"], [:]] {
+      #expect(throws: ResolvedOptions.Invalid.self) {
+        try ResolvedOptions.resolve(
+          commandLine: given, environment: environment, configPath: nil, notify: given.isEmpty)
+      }
+    }
+    #expect(
+      throws: Never.self,
+      "a rule from any layer will do"
+    ) {
+      try ResolvedOptions.resolve(
+        commandLine: ["on-alert": "echo"],
+        environment: environment.merging(["BTC_PRICE_ALERTS": "above:1"]) { $1 },
+        configPath: nil)
+    }
+  }
+
+  @Test func aURLThatCannotNameTheCurrency_isRefusedWithWhy() {
+    #expect {
+      try ResolvedOptions.resolve(
+        commandLine: [
+          "currency": "EUR", "sources": "binance", "binance-url": "http://127.0.0.1:9/p",
+        ],
+        environment: environment, configPath: nil)
+    } throws: { error in
+      "\(error)" == "the binance URL has no symbol= to set the currency in."
+    }
+  }
+
+  @Test func theStateFiles_liveSideBySide_andTheCacheIsPerCurrency() throws {
+    let options = try ResolvedOptions.resolve(
+      commandLine: ["currency": "EUR"], environment: environment, configPath: nil)
+
+    let limits = try #require(options.limitStore?.fileURL)
+    #expect(
+      options.alertStore?.fileURL
+        == limits.deletingLastPathComponent().appendingPathComponent("alerts.json"))
+    #expect(options.store?.fileURL.path == "/nonexistent-home/.cache/btc-price/last-price-eur.json")
+    #expect(
+      try ResolvedOptions.resolve(
+        commandLine: [:], environment: environment, configPath: nil, noCache: true
+      ).store == nil)
+  }
+
+  @Test func theChain_leavesOutWhatTheCurrencyHasNoMarketFor() throws {
+    let options = try ResolvedOptions.resolve(
+      commandLine: ["currency": "JPY"], environment: environment, configPath: nil)
+
+    #expect(options.configuration.sources.allSatisfy { $0.markets[.jpy] != nil })
+    #expect(!options.leftOut.isEmpty)
+    #expect(options.leftOut.allSatisfy { $0.markets[.jpy] == nil })
+  }
+}
