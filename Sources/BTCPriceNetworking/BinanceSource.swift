@@ -26,7 +26,8 @@ extension PriceSourceDefinition {
       guard status == 451 else { return nil }
       return "binance refuses requests from this location (\(evidence)); \(pause). In the US, use "
         + "Binance.US: --binance-url 'https://api.binance.us/api/v3/ticker/price?symbol=BTCUSDT'"
-    })
+    },
+    stream: .binance)
 }
 
 /// Maps Binance's `{"symbol":"BTCUSDT","price":"114721.34000000"}` to a price (USDT taken as USD).

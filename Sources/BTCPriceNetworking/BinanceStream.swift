@@ -10,7 +10,6 @@ extension PriceStreamDefinition {
   /// Binance's trade stream, `wss://data-stream.binance.vision/ws/btcusdt@trade`: every trade,
   /// the market named in the path, no subscription message. USDT is shown as USD, as in REST.
   public static let binance = PriceStreamDefinition(
-    source: PriceSourceDefinition.binance.source,
     defaultURL: URL(string: "wss://data-stream.binance.vision/ws/btcusdt@trade")!,
     markets: [.usd: "btcusdt", .eur: "btceur", .jpy: "btcjpy"],
     // BTCUSDT trades many times a second; 2.5 s without a trade or a ping is a stream in trouble.

@@ -19,7 +19,8 @@ extension PriceSourceDefinition {
     pairPlacement: .pathSegment(separator: ""),
     map: { response, pair throws(PriceSourceError) in
       try BitstampMapper.map(response, pair: pair)
-    })
+    },
+    stream: .bitstamp)
 }
 
 /// Maps `{"last":"68875.00","timestamp":"1763800000",...}` (every field a string) to the last

@@ -9,7 +9,6 @@ import BTCPriceCore
 extension PriceStreamDefinition {
   /// Bitstamp's v2 feed, `wss://ws.bitstamp.net`: `live_trades_btcusd` after `bts:subscribe`.
   public static let bitstamp = PriceStreamDefinition(
-    source: PriceSourceDefinition.bitstamp.source,
     defaultURL: URL(string: "wss://ws.bitstamp.net")!,
     markets: [.usd: "btcusd", .eur: "btceur", .gbp: "btcgbp"],
     // No server heartbeat, and Bitstamp's BTC/USD can go several seconds without a trade.

@@ -19,7 +19,8 @@ extension PriceSourceDefinition {
     pairPlacement: .pathSegment(separator: "-"),
     map: { response, pair throws(PriceSourceError) in
       try CoinbaseMapper.map(response, pair: pair)
-    })
+    },
+    stream: .coinbase)
 }
 
 /// Maps `{"data":{"amount":"68880.55","base":"BTC","currency":"USD"}}` to a price.

@@ -10,7 +10,6 @@ extension PriceStreamDefinition {
   /// Coinbase Exchange's feed, `wss://ws-feed.exchange.coinbase.com`: `ticker` on every trade and
   /// `heartbeat` once a second, subscribed to within 5 s of connecting.
   public static let coinbase = PriceStreamDefinition(
-    source: PriceSourceDefinition.coinbase.source,
     defaultURL: URL(string: "wss://ws-feed.exchange.coinbase.com")!,
     markets: [.usd: "BTC-USD", .eur: "BTC-EUR", .gbp: "BTC-GBP"],
     // A heartbeat a second: 2.5 s is one lost heartbeat and some network jitter.

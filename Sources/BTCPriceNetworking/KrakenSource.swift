@@ -25,7 +25,8 @@ extension PriceSourceDefinition {
     pairPlacement: .query("pair"),
     map: { response, pair throws(PriceSourceError) in
       try KrakenMapper.map(response, pair: pair)
-    })
+    },
+    stream: .kraken)
 }
 
 /// Maps `{"error":[],"result":{"XXBTZUSD":{"c":["68870.10","0.001"],...}}}` to the last trade's

@@ -10,7 +10,6 @@ extension PriceStreamDefinition {
   /// Kraken's v2 feed, `wss://ws.kraken.com/v2`: the `ticker` channel on every trade, a heartbeat
   /// about once a second when nothing else is sent.
   public static let kraken = PriceStreamDefinition(
-    source: PriceSourceDefinition.kraken.source,
     defaultURL: URL(string: "wss://ws.kraken.com/v2")!,
     // v2 names BTC `BTC`, where REST and v1 say `XBT`.
     markets: [.usd: "BTC/USD", .eur: "BTC/EUR", .gbp: "BTC/GBP"],

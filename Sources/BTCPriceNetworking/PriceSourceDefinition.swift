@@ -7,9 +7,10 @@ import BTCPriceCore
 #endif
 
 /// Everything the product knows about one price source, in one value: its name, its real
-/// endpoint, how a request to it is built, how its answer is read, and what to tell the user when
-/// it refuses us. ``PriceSourceRegistry/all`` lists them; the command-line options, the cache's
-/// display names and the tests' fake exchange are all derived from that list.
+/// endpoint, how a request to it is built, how its answer is read, what to tell the user when
+/// it refuses us, and its public trade stream if it has one. ``PriceSourceRegistry/all`` lists
+/// them; the command-line options, the settings keys, the environment variables, `--help`, the
+/// cache's display names and the tests' fake exchange are all derived from that list.
 public struct PriceSourceDefinition: Sendable {
   /// Reads a source's answer into a price for one pair, or says why it is not one.
   public typealias PairMapper =
@@ -22,6 +23,8 @@ public struct PriceSourceDefinition: Sendable {
     case notServed(sourceID: String, currency: Currency)
     /// The URL has no part that names a pair, so the currency cannot be set in it.
     case noPairPart(sourceID: String, expected: String)
+    /// The source has no stream we read.
+    case noStream(sourceID: String)
 
     public var description: String {
       switch self {
@@ -29,6 +32,8 @@ public struct PriceSourceDefinition: Sendable {
         return "\(sourceID) has no BTC/\(currency.code) market"
       case .noPairPart(let sourceID, let expected):
         return "the \(sourceID) URL has no \(expected) to set the currency in"
+      case .noStream(let sourceID):
+        return "\(sourceID) has no stream"
       }
     }
   }
@@ -66,11 +71,15 @@ public struct PriceSourceDefinition: Sendable {
   /// What the user can do when this source refuses us, where that says more than the general
   /// advice (see ``advice(for:coolDown:apiKeyGiven:)``); nil for the general advice.
   let specificAdvice: SpecificAdvice
+  /// The exchange's public trade stream, which the ticks read before asking REST; nil when we
+  /// read none (docs/STREAMS.md).
+  public let stream: PriceStreamDefinition?
 
   public init(
     source: PriceSource, defaultURL: URL, apiKey: APIKeyUse? = nil,
     markets: [Currency: MarketPair], pairPlacement: PairPlacement, map: @escaping PairMapper,
-    specificAdvice: @escaping SpecificAdvice = { _, _, _, _ in nil }
+    specificAdvice: @escaping SpecificAdvice = { _, _, _, _ in nil },
+    stream: PriceStreamDefinition? = nil
   ) {
     self.source = source
     self.defaultURL = defaultURL
@@ -79,6 +88,7 @@ public struct PriceSourceDefinition: Sendable {
     self.pairPlacement = pairPlacement
     self.mapPair = map
     self.specificAdvice = specificAdvice
+    self.stream = stream
   }
 
   /// The currencies this source serves, in ``Currency/supported`` order.

@@ -10,14 +10,14 @@ import BTCPriceCore
 /// endpoint, the pair it names BTC in per currency, what to send to subscribe, how to read each
 /// message, and how long it may stay silent and still count as alive.
 ///
-/// Beside ``PriceSourceDefinition`` (the same exchange's REST side), and found from it with
-/// ``PriceSourceDefinition/stream``.
+/// A stream is part of its source: the exchange's ``PriceSourceDefinition`` holds it
+/// (``PriceSourceDefinition/stream``), which gives it its name, its options and its place in the
+/// chain. Its connection is ``PriceSourceDefinition/streamEndpoint(for:base:)``.
 public struct PriceStreamDefinition: Sendable {
   /// Reads one message (already parsed as JSON) of the stream of `market`.
   public typealias Reader =
     @Sendable (_ json: JSONValue, _ market: String) throws(PriceStreamError) -> PriceStreamMessage
 
-  public let source: PriceSource
   /// The real endpoint, for USD.
   public let defaultURL: URL
   /// The name the stream gives BTC's market in each currency it serves.
@@ -32,11 +32,10 @@ public struct PriceStreamDefinition: Sendable {
   let reader: Reader
 
   public init(
-    source: PriceSource, defaultURL: URL, markets: [Currency: String], silenceBound: Duration,
+    defaultURL: URL, markets: [Currency: String], silenceBound: Duration,
     pathSuffix: String? = nil, subscriptions: @escaping @Sendable (String) -> [String],
     read: @escaping Reader
   ) {
-    self.source = source
     self.defaultURL = defaultURL
     self.markets = markets
     self.silenceBound = silenceBound
@@ -45,9 +44,10 @@ public struct PriceStreamDefinition: Sendable {
     self.reader = read
   }
 
-  /// The connection to open for BTC in `currency`, from `base` (default: the real endpoint).
-  public func endpoint(for currency: Currency, base: URL? = nil) throws(PriceSourceDefinition
-    .MarketError) -> PriceStreamEndpoint
+  /// The connection `source` opens for BTC in `currency`, from `base` (default: the real
+  /// endpoint).
+  func endpoint(of source: PriceSource, for currency: Currency, base: URL?)
+    throws(PriceSourceDefinition.MarketError) -> PriceStreamEndpoint
   {
     guard let market = markets[currency] else {
       throw .notServed(sourceID: source.id, currency: currency)
@@ -60,22 +60,23 @@ public struct PriceStreamDefinition: Sendable {
       source: source, url: url, market: market, subscriptions: subscriptions(market),
       silenceBound: silenceBound, reader: reader)
   }
-
-  /// The option that points this stream at another server: `binance-stream-url`.
-  public var urlOptionName: String { "\(source.id)-stream-url" }
-
-  /// The environment variable with the same meaning: `BTC_PRICE_BINANCE_STREAM_URL`.
-  public var urlEnvironmentVariable: String { "BTC_PRICE_\(source.id.uppercased())_STREAM_URL" }
 }
 
 extension PriceSourceDefinition {
-  /// This exchange's public trade stream, if it has one we read.
-  public var stream: PriceStreamDefinition? {
-    PriceStreamDefinition.all.first { $0.source == source }
+  /// The stream connection for BTC in `currency`, from `base` (default: the stream's real
+  /// endpoint); refused for a source without a stream and for a currency its stream lacks.
+  public func streamEndpoint(for currency: Currency, base: URL? = nil)
+    throws(MarketError) -> PriceStreamEndpoint
+  {
+    guard let stream else { throw .noStream(sourceID: source.id) }
+    return try stream.endpoint(of: source, for: currency, base: base)
   }
-}
 
-extension PriceStreamDefinition {
-  /// Every stream this build reads, in the order a tick prefers them when the chain does not say.
-  public static let all: [PriceStreamDefinition] = [.binance, .coinbase, .kraken, .bitstamp]
+  /// The option that points this source's stream at another server: `binance-stream-url`.
+  public var streamURLOptionName: String { "\(source.id)-stream-url" }
+
+  /// The environment variable with the same meaning: `BTC_PRICE_BINANCE_STREAM_URL`.
+  public var streamURLEnvironmentVariable: String {
+    "BTC_PRICE_\(source.id.uppercased())_STREAM_URL"
+  }
 }

@@ -169,7 +169,7 @@ public struct PriceStreamSet: Sendable {
     Array(
       sources.lazy
         .compactMap { source in
-          try? source.stream?.endpoint(for: currency, base: urls[source.source.id])
+          try? source.streamEndpoint(for: currency, base: urls[source.source.id])
         }
         .prefix(maximumStreams))
   }

@@ -37,7 +37,9 @@ extension Settings {
     case .alertWebhook: "BTC_PRICE_ALERT_WEBHOOK"
     case .stream: "BTC_PRICE_STREAM"
     case .streamURL(let sourceID):
-      PriceSourceRegistry.definition(id: sourceID)?.stream?.urlEnvironmentVariable
+      PriceSourceRegistry.definition(id: sourceID).flatMap {
+        $0.stream == nil ? nil : $0.streamURLEnvironmentVariable
+      }
     // The proxy's own variables (https_proxy, NO_PROXY, ...) and SSL_CERT_FILE are read as
     // curl and OpenSSL read them, under these settings (ProxySelector, TrustSource).
     case .interval, .primaryTimeout, .format, .cachePath, .proxy, .noProxy, .caFile: nil

@@ -109,11 +109,17 @@ public final class FakeStreamServer: Sendable {
     URL(string: "ws://127.0.0.1:\(port)\(path)")!
   }
 
-  /// The `--<name>-stream-url` of each stream, all pointing here.
+  /// The URL here for `definition`'s stream: its real path (where a stream names its market, as
+  /// Binance's `/ws/btcusdt@trade` does), else `/<id>`. The server upgrades any path.
+  public func url(for definition: PriceSourceDefinition) -> URL {
+    let real = definition.stream?.defaultURL.path ?? ""
+    return url(path: real.contains("@") ? real : "/\(definition.source.id)")
+  }
+
+  /// The `--<name>-stream-url` of every source with a stream in the registry, all pointing here.
   public var urlArguments: [String] {
-    PriceStreamDefinition.all.flatMap { stream in
-      let path = stream.source.id == "binance" ? "/ws/btcusdt@trade" : "/\(stream.source.id)"
-      return ["--\(stream.urlOptionName)", url(path: path).absoluteString]
+    PriceSourceRegistry.all.filter { $0.stream != nil }.flatMap { definition in
+      ["--\(definition.streamURLOptionName)", url(for: definition).absoluteString]
     }
   }
 

@@ -21,7 +21,7 @@ public enum WebSocketConnectorSpecs {
     _ connector: some WebSocketConnector, server: FakeStreamServer,
     sourceLocation: SourceLocation = #_sourceLocation
   ) async throws {
-    let endpoint = try PriceStreamDefinition.coinbase.endpoint(for: .usd, base: server.url())
+    let endpoint = try PriceSourceDefinition.coinbase.streamEndpoint(for: .usd, base: server.url())
     let inbound = Locked<[String]>([])
     let task = Task {
       await connector.run(url: endpoint.url, subscriptions: endpoint.subscriptions) { message in
@@ -103,7 +103,7 @@ public enum WebSocketConnectorSpecs {
     sourceLocation: SourceLocation = #_sourceLocation
   ) async throws {
     let acknowledged = Locked(false)
-    let endpoint = try PriceStreamDefinition.coinbase.endpoint(for: .usd, base: server.url())
+    let endpoint = try PriceSourceDefinition.coinbase.streamEndpoint(for: .usd, base: server.url())
     let task = Task {
       await connector.run(url: endpoint.url, subscriptions: endpoint.subscriptions) { _ in
         acknowledged.withValue { $0 = true }
@@ -141,7 +141,7 @@ public enum WebSocketConnectorSpecs {
     of connector: some WebSocketConnector, on server: FakeStreamServer,
     after fault: @escaping @Sendable (FakeStreamServer) -> Void
   ) async throws -> (PriceStreamError, [WebSocketInbound]) {
-    let endpoint = try PriceStreamDefinition.coinbase.endpoint(for: .usd, base: server.url())
+    let endpoint = try PriceSourceDefinition.coinbase.streamEndpoint(for: .usd, base: server.url())
     let inbound = Locked<[WebSocketInbound]>([])
     let task = Task {
       await connector.run(url: endpoint.url, subscriptions: endpoint.subscriptions) { message in

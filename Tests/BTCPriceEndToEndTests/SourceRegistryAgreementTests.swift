@@ -27,9 +27,9 @@ struct SourceRegistryAgreementTests {
 
   @Test(arguments: PriceSourceRegistry.all.filter { $0.stream != nil }.map(\.source.id))
   func everySourceWithAStream_hasAStreamURLOptionThatReachesIt(id: String) throws {
-    let stream = try #require(PriceSourceRegistry.definition(id: id)?.stream)
+    let definition = try #require(PriceSourceRegistry.definition(id: id))
 
-    let options = try StreamURLOptions.parse(["--\(stream.urlOptionName)", "ws://h/p"])
+    let options = try StreamURLOptions.parse(["--\(definition.streamURLOptionName)", "ws://h/p"])
 
     #expect(options.given == [id: "ws://h/p"])
   }
@@ -38,16 +38,15 @@ struct SourceRegistryAgreementTests {
     let help = StreamURLOptions.helpMessage(columns: 200)
     let named = help.matches(of: #/--([a-z0-9]+)-stream-url/#).map { String($0.output.1) }
 
-    #expect(Set(named) == Set(PriceSourceRegistry.all.compactMap { $0.stream?.source.id }))
-    #expect(Set(named) == Set(PriceStreamDefinition.all.map(\.source.id)))
+    #expect(Set(named) == Set(PriceSourceRegistry.all.filter { $0.stream != nil }.map(\.source.id)))
   }
 
   @Test func help_namesEveryStreamsOptionAndItsVariable() {
     let help = BTCPriceCommand.helpMessage(columns: 200)
 
-    for stream in PriceStreamDefinition.all {
-      #expect(help.contains("--\(stream.urlOptionName)"), "\(stream.source.id)")
-      #expect(help.contains(stream.urlEnvironmentVariable), "\(stream.source.id)")
+    for definition in PriceSourceRegistry.all where definition.stream != nil {
+      #expect(help.contains("--\(definition.streamURLOptionName)"), "\(definition.source.id)")
+      #expect(help.contains(definition.streamURLEnvironmentVariable), "\(definition.source.id)")
     }
     #expect(help.contains("--stream/--no-stream"))
   }

@@ -162,7 +162,7 @@ struct ReachTheStreamsThroughAProxyUseCaseTests {
     let events = Locked<[PriceStreamEvent]>([])
     let refusals = Locked<[PriceSourceError]>([])
     let runner = PriceStreamRunner(
-      endpoint: try PriceStreamDefinition.binance.endpoint(
+      endpoint: try PriceSourceDefinition.binance.streamEndpoint(
         for: .usd, base: server.url(path: "/ws/btcusdt@trade")),
       connector: connector(nil),
       board: StreamPriceBoard(clock: ContinuousClock(), now: { Date() }),
@@ -206,7 +206,7 @@ struct ReachTheStreamsThroughAProxyUseCaseTests {
   private func firstTrade(
     _ server: FakeStreamServer, connector: NIOWebSocketConnector, url: URL? = nil
   ) async throws -> ([WebSocketInbound], PriceStreamError) {
-    let endpoint = try PriceStreamDefinition.coinbase.endpoint(
+    let endpoint = try PriceSourceDefinition.coinbase.streamEndpoint(
       for: .usd, base: url ?? self.url(server))
     let inbound = Locked<[WebSocketInbound]>([])
     let task = Task {

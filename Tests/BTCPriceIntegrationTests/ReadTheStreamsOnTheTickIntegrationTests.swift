@@ -18,7 +18,8 @@ struct ReadTheStreamsOnTheTickIntegrationTests {
   {
     try await withStreamServer { server, client in
       let board = StreamPriceBoard(clock: ContinuousClock(), now: { Date() })
-      let endpoint = try PriceStreamDefinition.coinbase.endpoint(for: .usd, base: server.url())
+      let endpoint = try PriceSourceDefinition.coinbase.streamEndpoint(
+        for: .usd, base: server.url())
       let runner = PriceStreamRunner(
         endpoint: endpoint, connector: client.connector, board: board, clock: ContinuousClock())
       let task = Task { await runner.run() }
@@ -146,7 +147,8 @@ struct ReadTheStreamsOnTheTickIntegrationTests {
     @Test func drain_datesEachMessageWhenItReachedTheMachine_notWhenTheTickReadIt() async throws {
       try await withStreamServer { server, client in
         let board = StreamPriceBoard(clock: ContinuousClock(), now: { Date() })
-        let endpoint = try PriceStreamDefinition.coinbase.endpoint(for: .usd, base: server.url())
+        let endpoint = try PriceSourceDefinition.coinbase.streamEndpoint(
+          for: .usd, base: server.url())
         let runner = PriceStreamRunner(
           endpoint: endpoint, connector: client.connector, board: board, clock: ContinuousClock())
         let task = Task { await runner.run() }
@@ -189,7 +191,7 @@ struct ReadTheStreamsOnTheTickIntegrationTests {
     into inbound: Locked<[WebSocketInbound]>,
     onEnd: @escaping @Sendable (PriceStreamError) -> Void = { _ in }
   ) async throws -> Task<PriceStreamError, Never> {
-    let endpoint = try PriceStreamDefinition.coinbase.endpoint(for: .usd, base: server.url())
+    let endpoint = try PriceSourceDefinition.coinbase.streamEndpoint(for: .usd, base: server.url())
     let task = Task {
       let ending = await connector.run(url: endpoint.url, subscriptions: endpoint.subscriptions) {
         message in

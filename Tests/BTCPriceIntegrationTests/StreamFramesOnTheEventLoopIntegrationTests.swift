@@ -17,7 +17,7 @@ struct StreamFramesOnTheEventLoopIntegrationTests {
     let (server, connector, group) = try await makeSUT()
     let loop = group.next()
     let onLoop = Locked<[Bool]>([])
-    let endpoint = try PriceStreamDefinition.coinbase.endpoint(for: .usd, base: server.url())
+    let endpoint = try PriceSourceDefinition.coinbase.streamEndpoint(for: .usd, base: server.url())
     let task = Task {
       await connector.run(url: endpoint.url, subscriptions: endpoint.subscriptions) { _ in
         onLoop.withValue { $0.append(loop.inEventLoop) }

@@ -14,7 +14,8 @@ struct StreamOverWebSocketIntegrationTests {
   @Test func run_sendsTheSubscriptionAndDeliversMessagesAndAnswersPings() async throws {
     try await withStreamServer { server, connector in
       let inbound = Locked<[WebSocketInbound]>([])
-      let endpoint = try PriceStreamDefinition.coinbase.endpoint(for: .usd, base: server.url())
+      let endpoint = try PriceSourceDefinition.coinbase.streamEndpoint(
+        for: .usd, base: server.url())
       let task = Task {
         await connector.run(url: endpoint.url, subscriptions: endpoint.subscriptions) { message in
           inbound.withValue { $0.append(message) }
@@ -95,7 +96,7 @@ struct StreamOverWebSocketIntegrationTests {
       let board = StreamPriceBoard(clock: ContinuousClock(), now: { Date() })
       let events = Locked<[PriceStreamEvent]>([])
       let runner = PriceStreamRunner(
-        endpoint: try PriceStreamDefinition.binance.endpoint(
+        endpoint: try PriceSourceDefinition.binance.streamEndpoint(
           for: .usd, base: server.url(path: "/ws/btcusdt@trade")),
         connector: connector, board: board, clock: ContinuousClock(),
         backoff: ReconnectBackoff(base: .milliseconds(20), cap: .milliseconds(100)),
@@ -130,7 +131,8 @@ struct StreamOverWebSocketIntegrationTests {
     after fault: @escaping @Sendable (FakeStreamServer) -> Void
   ) async throws {
     try await withStreamServer { server, connector in
-      let endpoint = try PriceStreamDefinition.coinbase.endpoint(for: .usd, base: server.url())
+      let endpoint = try PriceSourceDefinition.coinbase.streamEndpoint(
+        for: .usd, base: server.url())
       let acknowledged = Locked(false)
       let task = Task {
         await connector.run(url: endpoint.url, subscriptions: endpoint.subscriptions) { _ in

@@ -84,7 +84,7 @@ struct KeepAStreamConnectedUseCaseTests {
     ])
     let events = Locked<[PriceStreamEvent]>([])
     let runner = PriceStreamRunner(
-      endpoint: try! PriceStreamDefinition.binance.endpoint(for: .usd), connector: connector,
+      endpoint: try! PriceSourceDefinition.binance.streamEndpoint(for: .usd), connector: connector,
       board: board, clock: clock, random: { 0 },
       onEvent: { event in events.withValue { $0.append(event) } })
     let task = Task { await runner.run() }
@@ -167,7 +167,7 @@ struct KeepAStreamConnectedUseCaseTests {
     let connector = ScriptedConnector(scripts: scripts)
     let events = Locked<[PriceStreamEvent]>([])
     let runner = PriceStreamRunner(
-      endpoint: try! PriceStreamDefinition.binance.endpoint(for: .usd), connector: connector,
+      endpoint: try! PriceSourceDefinition.binance.streamEndpoint(for: .usd), connector: connector,
       board: board, clock: clock, maximumAge: maximumAge, random: { 0 },
       onEvent: { event in events.withValue { $0.append(event) } })
     return (runner, board, clock, connector, events)

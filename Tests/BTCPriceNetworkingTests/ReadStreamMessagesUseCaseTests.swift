@@ -25,7 +25,7 @@ struct ReadStreamMessagesUseCaseTests {
   }
 
   @Test func binance_namesTheMarketInThePathForEachCurrency() throws {
-    let endpoint = try PriceStreamDefinition.binance.endpoint(
+    let endpoint = try PriceSourceDefinition.binance.streamEndpoint(
       for: .eur, base: URL(string: "ws://127.0.0.1:8080/ws/btcusdt@trade")!)
 
     #expect(endpoint.url.absoluteString == "ws://127.0.0.1:8080/ws/btceur@trade")
@@ -55,7 +55,7 @@ struct ReadStreamMessagesUseCaseTests {
   }
 
   @Test func coinbase_subscribesToTickerAndHeartbeatForThePair() throws {
-    let endpoint = try PriceStreamDefinition.coinbase.endpoint(for: .usd)
+    let endpoint = try PriceSourceDefinition.coinbase.streamEndpoint(for: .usd)
 
     #expect(
       endpoint.subscriptions == [
@@ -120,7 +120,7 @@ struct ReadStreamMessagesUseCaseTests {
   }
 
   @Test func bitstamp_subscribesToLiveTradesOfThePair() throws {
-    let endpoint = try PriceStreamDefinition.bitstamp.endpoint(for: .eur)
+    let endpoint = try PriceSourceDefinition.bitstamp.streamEndpoint(for: .eur)
 
     #expect(
       endpoint.subscriptions == [
@@ -131,7 +131,7 @@ struct ReadStreamMessagesUseCaseTests {
   // MARK: Bad messages, for every exchange
 
   @Test(arguments: [
-    (PriceStreamDefinition.binance, #"{"e":"trade","s":"ETHUSDT","p":"3000.00"}"#),
+    (PriceSourceDefinition.binance, #"{"e":"trade","s":"ETHUSDT","p":"3000.00"}"#),
     (.binance, #"{"e":"trade","s":"BTCUSDT","p":68901.23}"#),
     (.binance, #"{"e":"trade","s":"BTCUSDT","p":"-1"}"#),
     (.binance, #"{"e":"trade","s":"BTCUSDT","p":"1e400"}"#),
@@ -146,7 +146,7 @@ struct ReadStreamMessagesUseCaseTests {
     (.coinbase, "[1,2,3]"),
     (.kraken, ""),
   ])
-  func read_deliversInvalidMessageAndNeverAPrice(stream: PriceStreamDefinition, text: String) {
+  func read_deliversInvalidMessageAndNeverAPrice(stream: PriceSourceDefinition, text: String) {
     #expect {
       try read(stream, text)
     } throws: { error in
@@ -155,17 +155,24 @@ struct ReadStreamMessagesUseCaseTests {
     }
   }
 
-  @Test func registry_givesEveryStreamItsRESTSourcesName() {
-    for stream in PriceStreamDefinition.all {
-      #expect(PriceSourceRegistry.definition(id: stream.source.id)?.stream?.source == stream.source)
+  @Test func aStreamsEndpoint_carriesItsSourcesName() throws {
+    for definition in PriceSourceRegistry.all where definition.stream != nil {
+      #expect(try definition.streamEndpoint(for: .usd).source == definition.source)
     }
     #expect(PriceSourceDefinition.cryptoCompare.stream == nil)
-    #expect(PriceStreamDefinition.kraken.urlOptionName == "kraken-stream-url")
-    #expect(PriceStreamDefinition.kraken.urlEnvironmentVariable == "BTC_PRICE_KRAKEN_STREAM_URL")
+    #expect(PriceSourceDefinition.kraken.streamURLOptionName == "kraken-stream-url")
+    #expect(
+      PriceSourceDefinition.kraken.streamURLEnvironmentVariable == "BTC_PRICE_KRAKEN_STREAM_URL")
   }
 
-  private func read(_ stream: PriceStreamDefinition, _ text: String) throws -> PriceStreamMessage {
-    try stream.endpoint(for: .usd).read(text)
+  @Test func aSourceWithoutAStream_hasNoStreamEndpoint() {
+    #expect(throws: PriceSourceDefinition.MarketError.noStream(sourceID: "gemini")) {
+      try PriceSourceDefinition.gemini.streamEndpoint(for: .usd)
+    }
+  }
+
+  private func read(_ stream: PriceSourceDefinition, _ text: String) throws -> PriceStreamMessage {
+    try stream.streamEndpoint(for: .usd).read(text)
   }
 }
 

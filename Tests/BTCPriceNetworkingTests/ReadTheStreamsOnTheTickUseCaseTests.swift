@@ -60,7 +60,7 @@ struct ReadTheStreamsOnTheTickUseCaseTests {
     let board = StreamPriceBoard(clock: clock, now: { Date(timeIntervalSince1970: 1_795_356_185) })
     let events = Locked<[PriceStreamEvent]>([])
     let runner = PriceStreamRunner(
-      endpoint: try PriceStreamDefinition.binance.endpoint(for: .usd), connector: connector,
+      endpoint: try PriceSourceDefinition.binance.streamEndpoint(for: .usd), connector: connector,
       board: board, clock: clock, random: { 0 }, onEvent: { events.append($0) })
     let running = Task { await runner.run() }
     await waitUntil { connector.openHosts.count == 1 }

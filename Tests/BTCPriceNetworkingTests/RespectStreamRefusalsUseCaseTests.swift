@@ -165,7 +165,7 @@ struct RespectStreamRefusalsUseCaseTests {
     let events = Locked<[PriceStreamEvent]>([])
     let refusals = Locked<[Refusal]>([])
     let runner = PriceStreamRunner(
-      endpoint: try! PriceStreamDefinition.binance.endpoint(for: .usd), connector: connector,
+      endpoint: try! PriceSourceDefinition.binance.streamEndpoint(for: .usd), connector: connector,
       board: board, clock: clock, random: { 0 }, inheritedLimit: inherited,
       onRefusal: { cause, coolDown in refusals.append(Refusal(cause: cause, coolDown: coolDown)) },
       onEvent: { event in events.append(event) })

@@ -94,10 +94,10 @@ struct LayerEveryKeyUseCaseTests {
         read: { "\($0.effectiveStream)" }),
     ]
     + PriceSourceRegistry.all.compactMap { definition in
-      guard let stream = definition.stream else { return nil }
+      guard definition.stream != nil else { return nil }
       let id = definition.source.id
       return Key(
-        name: "\(id)-stream-url", variable: stream.urlEnvironmentVariable,
+        name: "\(id)-stream-url", variable: definition.streamURLEnvironmentVariable,
         commandLine: "ws://cli.example/\(id)", environment: "wss://env.example/\(id)",
         file: "ws://file.example/\(id)", defaultValue: nil,
         read: { $0.streamURLs[id]?.absoluteString })

@@ -369,7 +369,9 @@ struct LayerSettingsUseCaseTests {
 /// The registry's sources, as the settings' error messages list them.
 private let knownSources = PriceSourceRegistry.all.map(\.source.id).joined(separator: ", ")
 private let urlKeys = PriceSourceRegistry.all.map(\.urlOptionName).joined(separator: ", ")
-private let streamURLKeys = PriceSourceRegistry.all.compactMap { $0.stream?.urlOptionName }
-  .joined(separator: ", ")
+private let streamURLKeys = PriceSourceRegistry.all.filter { $0.stream != nil }.map(
+  \.streamURLOptionName
+)
+.joined(separator: ", ")
 private let apiKeyKeys = PriceSourceRegistry.all.filter { $0.apiKey != nil }
   .map { "\($0.source.id)-api-key" }.joined(separator: ", ")
