@@ -10,8 +10,9 @@ import Testing
   import FoundationNetworking
 #endif
 
-/// The registry is the one list of sources; the command line and the tests' fake exchange are
-/// derived from it. These tests fail when they drift apart.
+/// The registry is the one list of sources; the command line (its options are read from the
+/// registry: `RegistryURLOptions`), the README's table and the tests' fake exchange are derived
+/// from it or checked against it. These tests fail when they drift apart.
 @Suite(
   "The registry, the options, --help and the fake exchange agree", .timeLimit(.minutes(2)),
   .hangLimit(.seconds(30)))
@@ -32,6 +33,24 @@ struct SourceRegistryAgreementTests {
     let options = try StreamURLOptions.parse(["--\(definition.streamURLOptionName)", "ws://h/p"])
 
     #expect(options.given == [id: "ws://h/p"])
+  }
+
+  @Test func theURLOptions_takeEverySpellingAnOptionTakes_andTheLastOneGivenWins() throws {
+    let options = try PipelineOptions.parse([
+      "--kraken-url=http://a/1", "--coinbase-stream-url", "ws://b/2", "--kraken-url", "http://a/3",
+    ])
+
+    #expect(options.sourceURLs.given == ["kraken": "http://a/3"])
+    #expect(options.streamURLs.given == ["coinbase": "ws://b/2"])
+  }
+
+  @Test func aURLOptionWithoutItsValue_isAUsageErrorNamingIt() {
+    #expect {
+      try PipelineOptions.parse(["--bitstamp-stream-url"])
+    } throws: { error in
+      PipelineOptions.message(for: error).contains(
+        "Missing value for '--bitstamp-stream-url <url>'")
+    }
   }
 
   @Test func theStreamURLOptions_nameNoStreamTheRegistryLacks() {
