@@ -11,7 +11,7 @@ import Testing
 #endif
 
 /// The registry is the one list of sources; the command line (its options are read from the
-/// registry: `RegistryURLOptions`), the README's table and the tests' fake exchange are derived
+/// registry: `RegistryURLOptions`), docs/SOURCES.md's table and the tests' fake exchange are derived
 /// from it or checked against it. These tests fail when they drift apart.
 @Suite(
   "The registry, the options, --help and the fake exchange agree", .timeLimit(.minutes(2)),
