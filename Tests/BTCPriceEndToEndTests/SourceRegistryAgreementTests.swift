@@ -109,6 +109,9 @@ struct SourceRegistryAgreementTests {
         row[2] == definition.currencies.map(\.code).joined(separator: ", "),
         "\(definition.source.id)")
       #expect(row[3] == (definition.apiKey?.environmentVariable ?? "no"), "\(definition.source.id)")
+      #expect(
+        row[4] == (definition.stream?.defaultURL.absoluteString ?? "no"),
+        "\(definition.source.id)")
     }
   }
 
