@@ -108,6 +108,15 @@ public final class NIOWebSocketConnector: WebSocketConnector {
     url: URL, subscriptions: [String],
     onReceived onInbound: @escaping @Sendable (WebSocketInbound, Duration) -> PriceStreamError?
   ) async -> PriceStreamError {
+    await run(
+      url: url, subscriptions: subscriptions, outbound: AsyncStream { $0.finish() },
+      onReceived: onInbound)
+  }
+
+  public func run(
+    url: URL, subscriptions: [String], outbound: AsyncStream<String>,
+    onReceived onInbound: @escaping @Sendable (WebSocketInbound, Duration) -> PriceStreamError?
+  ) async -> PriceStreamError {
     let host: String
     let port: Int
     let secure: Bool
@@ -134,16 +143,26 @@ public final class NIOWebSocketConnector: WebSocketConnector {
           return Self.refusal(answer.withLockedValue { $0 })
         }
         onUpgrade?()
-        guard readOnTick else {
-          return try await reader.eventLoop.flatSubmit { reader.value.subscribe() }.get()
+        let key =
+          readOnTick
+          ? readers.withLockedValue { readers in
+            defer { readers.next += 1 }
+            readers.open[readers.next] = reader
+            return readers.next
+          } : nil
+        defer { if let key { readers.withLockedValue { _ = $0.open.removeValue(forKey: key) } } }
+        let ended = reader.eventLoop.flatSubmit { reader.value.subscribe() }
+        return try await withThrowingTaskGroup(of: Void.self) { group in
+          // Rare (a keep-alive on a quiet connection), so a task that waits for them costs
+          // nothing while the connection talks; each is written on the connection's loop.
+          group.addTask {
+            for await text in outbound {
+              reader.eventLoop.execute { reader.value.send(text) }
+            }
+          }
+          defer { group.cancelAll() }
+          return try await ended.get()
         }
-        let key = readers.withLockedValue { readers in
-          defer { readers.next += 1 }
-          readers.open[readers.next] = reader
-          return readers.next
-        }
-        defer { readers.withLockedValue { _ = $0.open.removeValue(forKey: key) } }
-        return try await reader.eventLoop.flatSubmit { reader.value.subscribe() }.get()
       } catch let error as PriceStreamError {
         return error
       } catch let error as ProxyFailure {

@@ -8,7 +8,7 @@ import NIOWebSocket
 #endif
 
 /// The last handler of an upgraded price-stream connection: sends the subscriptions
-/// (``subscribe()``), hands each frame to the runner's `onInbound` on the channel's own event
+/// (``subscribe()``) and what the runner says later (``send(_:)``), hands each frame to the runner's `onInbound` on the channel's own event
 /// loop, answers pings, and ends the connection with its typed ``PriceStreamError``, which
 /// `ended` carries.
 ///
@@ -86,6 +86,17 @@ final class WebSocketFrameReader: ChannelInboundHandler, RemovableChannelHandler
       }
     }
     return ended.futureResult
+  }
+
+  /// Sends `text` as one masked text frame, once subscribed and while the connection lasts.
+  /// Called on the loop.
+  func send(_ text: String) {
+    guard let context, !finished else { return }
+    context.writeAndFlush(
+      wrapOutboundOut(
+        WebSocketFrame(fin: true, opcode: .text, maskKey: .random(), data: ByteBuffer(string: text))
+      ),
+      promise: nil)
   }
 
   /// Reads what the kernel has buffered for this connection, hands it to the runner, answers

@@ -18,6 +18,23 @@ public struct PriceStreamDefinition: Sendable {
   public typealias Reader =
     @Sendable (_ json: JSONValue, _ market: String) throws(PriceStreamError) -> PriceStreamMessage
 
+  /// What the client says on a quiet connection, for an exchange that wants it to: OKX closes a
+  /// connection that has pushed nothing for 30 s unless the client sends `ping`; Bitstamp answers
+  /// `bts:heartbeat`. ``PriceStreamRunner`` sends ``message`` once the connection has been silent
+  /// for its silence limit, and ends it only if nothing answers within one more limit.
+  public struct KeepAlive: Sendable, Equatable {
+    /// The text sent.
+    public let message: String
+    /// The exchange's answer when it is not JSON (OKX's `pong`), read as a sign of life; nil
+    /// when the answer is JSON its mapper reads.
+    public let plainReply: String?
+
+    public init(message: String, plainReply: String? = nil) {
+      self.message = message
+      self.plainReply = plainReply
+    }
+  }
+
   /// The real endpoint, for USD.
   public let defaultURL: URL
   /// The name the stream gives BTC's market in each currency it serves.
@@ -29,13 +46,17 @@ public struct PriceStreamDefinition: Sendable {
   /// than in a subscription message.
   let pathSuffix: String?
   let subscriptions: @Sendable (_ market: String) -> [String]
+  /// What to say on a quiet connection; nil for an exchange that keeps its connections alive by
+  /// itself (a heartbeat, a ping frame).
+  public let keepAlive: KeepAlive?
   let reader: Reader
 
   public init(
     defaultURL: URL, markets: [Currency: String], silenceBound: Duration,
     pathSuffix: String? = nil, subscriptions: @escaping @Sendable (String) -> [String],
-    read: @escaping Reader
+    keepAlive: KeepAlive? = nil, read: @escaping Reader
   ) {
+    self.keepAlive = keepAlive
     self.defaultURL = defaultURL
     self.markets = markets
     self.silenceBound = silenceBound
@@ -58,7 +79,7 @@ public struct PriceStreamDefinition: Sendable {
     }
     return PriceStreamEndpoint(
       source: source, url: url, market: market, subscriptions: subscriptions(market),
-      silenceBound: silenceBound, reader: reader)
+      silenceBound: silenceBound, keepAlive: keepAlive, reader: reader)
   }
 }
 

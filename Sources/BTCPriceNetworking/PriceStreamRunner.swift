@@ -9,7 +9,9 @@ import BTCPriceCore
 /// Keeps one exchange's stream connected and writes what it says to the ``StreamPriceBoard``.
 ///
 /// A connection that closes, stays silent for twice its silence bound, sends junk, a price of
-/// another pair or a refusal ends with a typed error, and the next one is opened after a jittered
+/// another pair or a refusal ends with a typed error (a stream with a keep-alive, OKX's `ping`
+/// or Bitstamp's `bts:heartbeat`, is first asked once, and ends only if nothing answers within
+/// one more limit), and the next one is opened after a jittered
 /// exponential back-off (``ReconnectBackoff``), which restarts from its base once a connection
 /// delivers a message. A connection near its age limit (Binance cuts every connection after
 /// 24 hours) or told the server will shut down is handed over: the next connection opens first,
@@ -69,6 +71,9 @@ public struct PriceStreamRunner: Sendable {
   public var source: PriceSource { endpoint.source }
   /// Where the stream connects.
   public var url: URL { endpoint.url }
+
+  /// What to say on a connection that has been silent for ``silenceLimit``.
+  var keepAlive: PriceStreamDefinition.KeepAlive? { endpoint.keepAlive }
 
   /// Runs until the task is cancelled.
   public func run() async {
@@ -164,10 +169,12 @@ public struct PriceStreamRunner: Sendable {
   }
 
   fileprivate func open(
+    outbound: AsyncStream<String>,
     onReceived: @escaping @Sendable (WebSocketInbound, Duration) -> PriceStreamError?
   ) async -> PriceStreamError {
     await connector.run(
-      url: endpoint.url, subscriptions: endpoint.subscriptions, onReceived: onReceived)
+      url: endpoint.url, subscriptions: endpoint.subscriptions, outbound: outbound,
+      onReceived: onReceived)
   }
 
   fileprivate var ageLimit: Duration? { maximumAge }
@@ -189,6 +196,8 @@ private final class Connection: Sendable {
   private struct State {
     var opened: ElapsedClock.Instant?
     var lastMessage: ElapsedClock.Instant?
+    /// When the keep-alive was last sent.
+    var askedAt: ElapsedClock.Instant?
     var delivered = false
     var task: Task<Void, Never>?
     var retiring: Connection?
@@ -197,18 +206,22 @@ private final class Connection: Sendable {
   private let state: Locked<State>
   private let signals: AsyncStream<Outcome>
   private let continuation: AsyncStream<Outcome>.Continuation
+  /// What the runner says on the connection (its keep-alive), for the connector to send.
+  private let outbound: AsyncStream<String>
+  private let say: AsyncStream<String>.Continuation
 
   init(retiring: Connection?) {
     state = Locked(State(retiring: retiring))
     (signals, continuation) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(4))
+    (outbound, say) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(1))
   }
 
   var hasDelivered: Bool { state.value.delivered }
 
   func start(_ runner: PriceStreamRunner) {
     let opened = runner.now
-    let task = Task { [continuation] in
-      let error = await runner.open { inbound, receivedAgo in
+    let task = Task { [continuation, outbound] in
+      let error = await runner.open(outbound: outbound) { inbound, receivedAgo in
         runner.handle(inbound, receivedAgo: receivedAgo, on: self)
       }
       continuation.yield(.ended(error))
@@ -220,22 +233,33 @@ private final class Connection: Sendable {
   }
 
   /// Signals `.ended(.silent)` once the connection has said nothing for the runner's silence
-  /// limit, or `.handover` once it reaches its age limit; returns when cancelled.
+  /// limit, or `.handover` once it reaches its age limit; returns when cancelled. A stream with a
+  /// keep-alive is asked first: the keep-alive is sent when the limit runs out, and the
+  /// connection ends only if nothing (the answer, or anything else) comes within one more limit.
+  /// That is OKX's own rule (no message for N seconds: send `ping`; no `pong` within N more:
+  /// reconnect), with N the silence limit, well under OKX's 30 s.
   ///
   /// It sleeps until the moment the connection would have been silent too long (or must be
   /// handed over), not on a fixed beat: a connection that talks wakes it once a limit (5 s)
-  /// instead of twice, and a silent one is dropped as its limit runs out. The deadline is
-  /// absolute, so a late wake-up never drifts it.
+  /// instead of twice, and a silent one is dropped as its limit runs out. The keep-alive is sent
+  /// on that same wake-up, so it costs a talking connection nothing. The deadline is absolute,
+  /// so a late wake-up never drifts it.
   private func watch(_ runner: PriceStreamRunner) async {
     let opened = state.value.opened ?? runner.now
     let limit = runner.silenceLimit
     let handover = runner.ageLimit.map { opened.advanced(by: $0) }
+    // Quiet since the last message, or since the keep-alive sent after it.
+    func quietSince() -> ElapsedClock.Instant {
+      let state = state.value
+      let last = state.lastMessage ?? opened
+      return state.askedAt.map { max($0, last) } ?? last
+    }
     while !Task.isCancelled {
-      let silentAt = (state.value.lastMessage ?? opened).advanced(by: limit)
+      let silentAt = quietSince().advanced(by: limit)
       do { try await runner.sleep(until: handover.map { min($0, silentAt) } ?? silentAt) } catch {
         return
       }
-      if (state.value.lastMessage ?? opened).duration(to: runner.now) >= limit {
+      if quietSince().duration(to: runner.now) >= limit {
         // A connector that reads on the tick may hold messages unread: after a stopped process
         // (Ctrl-Z, then fg) the watchdog can wake before the first tick has drained what came
         // meanwhile, and would drop a healthy connection. Read them before calling it silent.
@@ -243,7 +267,13 @@ private final class Connection: Sendable {
       }
       let now = runner.now
       let last = state.value.lastMessage ?? opened
-      if last.duration(to: now) >= limit {
+      if quietSince().duration(to: now) >= limit {
+        // Not asked since the last message: ask. Asked, and nothing came since: it is silent.
+        if let keepAlive = runner.keepAlive, state.value.askedAt.map({ $0 <= last }) ?? true {
+          state.withValue { $0.askedAt = now }
+          say.yield(keepAlive.message)
+          continue
+        }
         continuation.yield(.ended(.silent(after: last.duration(to: now))))
         return
       }
@@ -294,6 +324,7 @@ private final class Connection: Sendable {
     task?.cancel()
     retiring?.close()
     continuation.finish()
+    say.finish()
   }
 
   /// Closes, then returns once the connection's task (and the one it replaces) has ended. Its

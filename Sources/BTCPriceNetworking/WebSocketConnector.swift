@@ -38,6 +38,15 @@ public protocol WebSocketConnector: Sendable {
     onReceived: @escaping @Sendable (WebSocketInbound, _ receivedAgo: Duration) -> PriceStreamError?
   ) async -> PriceStreamError
 
+  /// ``run(url:subscriptions:onReceived:)``, also sending each text `outbound` yields, after the
+  /// subscriptions, until the connection ends: what the runner says on a quiet connection to keep
+  /// it open (OKX's `ping`, Bitstamp's `bts:heartbeat`). Connectors that cannot send (test doubles
+  /// that play a script) leave them unsent: the default.
+  func run(
+    url: URL, subscriptions: [String], outbound: AsyncStream<String>,
+    onReceived: @escaping @Sendable (WebSocketInbound, _ receivedAgo: Duration) -> PriceStreamError?
+  ) async -> PriceStreamError
+
   /// Reads what the open connections have buffered, for a connector that reads only when asked
   /// (the command line's, on the tick: one wake-up a tick instead of one a message); returns
   /// once it is read. Connectors that read each message as it arrives return at once.
@@ -52,6 +61,13 @@ extension WebSocketConnector {
     onReceived: @escaping @Sendable (WebSocketInbound, _ receivedAgo: Duration) -> PriceStreamError?
   ) async -> PriceStreamError {
     await run(url: url, subscriptions: subscriptions) { onReceived($0, .zero) }
+  }
+
+  public func run(
+    url: URL, subscriptions: [String], outbound: AsyncStream<String>,
+    onReceived: @escaping @Sendable (WebSocketInbound, _ receivedAgo: Duration) -> PriceStreamError?
+  ) async -> PriceStreamError {
+    await run(url: url, subscriptions: subscriptions, onReceived: onReceived)
   }
 }
 

@@ -10,7 +10,8 @@ import BTCPriceNetworking
 /// A ``WebSocketConnector`` for tests of who opens and closes streams, and when: every connection
 /// greets with the messages set for its host, then stays open until the task is cancelled,
 /// handing over what ``send(_:toHost:)`` sends. It counts the attempts, the open connections and
-/// the messages read.
+/// the messages read, records what the runner sends after subscribing (its keep-alives), and
+/// answers those it has a reply for, as the exchange would.
 public final class TestWebSocketConnector: WebSocketConnector {
   private struct State {
     var greetings: [String: [String]]
@@ -18,13 +19,17 @@ public final class TestWebSocketConnector: WebSocketConnector {
     var open: [Int: (host: String, continuation: AsyncStream<String>.Continuation)] = [:]
     var next = 0
     var delivered = 0
+    var replies: [String: String]
+    var sent: [(host: String, text: String)] = []
   }
 
   private let state: Locked<State>
 
-  /// - Parameter greetings: by host, the messages each new connection delivers first.
-  public init(greetings: [String: [String]] = [:]) {
-    state = Locked(State(greetings: greetings))
+  /// - Parameters:
+  ///   - greetings: by host, the messages each new connection delivers first.
+  ///   - replies: what the server answers to a text the runner sends (`ping` → `pong`).
+  public init(greetings: [String: [String]] = [:], replies: [String: String] = [:]) {
+    state = Locked(State(greetings: greetings, replies: replies))
   }
 
   /// The hosts of every connection attempt, in order.
@@ -33,6 +38,11 @@ public final class TestWebSocketConnector: WebSocketConnector {
   public var delivered: Int { state.value.delivered }
   /// The hosts of the connections open now.
   public var openHosts: [String] { state.value.open.values.map(\.host).sorted() }
+
+  /// The texts sent to `host` after the subscriptions, in order.
+  public func sent(toHost host: String) -> [String] {
+    state.value.sent.filter { $0.host == host }.map(\.text)
+  }
 
   /// What the next connections to `host` deliver first.
   public func greet(_ host: String, with messages: [String]) {
@@ -43,6 +53,26 @@ public final class TestWebSocketConnector: WebSocketConnector {
   public func send(_ text: String, toHost host: String) {
     let targets = state.withValue { $0.open.values.filter { $0.host == host } }
     for target in targets { target.continuation.yield(text) }
+  }
+
+  public func run(
+    url: URL, subscriptions: [String], outbound: AsyncStream<String>,
+    onReceived: @escaping @Sendable (WebSocketInbound, Duration) -> PriceStreamError?
+  ) async -> PriceStreamError {
+    let host = url.host ?? ""
+    return await withTaskGroup(of: Void.self) { group in
+      group.addTask {
+        for await text in outbound {
+          let reply = self.state.withValue { state in
+            state.sent.append((host, text))
+            return state.replies[text]
+          }
+          if let reply { self.send(reply, toHost: host) }
+        }
+      }
+      defer { group.cancelAll() }
+      return await run(url: url, subscriptions: subscriptions) { onReceived($0, .zero) }
+    }
   }
 
   public func run(

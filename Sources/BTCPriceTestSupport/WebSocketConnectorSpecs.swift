@@ -44,6 +44,36 @@ public enum WebSocketConnectorSpecs {
     _ = await task.value
   }
 
+  public static func sendsWhatItIsToldAfterTheSubscriptions(
+    _ connector: some WebSocketConnector, server: FakeStreamServer,
+    sourceLocation: SourceLocation = #_sourceLocation
+  ) async throws {
+    let endpoint = try PriceSourceDefinition.coinbase.streamEndpoint(for: .usd, base: server.url())
+    let (outbound, say) = AsyncStream.makeStream(of: String.self)
+    let acknowledged = Locked(false)
+    let task = Task {
+      await connector.run(
+        url: endpoint.url, subscriptions: endpoint.subscriptions, outbound: outbound
+      ) { _, _ in
+        acknowledged.withValue { $0 = true }
+        return nil
+      }
+    }
+    await eventually(within: .seconds(5), { acknowledged.value }, sourceLocation: sourceLocation)
+
+    say.yield(#"{"type":"ping-from-the-runner"}"#)
+    say.yield("ping")
+
+    await eventually(
+      within: .seconds(5), { server.received.count == endpoint.subscriptions.count + 2 },
+      sourceLocation: sourceLocation)
+    #expect(
+      server.received == endpoint.subscriptions + [#"{"type":"ping-from-the-runner"}"#, "ping"],
+      sourceLocation: sourceLocation)
+    task.cancel()
+    _ = await task.value
+  }
+
   public static func reportsTheServersCloseCode(
     _ connector: some WebSocketConnector, server: FakeStreamServer,
     sourceLocation: SourceLocation = #_sourceLocation

@@ -68,6 +68,15 @@ public final class URLSessionWebSocketConnector: WebSocketConnector {
     url: URL, subscriptions: [String],
     onInbound: @escaping @Sendable (WebSocketInbound) -> PriceStreamError?
   ) async -> PriceStreamError {
+    await run(url: url, subscriptions: subscriptions, outbound: AsyncStream { $0.finish() }) {
+      inbound, _ in onInbound(inbound)
+    }
+  }
+
+  public func run(
+    url: URL, subscriptions: [String], outbound: AsyncStream<String>,
+    onReceived: @escaping @Sendable (WebSocketInbound, Duration) -> PriceStreamError?
+  ) async -> PriceStreamError {
     if case .failure(let error) = WebSocketTarget.of(url) { return error }
     var request = URLRequest(url: url)
     request.setValue(BTCPriceVersion.userAgent, forHTTPHeaderField: "User-Agent")
@@ -78,11 +87,17 @@ public final class URLSessionWebSocketConnector: WebSocketConnector {
       do {
         // Sends before the handshake completes are queued by the task (Apple's reference).
         for subscription in subscriptions { try await task.send(text: subscription) }
-        while true {
-          let inbound = try Self.inbound(from: await task.receive())
-          if let error = onInbound(inbound) {
-            task.cancel(closeCode: .normalClosure)
-            return error
+        return try await withThrowingTaskGroup(of: Void.self) { group in
+          group.addTask {
+            for await text in outbound { try await task.send(text: text) }
+          }
+          defer { group.cancelAll() }
+          while true {
+            let inbound = try Self.inbound(from: await task.receive())
+            if let error = onReceived(inbound, .zero) {
+              task.cancel(closeCode: .normalClosure)
+              return error
+            }
           }
         }
       } catch let error as PriceStreamError {

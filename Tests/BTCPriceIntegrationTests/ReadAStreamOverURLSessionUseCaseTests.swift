@@ -34,6 +34,21 @@ struct ReadAStreamOverURLSessionUseCaseTests {
     #expect(await running.value == .closed(code: nil))
   }
 
+  @Test func run_sendsWhatTheRunnerSays_afterTheSubscriptions() async throws {
+    let (sut, task) = makeSUT()
+    let (outbound, say) = AsyncStream.makeStream(of: String.self)
+    let running = Task {
+      await sut.run(url: Self.url, subscriptions: ["sub-1"], outbound: outbound) { _, _ in nil }
+    }
+    await waitUntil({ task.sent == ["sub-1"] }, "the subscription was not sent")
+
+    say.yield("ping")
+
+    await waitUntil({ task.sent == ["sub-1", "ping"] }, "the keep-alive was not sent")
+    running.cancel()
+    #expect(await running.value == .closed(code: nil))
+  }
+
   @Test func cancellation_closesTheTask() async throws {
     let (sut, task) = makeSUT()
     let running = Task { await sut.run(url: Self.url, subscriptions: []) { _ in nil } }

@@ -46,6 +46,13 @@ struct WebSocketConnectorContractTests {
   }
 
   @Test(arguments: await Transport.available)
+  func sendsWhatItIsToldAfterTheSubscriptions(_ transport: Transport) async throws {
+    try await withServer(transport) {
+      try await WebSocketConnectorSpecs.sendsWhatItIsToldAfterTheSubscriptions($0, server: $1)
+    }
+  }
+
+  @Test(arguments: await Transport.available)
   func reportsTheServersCloseCode(_ transport: Transport) async throws {
     try await withServer(transport) {
       try await WebSocketConnectorSpecs.reportsTheServersCloseCode($0, server: $1)
