@@ -19,14 +19,17 @@ extension PriceStreamDefinition {
           + StreamPrice.quoted("live_trades_" + market) + "}}"
       ]
     },
+    // Asked after a minute without a trade, so a quiet market is not redialled; the answer,
+    // `{"event":"bts:heartbeat","channel":"","data":{"status":"success"}}`, reads as alive.
+    keepAlive: .init(message: #"{"event":"bts:heartbeat"}"#),
     read: { json, market throws(PriceStreamError) in
       try BitstampStreamMapper.read(json, market: market)
     })
 }
 
 /// Reads `{"event":"trade","channel":"live_trades_btcusd","data":{"price_str":"68875",...}}`
-/// (`price_str` the text, `price` a number beside it), the subscription's answers and
-/// `bts:request_reconnect`.
+/// (`price_str` the text, `price` a number beside it), the subscription's answers, the
+/// heartbeat's answer and `bts:request_reconnect`.
 public enum BitstampStreamMapper {
   public static func read(_ json: JSONValue, market: String) throws(PriceStreamError)
     -> PriceStreamMessage

@@ -390,6 +390,9 @@ private final class FakeStreamHandler: ChannelInboundHandler {
         return #"{"method":"subscribe","result":{"channel":"ticker","symbol":"BTC/USD"},"#
           + #""success":true}"#
       }
+      if text.contains("bts:heartbeat") {
+        return #"{"event":"bts:heartbeat","channel":"","data":{"status":"success"}}"#
+      }
       if text.contains("bts:subscribe") {
         return #"{"event":"bts:subscription_succeeded","channel":"live_trades_btcusd","data":{}}"#
       }

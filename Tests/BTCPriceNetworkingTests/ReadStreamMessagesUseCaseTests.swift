@@ -119,6 +119,18 @@ struct ReadStreamMessagesUseCaseTests {
         == .reconnectSoon)
   }
 
+  /// `{"event":"bts:heartbeat"}` and its answer as a public client recorded them (a Rust
+  /// order-book aggregator's README, index id 10072107428: `< {"event":"bts:heartbeat",
+  /// "channel":"","data":{"status":"success"}}`).
+  @Test func bitstamp_asksAQuietConnectionWithItsHeartbeat_andReadsTheAnswerAsALiveStream() throws {
+    let endpoint = try PriceSourceDefinition.bitstamp.streamEndpoint(for: .usd)
+
+    #expect(endpoint.keepAlive == .init(message: #"{"event":"bts:heartbeat"}"#))
+    #expect(
+      try endpoint.read(#"{"event":"bts:heartbeat","channel":"","data":{"status":"success"}}"#)
+        == .alive)
+  }
+
   @Test func bitstamp_subscribesToLiveTradesOfThePair() throws {
     let endpoint = try PriceSourceDefinition.bitstamp.streamEndpoint(for: .eur)
 
