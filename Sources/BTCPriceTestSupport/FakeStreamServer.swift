@@ -90,6 +90,21 @@ public final class FakeStreamServer: Sendable {
     return FakeStreamServer(port: port, listener: listener, state: state)
   }
 
+  /// Runs `body` with a fresh server and stops the server afterwards, also when `body` throws.
+  public static func withRunning<Result>(_ body: (FakeStreamServer) async throws -> Result)
+    async throws -> Result
+  {
+    let server = try await start()
+    do {
+      let result = try await body(server)
+      await server.stop()
+      return result
+    } catch {
+      await server.stop()
+      throw error
+    }
+  }
+
   /// Stops listening and closes every connection.
   public func stop() async {
     let (channels, repeating) = state.withLockedValue { state in

@@ -27,14 +27,7 @@ extension BinaryEndToEndTests {
     ) async throws {
       try await FakeExchangeServer.withRunning { server in
         await server.stub(.binance, .binance(price: Self.restPrice))
-        let stream = try await FakeStreamServer.start()
-        do {
-          try await body(server, stream)
-        } catch {
-          await stream.stop()
-          throw error
-        }
-        await stream.stop()
+        try await FakeStreamServer.withRunning { stream in try await body(server, stream) }
       }
     }
 
