@@ -11,9 +11,10 @@ import BTCPriceCore
 /// walks through it.
 public enum PriceSourceRegistry {
   /// The default chain, in order: the specified primary and fallback first, then the keyless
-  /// sources that keep the price flowing when those two refuse us.
+  /// sources that keep the price flowing when those two refuse us (each definition says why it
+  /// stands where it does).
   public static let all: [PriceSourceDefinition] = [
-    .binance, .cryptoCompare, .coinbase, .kraken, .bitstamp, .gemini,
+    .binance, .cryptoCompare, .coinbase, .kraken, .bitstamp, .okx, .gemini,
   ]
 
   /// The source with this id (case-insensitive), if this build knows it.

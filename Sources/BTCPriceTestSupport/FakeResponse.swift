@@ -122,6 +122,20 @@ public struct FakeResponse: Sendable {
         """, delay: delay)
   }
 
+  /// OKX's ticker: `code` "0", one ticker in `data`, every number a string (OKX's docs'
+  /// example, as JKorf/OKX.Net's `GetTicker.txt` keeps it, with a BTC-USDT spot instrument).
+  public static func okx(price: String, instrument: String = "BTC-USDT", delay: Duration = .zero)
+    -> FakeResponse
+  {
+    FakeResponse(
+      json: """
+        {"code":"0","msg":"","data":[{"instType":"SPOT","instId":"\(instrument)",\
+        "last":"\(price)","lastSz":"0.1","askPx":"\(price)","askSz":"11","bidPx":"8888.88",\
+        "bidSz":"5","open24h":"9000","high24h":"10000","low24h":"8888.88","volCcy24h":"2222",\
+        "vol24h":"2222","sodUtc0":"2222","sodUtc8":"2222","ts":"1597026383085"}]}
+        """, delay: delay)
+  }
+
   /// Gemini's ticker: prices are strings; the volume object is keyed by both currencies.
   public static func gemini(price: String, delay: Duration = .zero) -> FakeResponse {
     FakeResponse(

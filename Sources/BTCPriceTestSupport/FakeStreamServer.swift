@@ -295,6 +295,15 @@ public enum FakeStreamMessage {
 
   public static let krakenHeartbeat = #"{"channel":"heartbeat"}"#
 
+  /// An OKX `tickers` push (OKX's docs' example, as JKorf/OKX.Net's `Ticker.txt` keeps it).
+  public static func okxTicker(price: String, instrument: String = "BTC-USDT") -> String {
+    #"{"arg":{"channel":"tickers","instId":""# + instrument + #""},"data":[{"instType":"SPOT","#
+      + #""instId":""# + instrument + #"","last":""# + price + #"","lastSz":"0.1","askPx":""#
+      + price + #"","askSz":"11","bidPx":"8888.88","bidSz":"5","open24h":"9000","#
+      + #""high24h":"10000","low24h":"8888.88","volCcy24h":"2222","vol24h":"2222","#
+      + #""sodUtc0":"2222","sodUtc8":"2222","ts":"1597026383085"}]}"#
+  }
+
   public static func bitstampTrade(price: String, market: String = "btcusd") -> String {
     #"{"data":{"id":412345678,"timestamp":"1763800000","amount":0.01,"amount_str":"0.01","#
       + #""price":"# + price + #","price_str":""# + price + #"","type":0},"#
@@ -405,6 +414,12 @@ private final class FakeStreamHandler: ChannelInboundHandler {
         return #"{"method":"subscribe","result":{"channel":"ticker","symbol":"BTC/USD"},"#
           + #""success":true}"#
       }
+      if text.contains(#""op":"subscribe""#) {
+        return #"{"event":"subscribe","arg":{"channel":"tickers","instId":"BTC-USDT"},"#
+          + #""connId":"a4d3ae55"}"#
+      }
+      // OKX's keep-alive: a text ping, a text pong.
+      if text == "ping" { return "pong" }
       if text.contains("bts:heartbeat") {
         return #"{"event":"bts:heartbeat","channel":"","data":{"status":"success"}}"#
       }

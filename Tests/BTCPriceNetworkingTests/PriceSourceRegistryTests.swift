@@ -14,6 +14,21 @@ struct PriceSourceRegistryTests {
     #expect(ids.allSatisfy { $0 == $0.lowercased() && !$0.contains(" ") && !$0.contains(",") })
   }
 
+  @Test func okx_comesAfterTheFiatExchanges_andBeforeGemini_soTheStreamsOpenedStayTheSame() {
+    let ids = PriceSourceRegistry.all.map(\.source.id)
+    let okx = ids.firstIndex(of: "okx")!
+
+    // USDT, like Binance: the true USD (EUR, GBP) of Coinbase, Kraken and Bitstamp first. Ten
+    // requests a second allowed, where Gemini asks for one: ahead of Gemini.
+    #expect(["coinbase", "kraken", "bitstamp"].allSatisfy { ids.firstIndex(of: $0)! < okx })
+    #expect(okx < ids.firstIndex(of: "gemini")!)
+    // A default run still opens Binance's and Coinbase's streams, Kraken's standing by.
+    #expect(
+      PriceStreamSet.endpoints(
+        sources: PriceSourceRegistry.all, currency: .usd, maximumStreams: 3
+      ).map(\.source.id) == ["binance", "coinbase", "kraken"])
+  }
+
   @Test func chain_namedByAListOfIds_keepsItsOrderAndIgnoresCaseAndSpaces() throws {
     let chain = try PriceSourceRegistry.chain(named: " Kraken,coinbase ")
 

@@ -140,6 +140,59 @@ struct ReadStreamMessagesUseCaseTests {
       ])
   }
 
+  // MARK: OKX (okx.com/docs-v5: "WebSocket" overview and "WS / Tickers channel", as copied in
+  // rosssaunders/coincise's and other public docs mirrors, index ids 57126862094, 54528691004)
+
+  @Test func okx_deliversTheLastPriceOfItsTickersPush() throws {
+    #expect(try read(.okx, FakeStreamMessage.okxTicker(price: "9999.99")) == .trade(9999.99))
+  }
+
+  @Test func okx_subscribesToTheTickersOfThePair_andKeepsAQuietConnectionWithPing() throws {
+    let endpoint = try PriceSourceDefinition.okx.streamEndpoint(for: .usd)
+
+    #expect(endpoint.url.absoluteString == "wss://ws.okx.com:8443/ws/v5/public")
+    #expect(
+      endpoint.subscriptions == [
+        #"{"op":"subscribe","args":[{"channel":"tickers","instId":"BTC-USDT"}]}"#
+      ])
+    #expect(endpoint.keepAlive == .init(message: "ping", plainReply: "pong"))
+    #expect(try endpoint.read("pong") == .alive)
+  }
+
+  @Test func okx_takesTheSubscriptionsAnswerAsASignOfLife() throws {
+    let answer =
+      #"{"id":"1512","event":"subscribe","arg":{"channel":"tickers","instId":"BTC-USDT"},"#
+      + #""connId":"a4d3ae55"}"#
+
+    #expect(try read(.okx, answer) == .alive)
+  }
+
+  @Test(arguments: [
+    // The docs' failure example, and a refusal a user met (okxapi/python-okx#21).
+    (
+      #"{"id":"1512","event":"error","code":"60012","msg":"Invalid request: {\"op\": "#
+        + #"\"subscribe\", \"argss\":[{ \"channel\" : \"tickers\", \"instId\" : "#
+        + #"\"LTC-USD-200327\"}]}","connId":"a4d3ae55"}"#,
+      // Clipped as every text from an exchange is, its code kept first.
+      #"code 60012: Invalid request: {"op": "subscribe", "argss":[{ …"#
+    ),
+    (
+      #"{"event":"error","msg":"channel:tickers,instId:LTC-USD doesn't exist","code":"60018"}"#,
+      "code 60018: channel:tickers,instId:LTC-USD doesn't exist"
+    ),
+  ])
+  func okx_endsARefusedSubscriptionWithItsReason(message: String, reason: String) {
+    #expect(throws: PriceStreamError.subscriptionRefused(reason)) { try read(.okx, message) }
+  }
+
+  @Test func okx_asksForANewConnectionWhenItAnnouncesAServiceUpgrade() throws {
+    let notice =
+      #"{"event":"notice","code":"64008","msg":"The connection will soon be closed for a "#
+      + #"service upgrade. Please reconnect.","connId":"a4d3ae55"}"#
+
+    #expect(try read(.okx, notice) == .reconnectSoon)
+  }
+
   // MARK: Bad messages, for every exchange
 
   @Test(arguments: [
@@ -154,6 +207,28 @@ struct ReadStreamMessagesUseCaseTests {
     (.kraken, #"{"channel":"ticker","type":"update","data":[]}"#),
     (.bitstamp, #"{"event":"trade","channel":"live_trades_ethusd","data":{"price_str":"3000"}}"#),
     (.bitstamp, #"{"event":"trade","channel":"live_trades_btcusd","data":{"price":73285}}"#),
+    (.okx, FakeStreamMessage.okxTicker(price: "3000.00", instrument: "ETH-USDT")),
+    // JKorf/OKX.Net's `Ticker.txt` as it is: subscribed to ETH-USDT, a BTC-USDT ticker in it.
+    (
+      .okx,
+      #"{"arg":{"channel":"tickers","instId":"ETH-USDT"},"data":[{"instType":"SPOT","#
+        + #""instId":"BTC-USDT","last":"9999.99"}]}"#
+    ),
+    (
+      .okx,
+      #"{"arg":{"channel":"tickers","instId":"BTC-USDT"},"data":[{"instType":"SPOT","#
+        + #""instId":"ETH-USDT","last":"3000.00"}]}"#
+    ),
+    (
+      .okx,
+      #"{"arg":{"channel":"tickers","instId":"BTC-USDT"},"data":[{"instId":"BTC-USDT","last":68870.1}]}"#
+    ),
+    (
+      .okx,
+      #"{"arg":{"channel":"tickers","instId":"BTC-USDT"},"data":[{"instId":"BTC-USDT","last":""}]}"#
+    ),
+    (.okx, #"{"arg":{"channel":"tickers","instId":"BTC-USDT"},"data":[]}"#),
+    (.okx, "ping"),
     (.binance, "<html>502 Bad Gateway</html>"),
     (.coinbase, "[1,2,3]"),
     (.kraken, ""),
