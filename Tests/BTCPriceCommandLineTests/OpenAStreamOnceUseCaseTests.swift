@@ -10,7 +10,7 @@ import Testing
 /// end, or a limit.
 @Suite("Open a stream once", .timeLimit(.minutes(1)), .hangLimit(.seconds(10)))
 struct OpenAStreamOnceUseCaseTests {
-  let endpoint = try! PriceStreamDefinition.coinbase.endpoint(for: .usd)
+  let endpoint = try! PriceSourceDefinition.coinbase.streamEndpoint(for: .usd)
 
   @Test func theFirstMessage_endsTheCheck() async {
     let connector = TestWebSocketConnector(greetings: [
