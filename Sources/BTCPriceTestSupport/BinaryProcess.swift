@@ -104,27 +104,53 @@ public final class BinaryProcess: @unchecked Sendable {
     process.standardError = stderr
     process.standardInput = FileHandle.nullDevice
     if stdout != nil { output.withValue { $0.stdoutOpen = false } }
-    captured.fileHandleForReading.readabilityHandler = { [weak self] handle in
-      let data = handle.availableData
+    Self.read(captured.fileHandleForReading) { [weak self] data in
       guard let self else { return }
-      if data.isEmpty {
-        handle.readabilityHandler = nil
-        self.output.withValue { $0.stdoutOpen = false }
-      } else {
+      if let data {
         self.receiveStdout(data)
+      } else {
+        self.output.withValue { $0.stdoutOpen = false }
       }
     }
-    stderr.fileHandleForReading.readabilityHandler = { [weak self] handle in
-      let data = handle.availableData
+    Self.read(stderr.fileHandleForReading) { [weak self] data in
       guard let self else { return }
-      if data.isEmpty {
-        handle.readabilityHandler = nil
-        self.output.withValue { $0.stderrOpen = false }
-      } else {
+      if let data {
         self.output.withValue { $0.stderrData.append(data) }
+      } else {
+        self.output.withValue { $0.stderrOpen = false }
       }
     }
     try process.run()
+  }
+
+  /// Reads `handle` to its end on a thread of its own, handing each chunk to `receive` and then
+  /// nil. Not `readabilityHandler`: its dispatch source could outlive the pipe when a test ended
+  /// with its process still writing, and libdispatch then crashed the whole test process on the
+  /// closed descriptor (seen here under load). The thread keeps the handle open until the end of
+  /// file, which comes when the last process holding the pipe's other end exits.
+  private static func read(
+    _ handle: FileHandle, _ receive: @escaping @Sendable (Data?) -> Void
+  ) {
+    let thread = Thread {
+      // One read(2) a chunk, so each line is stamped when it arrives (FileHandle's reads wait
+      // for a whole count or the end).
+      var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+      while true {
+        let count = buffer.withUnsafeMutableBytes {
+          Foundation.read(handle.fileDescriptor, $0.baseAddress, $0.count)
+        }
+        if count > 0 {
+          receive(Data(buffer[..<count]))
+        } else if count < 0, errno == EINTR {
+          continue
+        } else {
+          break
+        }
+      }
+      withExtendedLifetime(handle) {}
+      receive(nil)
+    }
+    thread.start()
   }
 
   private func receiveStdout(_ data: Data) {
@@ -174,7 +200,8 @@ public final class BinaryProcess: @unchecked Sendable {
       }
       try? await Task.sleep(for: .milliseconds(5))
     }
-    let drained = ContinuousClock.now + .seconds(2)
+    // The end of file follows the exit at once, unless a loaded machine holds the readers back.
+    let drained = ContinuousClock.now + .seconds(10)
     while output.withValue({ $0.stdoutOpen || $0.stderrOpen }), ContinuousClock.now < drained {
       try? await Task.sleep(for: .milliseconds(5))
     }
