@@ -1,4 +1,6 @@
-/// Asks each source in order until one delivers a valid price within its deadline.
+/// Asks each price source in order until one delivers a valid price within its deadline: a
+/// ``SourceChain`` of ``PriceLoader``s, whose deliveries are reported as
+/// ``PriceSourceEvent/delivered(_:_:latency:)``.
 ///
 /// A source gets `min(its timeout, what is left of the budget)`; the last ones usually have no
 /// timeout of their own and get whatever the earlier ones left. A source that errors, sends
@@ -33,17 +35,7 @@ public struct PriceSourceChain: Sendable {
     }
   }
 
-  /// A link's breaker, and whether its open state came from an earlier run.
-  private struct Guard {
-    var breaker: CircuitBreaker<ElapsedClock.Instant>
-    var inherited = false
-  }
-
-  private let links: [Link]
-  private let clock: ElapsedClock
-  /// One guard per link, in link order; nil when breakers are off.
-  private let guards: Locked<[Guard]>?
-  private let onEvent: @Sendable (PriceSourceEvent) -> Void
+  private let chain: SourceChain<Void, PriceQuote>
 
   /// - Parameters:
   ///   - breakers: when to leave a failing source alone; `nil` asks every source on every tick.
@@ -56,21 +48,15 @@ public struct PriceSourceChain: Sendable {
     inheritedLimits: [String: InheritedLimit] = [:],
     onEvent: @escaping @Sendable (PriceSourceEvent) -> Void = { _ in }
   ) {
-    let clock = ElapsedClock(clock)
-    self.links = links
-    self.clock = clock
-    self.guards = breakers.map { policy in
-      Locked(
-        links.map { link in
-          var entry = Guard(breaker: CircuitBreaker(policy: policy))
-          if let limit = inheritedLimits[link.source.id], limit.remaining > .zero {
-            entry.breaker.respect(limit: limit.remaining, cause: limit.cause, at: clock.now)
-            entry.inherited = true
-          }
-          return entry
-        })
-    }
-    self.onEvent = onEvent
+    chain = SourceChain(
+      links.map { link in
+        SourceChain.Link(source: link.source, timeout: link.timeout) {
+          [loader = link.loader] _ in try await loader.load()
+        }
+      }, clock: clock, breakers: breakers, inheritedLimits: inheritedLimits, onEvent: onEvent,
+      onDelivered: { source, quote, latency in
+        onEvent(.delivered(source, quote, latency: latency))
+      })
   }
 
   /// The first valid quote delivered within `budget`.
@@ -82,83 +68,13 @@ public struct PriceSourceChain: Sendable {
   public func load(within budget: Duration, skipping: Set<PriceSource> = []) async throws
     -> PriceQuote
   {
-    let end = clock.now.advanced(by: budget)
-    var failures: [PriceFetchFailure.SourceFailure] = []
-    for (index, link) in links.enumerated() where !skipping.contains(link.source) {
-      if let reason = skipReason(index, before: end) {
-        onEvent(.skipped(link.source, reason))
-        failures.append(.init(source: link.source, error: reason))
-        continue
-      }
-      let started = clock.now
-      let granted = min(link.timeout ?? budget, started.duration(to: end))
-      let failure: PriceSourceError
-      do {
-        let quote = try await race(
-          { [loader = link.loader] in try await loader.load() },
-          until: started.advanced(by: granted), on: clock)
-        onEvent(.delivered(link.source, quote, latency: started.duration(to: clock.now)))
-        record(index) { $0.recordSuccess() }
-        return quote
-      } catch is DeadlineExceeded {
-        failure = .timedOut(after: granted)
-      } catch let error as PriceSourceError {
-        try Task.checkCancellation()
-        failure = error
-      } catch {
-        try Task.checkCancellation()
-        failure = .unreachable(String(describing: error))
-      }
-      onEvent(.failed(link.source, failure, latency: started.duration(to: clock.now)))
-      failures.append(.init(source: link.source, error: failure))
-      let now = clock.now
-      record(index) { $0.recordFailure(failure, at: now) }
-    }
-    throw PriceFetchFailure(failures: failures)
+    try await chain.load((), within: budget, skipping: skipping)
   }
 
   /// Leaves the source with id `sourceID` alone as if its last request had failed with `cause`:
   /// a refusal told by another way to the same exchange (its stream's handshake). The circuit
   /// change is reported as any other, so the limits kept across runs see it.
   public func respect(_ cause: PriceSourceError, from sourceID: String) {
-    guard let index = links.firstIndex(where: { $0.source.id == sourceID }) else { return }
-    let now = clock.now
-    record(index) { $0.recordFailure(cause, at: now) }
-  }
-
-  /// Why link `index` is not asked now, or nil to ask it. An open circuit whose cool-down is over
-  /// moves to half-open here, and only when the tick has time left: a probe is never spent on a
-  /// source that will not be asked.
-  private func skipReason(_ index: Int, before end: ElapsedClock.Instant) -> PriceSourceError? {
-    let now = clock.now
-    let noTimeLeft = PriceSourceError.skipped("no time left in this tick")
-    guard let guards else { return now < end ? nil : noTimeLeft }
-    let (decision, rest, inherited) = guards.withValue { guards in
-      let rest = guards[index].breaker.remainingCoolDown(at: now)
-      guard now < end else {
-        return (
-          (admitted: false, transition: nil as CircuitTransition?), rest, guards[index].inherited
-        )
-      }
-      let decision = guards[index].breaker.admit(at: now)
-      let inherited = guards[index].inherited
-      if decision.admitted { guards[index].inherited = false }
-      return (decision, rest, inherited)
-    }
-    if let transition = decision.transition {
-      onEvent(.circuitChanged(links[index].source, transition))
-    }
-    if !decision.admitted, let rest, rest.remaining > .zero {
-      let origin = inherited ? " (a limit from an earlier run)" : ""
-      return .skipped("cooling down for \(rest.remaining.humanText) after: \(rest.cause)\(origin)")
-    }
-    return decision.admitted ? nil : noTimeLeft
-  }
-
-  private func record(
-    _ index: Int, _ change: (inout CircuitBreaker<ElapsedClock.Instant>) -> CircuitTransition?
-  ) {
-    guard let transition = guards?.withValue({ change(&$0[index].breaker) }) else { return }
-    onEvent(.circuitChanged(links[index].source, transition))
+    chain.respect(cause, from: sourceID)
   }
 }

@@ -33,31 +33,13 @@ public struct RemotePriceLoader: PriceLoader {
   }
 
   public func load() async throws -> PriceQuote {
-    let response: BTCHTTPResponse
-    do {
-      response = try await client.get(request)
-    } catch let error as BTCHTTPClientError {
-      if case .bodyTooLarge = error { throw PriceSourceError.invalidData(error.description) }
-      throw PriceSourceError.unreachable(error.description)
-    }
+    let response = try await SourceAnswer.response(to: request, from: client)
     let value: Decimal
     do {
       value = try definition.map(response, in: currency)
     } catch {
-      throw rateLimitAware(error, in: response)
+      throw SourceAnswer.rateLimitAware(error, in: response, now: now())
     }
     return PriceQuote(value: value, currency: currency.code, timestamp: now(), source: source)
-  }
-
-  /// 429 and 418 become ``PriceSourceError/rateLimited(status:retryAfter:message:)`` with the
-  /// server's `Retry-After`, so the chain leaves the source alone for as long as it asked.
-  private func rateLimitAware(_ error: PriceSourceError, in response: BTCHTTPResponse)
-    -> PriceSourceError
-  {
-    guard case .httpStatus(let status, let message) = error, status == 429 || status == 418 else {
-      return error
-    }
-    let retryAfter = response.headers["retry-after"].flatMap { RetryAfter.parse($0, now: now()) }
-    return .rateLimited(status: status, retryAfter: retryAfter, message: message)
   }
 }
