@@ -23,7 +23,7 @@ extension Duration {
 
 extension Duration {
   /// Seconds as a `TimeInterval`, for dates on the wall clock.
-  var timeInterval: Double {
+  package var timeInterval: Double {
     let (seconds, attoseconds) = components
     return Double(seconds) + Double(attoseconds) / 1e18
   }

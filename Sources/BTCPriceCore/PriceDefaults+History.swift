@@ -1,0 +1,13 @@
+extension PriceDefaults {
+  /// How soon a history that could not be fetched is asked for again: 2 minutes, so an offline
+  /// start shows the day soon after the network comes back, while a chain whose every source
+  /// fails costs at most 30 attempts an hour (and the breakers leave a refusing source alone for
+  /// its own cool-down meanwhile).
+  public static let historyRetryAfterFailure: Duration = .seconds(120)
+  /// What each exchange may take to send a range of candles: 5 s. An answer is 20 to 50 KB where
+  /// a price is a hundred bytes, and nothing waits on it (the chart shows the day it knew, the
+  /// ticks go on): a slow link gets its chance, a hung one is left.
+  public static let historySourceTimeout: Duration = .seconds(5)
+  /// The most one fetch of a range may take, every source tried: 15 s.
+  public static let historyBudget: Duration = .seconds(15)
+}

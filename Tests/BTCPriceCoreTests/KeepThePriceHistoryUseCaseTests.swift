@@ -1,0 +1,197 @@
+import BTCPriceCore
+import BTCPriceTestSupport
+import Foundation
+import Testing
+
+@Suite("Keep the price history", .timeLimit(.minutes(1)), .hangLimit(.seconds(10)))
+struct KeepThePriceHistoryUseCaseTests {
+  let clock = SteppedTestClock()
+  /// The wall clock follows the test clock from 1,795,356,000.
+  var now: @Sendable () -> Date {
+    { [clock] in Date(timeIntervalSince1970: 1_795_356_000 + clock.elapsed.timeInterval) }
+  }
+
+  @Test func aStartWithoutHistory_fetchesAtOnceAndKeepsWhatCame() async throws {
+    let store = InMemoryCandleStore()
+    let loader = ScriptedHistoryLoader([.success(fetched(at: 1_795_356_000))])
+    let sut = makeSUT(store: store, loader: loader)
+
+    #expect(try await sut.refreshIfDue(.day) == .refreshed(fetched(at: 1_795_356_000)))
+    #expect(sut.series(.day) == fetched(at: 1_795_356_000))
+    #expect(store.saved.map(\.range) == [.day])
+    #expect(loader.asked == [.day])
+  }
+
+  @Test func aKeptHistoryYoungerThanItsRefresh_isNotFetchedAgain() async throws {
+    // Fetched 14 min 59 s before: a status bar's `--once` every few seconds asks nobody.
+    let kept = fetched(at: 1_795_356_000 - 899)
+    let loader = ScriptedHistoryLoader([])
+    let sut = makeSUT(store: InMemoryCandleStore(stored: [.day: kept]), loader: loader)
+
+    #expect(
+      try await sut.refreshIfDue(.day)
+        == .notDue(until: Date(timeIntervalSince1970: 1_795_356_001)))
+    #expect(sut.series(.day) == kept)
+    #expect(loader.asked.isEmpty)
+  }
+
+  @Test func aKeptHistoryAsOldAsItsRefresh_isFetchedAgain() async throws {
+    let loader = ScriptedHistoryLoader([.success(fetched(at: 1_795_356_000))])
+    let sut = makeSUT(
+      store: InMemoryCandleStore(stored: [.day: fetched(at: 1_795_356_000 - 900)]),
+      loader: loader)
+
+    #expect(try await sut.refreshIfDue(.day) == .refreshed(fetched(at: 1_795_356_000)))
+  }
+
+  @Test func aKeptHistoryFromTheFuture_isFetchedAgain() async throws {
+    // A clock set back says nothing about how old the history is.
+    let loader = ScriptedHistoryLoader([.success(fetched(at: 1_795_356_000))])
+    let sut = makeSUT(
+      store: InMemoryCandleStore(stored: [.day: fetched(at: 1_795_356_060)]), loader: loader)
+
+    #expect(try await sut.refreshIfDue(.day) == .refreshed(fetched(at: 1_795_356_000)))
+  }
+
+  @Test func aFailedFetch_keepsTheHistoryHeldAndIsRetriedAfterTwoMinutes() async throws {
+    let kept = fetched(at: 1_795_356_000 - 3_600)
+    let failure = PriceFetchFailure(failures: [
+      .init(source: .binance, error: .httpStatus(503, message: nil))
+    ])
+    let sut = makeSUT(
+      store: InMemoryCandleStore(stored: [.day: kept]),
+      loader: ScriptedHistoryLoader([.failure(failure)]))
+
+    #expect(try await sut.refreshIfDue(.day) == .failed(failure))
+    #expect(sut.series(.day) == kept)
+    #expect(sut.nextRefresh(.day) == Date(timeIntervalSince1970: 1_795_356_120))
+  }
+
+  @Test func aStoreThatCannotBeRead_isNoHistoryAndOneWarning() async throws {
+    let warnings = Locked<[String]>([])
+    let sut = makeSUT(
+      store: InMemoryCandleStore(loadError: "ignoring corrupt cache history-24h.json"),
+      loader: ScriptedHistoryLoader([]), warn: { warnings.append($0) })
+
+    #expect(sut.series(.day) == nil)
+    #expect(sut.series(.day) == nil)
+    _ = sut.nextRefresh(.day)
+
+    #expect(
+      warnings.value == [
+        "ignoring corrupt cache history-24h.json; no 24h price history is known"
+      ])
+  }
+
+  @Test func aHistoryInAnotherCurrency_isNoHistory() {
+    let sut = makeSUT(
+      store: InMemoryCandleStore(stored: [.day: .of([.flat(0, "1")], currency: .eur)]),
+      loader: ScriptedHistoryLoader([]))
+
+    #expect(sut.series(.day) == nil)
+  }
+
+  @Test func aStoreThatCannotBeWritten_isWarnedOfOncePerRunOfFailures() async throws {
+    let warnings = Locked<[String]>([])
+    let store = InMemoryCandleStore(saveError: "cannot write history-24h.json: disk full")
+    let loader = ScriptedHistoryLoader(
+      (0..<3).map { .success(fetched(at: 1_795_356_000 + TimeInterval($0) * 900)) })
+    let sut = makeSUT(store: store, loader: loader, warn: { warnings.append($0) })
+
+    _ = try await sut.refreshIfDue(.day)
+    await clock.advance(to: .seconds(900))
+    _ = try await sut.refreshIfDue(.day)
+    store.failSaves(nil)
+    await clock.advance(to: .seconds(1_800))
+    _ = try await sut.refreshIfDue(.day)
+
+    #expect(
+      warnings.value == [
+        "cannot write history-24h.json: disk full (will keep running without saving the price "
+          + "history)"
+      ])
+    #expect(store.saved.count == 1)
+  }
+
+  @Test func livePrices_extendTheHistoryHeldButNeverFetchNorSave() async throws {
+    let store = InMemoryCandleStore()
+    let loader = ScriptedHistoryLoader([.success(fetched(at: 1_795_356_000))])
+    let sut = makeSUT(store: store, loader: loader)
+    _ = try await sut.refreshIfDue(.day)
+
+    for second in 0..<60 {
+      sut.record(quote("70000.5", at: 1_795_356_000 + TimeInterval(second)))
+    }
+    sut.record(PriceQuote(value: 1, currency: "EUR", timestamp: now(), source: .binance))
+
+    #expect(sut.series(.day)?.candles.last?.close == Decimal(string: "70000.5"))
+    #expect(sut.series(.day)?.candles.last?.high == Decimal(string: "70000.5"))
+    #expect(loader.asked == [.day])
+    #expect(store.saved.count == 1)
+  }
+
+  @Test func running_fetchesEachRangeAtStartThenAtItsOwnPace() async throws {
+    let now = now
+    let loader = ScriptedHistoryLoader([]) {
+      .of([.flat(1_795_355_700, "68900")], fetchedAt: now().timeIntervalSince1970)
+    }
+    let sut = makeSUT(store: nil, loader: loader)
+
+    let running = Task { await sut.run([.day, .week]) }
+    // At start both; the day again at 15, 30 and 45 minutes; both at the hour.
+    await clock.advance(to: .seconds(900), afterSleeps: 1)
+    await clock.advance(to: .seconds(1_800), afterSleeps: 2)
+    await clock.advance(to: .seconds(2_700), afterSleeps: 3)
+    await clock.advance(to: .seconds(3_600), afterSleeps: 4)
+    await waitUntil({ loader.asked.count == 7 }, "seven fetches")
+    running.cancel()
+    await running.value
+
+    #expect(loader.asked == [.day, .week, .day, .day, .day, .day, .week])
+  }
+
+  private func makeSUT(
+    store: InMemoryCandleStore?, loader: ScriptedHistoryLoader,
+    warn: @escaping @Sendable (String) -> Void = { _ in }
+  ) -> CandleHistory {
+    CandleHistory(
+      currency: .usd, store: store, load: { try await loader.load($0) }, clock: clock, now: now,
+      warn: warn)
+  }
+
+  private func fetched(at seconds: TimeInterval) -> CandleSeries {
+    .of([.flat(seconds - 600, "68900"), .flat(seconds - 300, "69000")], fetchedAt: seconds)
+  }
+
+  private func quote(_ value: String, at seconds: TimeInterval) -> PriceQuote {
+    PriceQuote(
+      value: Decimal(string: value)!, timestamp: Date(timeIntervalSince1970: seconds),
+      source: .binance)
+  }
+}
+
+/// Answers each fetch with the next scripted result, then with `then` (or a failure), recording
+/// the ranges asked for.
+final class ScriptedHistoryLoader: Sendable {
+  private let results: Locked<[Result<CandleSeries, PriceFetchFailure>]>
+  private let then: (@Sendable () -> CandleSeries)?
+  private let recorded = Locked<[ChartRange]>([])
+
+  init(
+    _ results: [Result<CandleSeries, PriceFetchFailure>],
+    then: (@Sendable () -> CandleSeries)? = nil
+  ) {
+    self.results = Locked(results)
+    self.then = then
+  }
+
+  var asked: [ChartRange] { recorded.value }
+
+  func load(_ range: ChartRange) async throws -> CandleSeries {
+    recorded.append(range)
+    let next = results.withValue { $0.isEmpty ? nil : $0.removeFirst() }
+    if let next { return try next.get() }
+    guard let then else { throw PriceFetchFailure(failures: []) }
+    return then()
+  }
+}
