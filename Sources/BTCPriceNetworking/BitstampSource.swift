@@ -38,7 +38,7 @@ public enum BitstampMapper {
 
   /// Bitstamp errors look like `{"status":"error","reason":"...","code":"..."}`, or
   /// `{"message":"..."}` from its gateway.
-  private static func errorMessage(in json: JSONValue) -> String? {
+  static func errorMessage(in json: JSONValue) -> String? {
     if json["status"]?.stringValue == "error" {
       return json["reason"]?.stringValue ?? json["code"]?.stringValue ?? "unknown error"
     }

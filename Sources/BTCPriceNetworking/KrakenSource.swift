@@ -55,13 +55,13 @@ public enum KrakenMapper {
     return try PositivePrice.parse(text)
   }
 
-  private static func errorMessage(in json: JSONValue) -> String? {
+  static func errorMessage(in json: JSONValue) -> String? {
     let errors = json["error"]?.arrayValue?.compactMap(\.stringValue) ?? []
     return errors.isEmpty ? nil : errors.joined(separator: "; ")
   }
 
   /// "EAPI:Rate limit exceeded", "EGeneral:Too many requests": a rate limit, said in the body.
-  private static func bodyError(_ message: String) -> PriceSourceError {
+  static func bodyError(_ message: String) -> PriceSourceError {
     let lowered = message.lowercased()
     if lowered.contains("rate limit") || lowered.contains("too many requests") {
       return .rateLimited(status: nil, retryAfter: nil, message: message)

@@ -1,0 +1,132 @@
+import BTCPriceCore
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+
+/// Everything the product knows about one exchange's candles (docs/HISTORY.md): its endpoint,
+/// the pair it names BTC in per currency and where the URL names it, the candle periods it has
+/// and how a request asks for one of them, and how its answer is read.
+///
+/// Beside ``PriceSourceDefinition`` (the same exchange's price) and ``PriceStreamDefinition``
+/// (its stream) for now; it joins the exchange's one definition once that holds all three.
+public struct CandleSourceDefinition: Sendable {
+  /// Reads an answer into candles of `period`, oldest first and checked
+  /// (``CandleSeries/checkOrder(_:period:)``), for one pair; an answer for another pair is
+  /// invalid data.
+  public typealias Mapper =
+    @Sendable (_ response: BTCHTTPResponse, _ pair: MarketPair, _ period: Duration)
+    throws(PriceSourceError) -> [Candle]
+
+  /// What a request for candles of one period sets in the URL's query, besides the pair:
+  /// `interval=5m&limit=290`. `count` candles reach back from `now`.
+  public typealias Query =
+    @Sendable (_ period: Duration, _ count: Int, _ now: Date) -> [(name: String, value: String)]
+
+  public let source: PriceSource
+  /// The real endpoint, for USD; its query is set per request.
+  public let defaultURL: URL
+  /// The pair it names BTC in, for each currency it has candles in.
+  public let markets: [Currency: MarketPair]
+  public let pairPlacement: PairPlacement
+  /// The candle periods it has, shortest first.
+  public let periods: [Duration]
+  let query: Query
+  let map: Mapper
+
+  public init(
+    source: PriceSource, defaultURL: URL, markets: [Currency: MarketPair],
+    pairPlacement: PairPlacement, periods: [Duration], query: @escaping Query,
+    map: @escaping Mapper
+  ) {
+    self.source = source
+    self.defaultURL = defaultURL
+    self.markets = markets
+    self.pairPlacement = pairPlacement
+    self.periods = periods.sorted()
+    self.query = query
+    self.map = map
+  }
+
+  /// The period it draws `range` from: the longest it has up to the range's own, else its
+  /// shortest (more candles, never a coarser chart than asked for).
+  public func period(for range: ChartRange) -> Duration {
+    periods.last { $0 <= range.period } ?? periods[0]
+  }
+
+  /// The request for `range` in `currency` at `now`, from `base` (default: the real endpoint),
+  /// and the period it asks for. The base is taken whole; its pair part is set for the currency
+  /// and its query items for the range, the others kept.
+  public func request(
+    for range: ChartRange, in currency: Currency, base: URL? = nil, now: Date
+  ) throws(PriceSourceDefinition.MarketError) -> (request: BTCHTTPRequest, period: Duration) {
+    guard let pair = markets[currency] else {
+      throw .notServed(sourceID: source.id, currency: currency)
+    }
+    let base = base ?? defaultURL
+    let marketURL: URL
+    if let url = pairPlacement.url(base, settingPairTo: pair.request) {
+      marketURL = url
+    } else if currency == .usd {
+      marketURL = base
+    } else {
+      throw .noPairPart(sourceID: source.id, expected: pairPlacement.expected)
+    }
+    let period = period(for: range)
+    let items = query(period, range.candleCount(of: period), now)
+    return (
+      BTCHTTPRequest(
+        url: Self.url(marketURL, setting: items),
+        headers: [(name: "User-Agent", value: BTCPriceVersion.userAgent)],
+        maxBodySize: Self.maxBodySize),
+      period
+    )
+  }
+
+  /// The candles in `response` for `currency`, in periods of `period`.
+  public func candles(in response: BTCHTTPResponse, for currency: Currency, period: Duration)
+    throws(PriceSourceError) -> [Candle]
+  {
+    guard let pair = markets[currency] else {
+      throw .invalidData(
+        PriceSourceDefinition.MarketError.notServed(sourceID: source.id, currency: currency)
+          .description)
+    }
+    return try map(response, pair, period)
+  }
+
+  /// 512 KiB: a range of candles is 20 to 70 KB (Kraken sends up to 720 of them, Binance 12
+  /// fields each); a price answer's 64 KiB limit would cut them.
+  static let maxBodySize = 512 * 1024
+
+  /// `url` with each of `items` set (replacing one of the same name, else added at the end).
+  private static func url(_ url: URL, setting items: [(name: String, value: String)]) -> URL {
+    guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else {
+      return url
+    }
+    var query = components.percentEncodedQueryItems ?? []
+    for item in items {
+      if let index = query.firstIndex(where: { $0.name == item.name }) {
+        query[index].value = item.value
+      } else {
+        query.append(URLQueryItem(name: item.name, value: item.value))
+      }
+    }
+    components.percentEncodedQueryItems = query
+    return components.url ?? url
+  }
+}
+
+extension CandleSourceDefinition {
+  /// Every exchange whose candles this build reads, in the price chain's order (the history of
+  /// the exchange whose price is shown comes first); OKX last until its place in the price chain
+  /// is decided with its price.
+  public static let all: [CandleSourceDefinition] = [.binance, .coinbase, .kraken, .bitstamp, .okx]
+
+  /// The exchanges with candles in `currency`, in the default order.
+  public static func serving(_ currency: Currency) -> [CandleSourceDefinition] {
+    all.filter { $0.markets[currency] != nil }
+  }
+}
