@@ -83,15 +83,43 @@ public struct TimestampFormatter: Sendable {
   #endif
 
   public func format(_ date: Date) -> String {
-    // Whole seconds, rounded down like a clock (14:03:05.999 is still 14:03:05).
+    let (day, secondOfDay) = local(date)
+    var text = Self.monthAndDay(day) + ", " + Self.hoursAndMinutes(secondOfDay)
+    if precision == .seconds { text += ":" + Self.twoDigits(secondOfDay % 60) }
+    return text
+  }
+
+  /// `Nov 22`: the day alone, for a chart's time axis over days.
+  public func day(_ date: Date) -> String {
+    Self.monthAndDay(local(date).day)
+  }
+
+  /// `14:00`: the time of day alone, for a chart's time axis over hours.
+  public func timeOfDay(_ date: Date) -> String {
+    Self.hoursAndMinutes(local(date).secondOfDay)
+  }
+
+  /// How far the zone is ahead of UTC at `date`, in seconds (daylight saving time included): for
+  /// placing a chart's ticks on the hours and days people live by.
+  public func secondsAheadOfUTC(at date: Date) -> Int {
+    secondsFromGMT(date)
+  }
+
+  /// The civil day and the second within it that `date` falls on in the zone. Whole seconds,
+  /// rounded down like a clock (14:03:05.999 is still 14:03:05).
+  private func local(_ date: Date) -> (day: CivilDate, secondOfDay: Int64) {
     let utcSeconds = Int64((date.timeIntervalSince1970).rounded(.down))
     let local = utcSeconds + Int64(secondsFromGMT(date))
     let (days, secondOfDay) = local.floorDivided(by: 86_400)
-    let date = CivilDate(daysSince1970: days)
-    var text = Self.months[Int(date.month) - 1] + " " + String(date.day) + ", "
-    text += Self.twoDigits(secondOfDay / 3_600) + ":" + Self.twoDigits(secondOfDay / 60 % 60)
-    if precision == .seconds { text += ":" + Self.twoDigits(secondOfDay % 60) }
-    return text
+    return (CivilDate(daysSince1970: days), secondOfDay)
+  }
+
+  private static func monthAndDay(_ day: CivilDate) -> String {
+    months[Int(day.month) - 1] + " " + String(day.day)
+  }
+
+  private static func hoursAndMinutes(_ secondOfDay: Int64) -> String {
+    twoDigits(secondOfDay / 3_600) + ":" + twoDigits(secondOfDay / 60 % 60)
   }
 
   /// `2026-11-22 14:33:22.123 +0100`: the date, the time to the millisecond and the zone's offset,
