@@ -1,0 +1,61 @@
+import BTCPriceCore
+import BTCPriceFeature
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+
+/// One chart of a range printed and done, for `btc-price chart [--range 24h|7d|30d]`: the
+/// history is fetched unless the one kept is younger than its refresh interval (a status bar
+/// that prints the chart every few seconds asks the exchanges four times an hour at most), then
+/// drawn once, and the exit status says whether it is up to date, as `--once`'s does.
+public enum ChartPrinter {
+  /// What the chart fills when stdout is not a terminal and has no size of its own.
+  public static let pipeSize = (width: 80, height: 12)
+
+  /// Prints the chart of `range` through `write` (one call per line, without the newline) and
+  /// any problem through `warn`.
+  ///
+  /// - Parameters:
+  ///   - current: the last price known (the price cache), which the chart ends at when it is
+  ///     newer than the history; nil ends it at the history's own last price.
+  /// - Returns: 0 when the chart is up to date (fetched now, or young enough not to be), 1 when
+  ///   the exchanges could not be asked (the kept history is drawn with its age) or nothing is
+  ///   known (nothing is drawn).
+  /// - Throws: only `CancellationError`.
+  public static func run(
+    _ range: ChartRange, history: CandleHistory, presenter: ChartPresenter,
+    current: PriceQuote?, width: Int, height: Int, glyphs: ChartRenderer.Glyphs, colors: Bool,
+    now: @Sendable () -> Date, write: (String) -> Void, warn: (String) -> Void
+  ) async throws -> Int32 {
+    let refresh = try await history.refreshIfDue(range)
+    // A price newer than the history extends it, as a live tick would.
+    let newer = current.flatMap { quote in
+      history.series(range).flatMap { quote.timestamp > $0.fetchedAt ? quote : nil }
+    }
+    if let newer { history.record(newer) }
+    let series = history.series(range)
+    guard
+      let chart = presenter.present(
+        series, range: range, current: newer, dayHistory: history.series(.day), now: now())
+    else {
+      if case .failed(let failure) = refresh {
+        warn(presenter.presentUnavailable(range, failure: failure))
+      } else {
+        warn(presenter.presentUnavailable(range))
+      }
+      return 1
+    }
+    var status: Int32 = 0
+    if case .failed(let failure) = refresh, let series {
+      warn(presenter.presentKeptHistory(after: failure, fetchedAt: series.fetchedAt))
+      status = 1
+    }
+    let lines = ChartRenderer.render(
+      chart, width: width, height: height, glyphs: glyphs, colors: colors)
+    for line in lines { write(line) }
+    return status
+  }
+}

@@ -1,0 +1,98 @@
+import BTCPriceCore
+import BTCPriceFeature
+import BTCPriceTerminal
+import BTCPriceTestSupport
+import Foundation
+import Testing
+
+/// `btc-price chart`'s library call: the history fetched unless young enough, one chart, and an
+/// exit status like `--once`'s.
+@Suite("Print one chart", .timeLimit(.minutes(1)), .hangLimit(.seconds(10)))
+struct PrintOneChartUseCaseTests {
+  /// 2026-11-22 14:00 UTC.
+  static let now: TimeInterval = 1_795_356_000
+  /// A day of flat candles at 68,000 + index, the last one starting at 13:55 and fetched at 13:56.
+  static let day = CandleSeries.day(endingAt: now - 300) { "\(68_000 + $0)" }
+  static let failure = PriceFetchFailure(failures: [
+    .init(source: .binance, error: .httpStatus(451, message: nil))
+  ])
+
+  @Test func aFetchedHistory_isDrawnAndExitsZero() async throws {
+    let fetches = Locked(0)
+    let run = try await print(
+      store: InMemoryCandleStore(),
+      load: { _ in
+        fetches.withValue { $0 += 1 }
+        return Self.day
+      })
+
+    #expect(run.status == 0)
+    #expect(run.lines.count == 7)
+    #expect(run.lines[0] == "BTC/USD, last 24 hours · Binance")
+    #expect(run.warnings.isEmpty)
+    #expect(fetches.value == 1)
+  }
+
+  @Test func aKeptHistoryYoungerThanItsRefresh_isDrawnWithoutAskingAnyone() async throws {
+    let run = try await print(
+      store: InMemoryCandleStore(stored: [.day: Self.day]),
+      load: { _ in
+        Issue.record("fetched a history 4 minutes old")
+        return Self.day
+      })
+
+    #expect(run.status == 0)
+    #expect(run.lines.count == 7)
+  }
+
+  @Test func aFailedFetch_drawsTheKeptHistoryWithItsAgeAndExitsOne() async throws {
+    let old = CandleSeries.day(endingAt: Self.now - 7_200) { "\(68_000 + $0)" }
+
+    let run = try await print(
+      store: InMemoryCandleStore(stored: [.day: old]), load: { _ in throw Self.failure })
+
+    #expect(run.status == 1)
+    #expect(
+      run.warnings == [
+        "Failed to update the price history (binance: HTTP 451); showing it as of Nov 22, 12:01"
+      ])
+    #expect(run.lines[0] == "BTC/USD, last 24 hours · Binance  as of Nov 22, 12:01")
+  }
+
+  @Test func nothingKnown_drawsNothingSaysWhyAndExitsOne() async throws {
+    let run = try await print(store: InMemoryCandleStore(), load: { _ in throw Self.failure })
+
+    #expect(run.status == 1)
+    #expect(run.lines.isEmpty)
+    #expect(run.warnings == ["No price history for the last 24 hours yet: binance: HTTP 451"])
+  }
+
+  @Test func aLastPriceNewerThanTheHistory_endsTheChartAndItsChange() async throws {
+    let last = PriceQuote(
+      value: 70_000, timestamp: Date(timeIntervalSince1970: Self.now), source: .coinbase)
+
+    let run = try await print(
+      store: InMemoryCandleStore(stored: [.day: Self.day]), current: last,
+      load: { _ in Self.day })
+
+    // A day before 14:00 the history knew 68,002 (the open of its third candle).
+    #expect(run.lines.last == "▲ +$1,998.00 (+2.94%) in 24 hours")
+  }
+
+  private func print(
+    store: InMemoryCandleStore, current: PriceQuote? = nil,
+    load: @escaping CandleHistory.Loader
+  ) async throws -> (status: Int32, lines: [String], warnings: [String]) {
+    let now: @Sendable () -> Date = { Date(timeIntervalSince1970: Self.now) }
+    let history = CandleHistory(
+      currency: .usd, store: store, load: load, clock: SteppedTestClock(), now: now)
+    var lines: [String] = []
+    var warnings: [String] = []
+    let status = try await ChartPrinter.run(
+      .day, history: history,
+      presenter: ChartPresenter(timestamps: .utc(precision: .minutes)), current: current,
+      width: 60, height: 7, glyphs: .ascii, colors: false, now: now,
+      write: { lines.append($0) }, warn: { warnings.append($0) })
+    return (status, lines, warnings)
+  }
+}
