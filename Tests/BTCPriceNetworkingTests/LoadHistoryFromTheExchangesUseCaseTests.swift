@@ -67,6 +67,28 @@ struct LoadHistoryFromTheExchangesUseCaseTests {
       client.hosts == ["api.binance.com", "api.exchange.coinbase.com", "api.exchange.coinbase.com"])
   }
 
+  @Test func ordinaryFailures_openTheBreakerButAreNotKeptAcrossRuns() async throws {
+    // Three 503s open Binance's breaker for 5 s: that says nothing about the next run.
+    let client = HostRoutedClient([
+      "api.binance.com": .init(status: 503, body: "<html>Service Unavailable</html>"),
+      "api.exchange.coinbase.com": .init(status: 200, body: Self.coinbaseDay),
+    ])
+    let limits = Locked<[String]>([])
+    let events = Locked<[PriceSourceEvent]>([])
+    let sut = makeSUT(
+      client: client, onLimit: { source, _, _, _ in limits.append(source.id) },
+      onEvent: { events.append($0) })
+
+    for _ in 0..<3 { _ = try await sut(.day) }
+
+    #expect(
+      events.value.contains {
+        if case .circuitChanged(.binance, let transition) = $0 { return transition.to == .open }
+        return false
+      })
+    #expect(limits.value.isEmpty)
+  }
+
   @Test func aLimitFromAnEarlierRun_onTheExchangesEndpoint_isRespected() async throws {
     let client = HostRoutedClient([
       "api.binance.com": .init(status: 200, body: Self.binanceDay),
