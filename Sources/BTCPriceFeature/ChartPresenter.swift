@@ -46,7 +46,13 @@ public struct ChartPresenter: Sendable {
       ?? PriceQuote(
         value: last.close, currency: currency.code,
         timestamp: min(series.end, series.fetchedAt), source: series.source)
-    let end = max(current.timestamp, series.start)
+    // The chart ends at the current price, unless the history ended a whole range before it
+    // (kept from days ago, and no fetch since): then it shows the range the history knew, with
+    // its age, rather than an empty one.
+    let knownUntil = min(series.end, series.fetchedAt)
+    let end =
+      current.timestamp.timeIntervalSince(knownUntil) > range.duration.timeInterval
+      ? knownUntil : max(current.timestamp, series.start)
     let start = end.addingTimeInterval(-range.duration.timeInterval)
     let shown = series.candles.filter {
       $0.start.addingTimeInterval(series.period.timeInterval) > start && $0.start <= end

@@ -131,6 +131,17 @@ struct PresentTheChartUseCaseTests {
     #expect(stale?.ageText == "as of Nov 22, 22:56")
   }
 
+  @Test func aHistoryThatEndedARangeBeforeThePrice_showsTheRangeItKnewWithoutAChange() throws {
+    // Kept from three days ago (fetched at end - 240), and today's price: the day it knew.
+    let chart = try #require(
+      present(series, current: quote("150", at: Self.end + 3 * 86_400), now: Self.end + 3 * 86_400))
+
+    #expect(chart.points.count == 3)
+    #expect(chart.points.last?.x == 86_340.0 / 86_400.0)
+    #expect(chart.change == nil)
+    #expect(chart.ageText == "as of Nov 22, 22:56")
+  }
+
   @Test func aScreenReader_hearsTheRangeTheChangeAndTheExtremesInWords() throws {
     let chart = try #require(present(series, current: quote("115.5", at: Self.end)))
     let stale = try #require(present(series, current: nil, now: Self.end + 3_600))
