@@ -97,8 +97,8 @@ public struct CandleSourceDefinition: Sendable {
     return try map(response, pair, period)
   }
 
-  /// 512 KiB: a range of candles is 20 to 70 KB (Kraken sends up to 720 of them, Binance 12
-  /// fields each); a price answer's 64 KiB limit would cut them.
+  /// 512 KiB: a range of candles is 20 to 80 KB (Kraken's 720 with their 5 decimals pass 64 KiB,
+  /// Binance writes 12 fields a candle); a price answer's 64 KiB limit would cut them.
   static let maxBodySize = 512 * 1024
 
   /// `url` with each of `items` set (replacing one of the same name, else added at the end).
