@@ -2,11 +2,9 @@ import BTCPriceCore
 import Foundation
 import Testing
 
-/// The ``CandleStore`` contract as checks that every store implementation's tests run, as
-/// ``PriceStoreSpecs`` is for prices.
-///
-/// Each check takes a fresh, empty store in USD; the implementation-specific ones also take the
-/// action that puts that store's backing into the state under test.
+/// The ``CandleStore`` contract (``StoreContractSpecs``, for each range) with its samples, and what
+/// a store of several ranges adds to it: the ranges are kept apart. For every store
+/// implementation's tests; each check takes a fresh, empty store in USD.
 public enum CandleStoreSpecs {
   /// Two 5-minute candles, prices with every kind of digits an exchange sends.
   public static let day = try! CandleSeries(
@@ -34,23 +32,17 @@ public enum CandleStoreSpecs {
     ],
     source: .coinbase, fetchedAt: Date(timeIntervalSince1970: 1_795_356_500.5))
 
-  public static func loadDeliversNothingWhenEmpty(
-    _ sut: some CandleStore, sourceLocation: SourceLocation = #_sourceLocation
-  ) throws {
-    for range in ChartRange.allCases {
-      #expect(try sut.load(range) == nil, sourceLocation: sourceLocation)
-    }
+  /// The contract for the history of `range`.
+  public static func contract(_ sut: some CandleStore, range: ChartRange = .day)
+    -> StoreContractSpecs<CandleSeries?>
+  {
+    StoreContractSpecs(
+      load: { try sut.load(range) }, save: { try sut.save($0!, for: range) }, empty: nil,
+      sample: day, newer: week)
   }
 
-  public static func loadDeliversSavedHistoryExactly(
-    _ sut: some CandleStore, sourceLocation: SourceLocation = #_sourceLocation
-  ) throws {
-    try sut.save(day, for: .day)
-
-    #expect(try sut.load(.day) == day, sourceLocation: sourceLocation)
-  }
-
-  public static func saveReplacesPreviousHistoryOfTheRangeOnly(
+  /// A range's history replaces only that range's.
+  public static func saveKeepsTheRangesApart(
     _ sut: some CandleStore, sourceLocation: SourceLocation = #_sourceLocation
   ) throws {
     try sut.save(day, for: .day)
@@ -60,28 +52,5 @@ public enum CandleStoreSpecs {
     #expect(try sut.load(.day) == week, sourceLocation: sourceLocation)
     #expect(try sut.load(.week) == week, sourceLocation: sourceLocation)
     #expect(try sut.load(.month) == nil, sourceLocation: sourceLocation)
-  }
-
-  public static func loadThrowsOnCorruptData(
-    _ sut: some CandleStore, corrupt: () throws -> Void,
-    sourceLocation: SourceLocation = #_sourceLocation
-  ) throws {
-    try corrupt()
-
-    #expect(throws: (any Error).self, sourceLocation: sourceLocation) { try sut.load(.day) }
-  }
-
-  public static func saveThrowsAndKeepsPreviousHistoryWhenWritingFails(
-    _ sut: some CandleStore, breakWriting: () throws -> Void, restoreWriting: () throws -> Void,
-    sourceLocation: SourceLocation = #_sourceLocation
-  ) throws {
-    try sut.save(day, for: .day)
-    try breakWriting()
-
-    #expect(throws: (any Error).self, sourceLocation: sourceLocation) {
-      try sut.save(week, for: .day)
-    }
-    try restoreWriting()
-    #expect(try sut.load(.day) == day, sourceLocation: sourceLocation)
   }
 }

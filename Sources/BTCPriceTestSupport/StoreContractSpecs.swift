@@ -3,9 +3,9 @@ import Testing
 /// The contract every store of the tool keeps, whatever it holds (the last price, the sources'
 /// limits, where the alert rules stand): nothing before the first save, exactly what was saved
 /// after it, the last save wins, what cannot be read throws, and a save that fails throws and
-/// leaves what was there. ``PriceStoreSpecs``, ``SourceLimitStoreSpecs`` and
-/// ``AlertStateStoreSpecs`` give it for their interface, with its samples; every
-/// implementation's tests run it.
+/// leaves what was there. ``PriceStoreSpecs``, ``SourceLimitStoreSpecs``,
+/// ``AlertStateStoreSpecs`` and ``CandleStoreSpecs`` give it for their interface, with its
+/// samples; every implementation's tests run it.
 ///
 /// Each check takes a fresh, empty store; the implementation-specific ones also take the action
 /// that puts that store's backing into the state under test.

@@ -6,26 +6,32 @@ import Testing
 /// `FileCandleStore` (``CandleStoreSpecs``), so what those tests show holds for the real store.
 @Suite("The in-memory history store keeps the store contract")
 struct InMemoryCandleStoreTests {
-  @Test func loadDeliversNothingWhenEmpty() throws {
-    try CandleStoreSpecs.loadDeliversNothingWhenEmpty(InMemoryCandleStore())
+  @Test(arguments: ChartRange.allCases)
+  func loadDeliversNothingWhenEmpty(range: ChartRange) throws {
+    try CandleStoreSpecs.contract(InMemoryCandleStore(), range: range)
+      .loadDeliversNothingWhenEmpty()
   }
 
   @Test func loadDeliversSavedHistoryExactly() throws {
-    try CandleStoreSpecs.loadDeliversSavedHistoryExactly(InMemoryCandleStore())
+    try CandleStoreSpecs.contract(InMemoryCandleStore()).loadDeliversSavedValueExactly()
   }
 
-  @Test func saveReplacesPreviousHistoryOfTheRangeOnly() throws {
-    try CandleStoreSpecs.saveReplacesPreviousHistoryOfTheRangeOnly(InMemoryCandleStore())
+  @Test func saveReplacesPreviousHistory() throws {
+    try CandleStoreSpecs.contract(InMemoryCandleStore()).saveReplacesPreviousValue()
+  }
+
+  @Test func saveKeepsTheRangesApart() throws {
+    try CandleStoreSpecs.saveKeepsTheRangesApart(InMemoryCandleStore())
   }
 
   @Test func loadThrowsOnCorruptData() throws {
     let sut = InMemoryCandleStore()
-    try CandleStoreSpecs.loadThrowsOnCorruptData(sut) { sut.failLoads("not JSON") }
+    try CandleStoreSpecs.contract(sut).loadThrowsOnCorruptData { sut.failLoads("not JSON") }
   }
 
   @Test func saveThrowsAndKeepsPreviousHistoryWhenWritingFails() throws {
     let sut = InMemoryCandleStore()
-    try CandleStoreSpecs.saveThrowsAndKeepsPreviousHistoryWhenWritingFails(
-      sut, breakWriting: { sut.failSaves("disk full") }, restoreWriting: { sut.failSaves(nil) })
+    try CandleStoreSpecs.contract(sut).saveThrowsAndKeepsPreviousValueWhenWritingFails(
+      breakWriting: { sut.failSaves("disk full") }, restoreWriting: { sut.failSaves(nil) })
   }
 }

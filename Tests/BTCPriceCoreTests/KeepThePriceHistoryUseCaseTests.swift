@@ -120,7 +120,8 @@ struct KeepThePriceHistoryUseCaseTests {
     _ = try await sut.refreshIfDue(.day)
 
     for second in 0..<60 {
-      sut.record(quote("70000.5", at: 1_795_356_000 + TimeInterval(second)))
+      sut.record(
+        quote("70000.5", at: Date(timeIntervalSince1970: 1_795_356_000 + TimeInterval(second))))
     }
     sut.record(PriceQuote(value: 1, currency: "EUR", timestamp: now(), source: .binance))
 
@@ -161,12 +162,6 @@ struct KeepThePriceHistoryUseCaseTests {
 
   private func fetched(at seconds: TimeInterval) -> CandleSeries {
     .of([.flat(seconds - 600, "68900"), .flat(seconds - 300, "69000")], fetchedAt: seconds)
-  }
-
-  private func quote(_ value: String, at seconds: TimeInterval) -> PriceQuote {
-    PriceQuote(
-      value: Decimal(string: value)!, timestamp: Date(timeIntervalSince1970: seconds),
-      source: .binance)
   }
 }
 

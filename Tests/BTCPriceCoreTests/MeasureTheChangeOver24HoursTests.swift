@@ -16,7 +16,9 @@ struct MeasureTheChangeOver24HoursTests {
     })
 
   @Test func theChange_isAgainstThePriceTheHistoryKnewADayBefore() throws {
-    let change = try #require(TwentyFourHourChange.of(quote("2500", at: 2 * Self.day), in: series))
+    let change = try #require(
+      TwentyFourHourChange.of(
+        quote("2500", at: Date(timeIntervalSince1970: 2 * Self.day)), in: series))
 
     #expect(change.reference == 2000)
     #expect(change.referenceTime == Date(timeIntervalSince1970: Self.day))
@@ -26,9 +28,11 @@ struct MeasureTheChangeOver24HoursTests {
 
   @Test func aTimeInsideACandle_takesTheNearerOfItsOpenAndItsClose() throws {
     let nearOpen = try #require(
-      TwentyFourHourChange.of(quote("1", at: 2 * Self.day + 149), in: series))
+      TwentyFourHourChange.of(
+        quote("1", at: Date(timeIntervalSince1970: 2 * Self.day + 149)), in: series))
     let nearClose = try #require(
-      TwentyFourHourChange.of(quote("1", at: 2 * Self.day + 151), in: series))
+      TwentyFourHourChange.of(
+        quote("1", at: Date(timeIntervalSince1970: 2 * Self.day + 151)), in: series))
 
     #expect(nearOpen.reference == 2000)
     #expect(nearClose.reference == 2002)
@@ -41,7 +45,8 @@ struct MeasureTheChangeOver24HoursTests {
     let gapped = CandleSeries.of([.flat(86_100, "10"), .flat(86_400, "11"), .flat(88_500, "12")])
 
     let change = try #require(
-      TwentyFourHourChange.of(quote("20", at: 87_600 + Self.day), in: gapped))
+      TwentyFourHourChange.of(
+        quote("20", at: Date(timeIntervalSince1970: 87_600 + Self.day)), in: gapped))
     #expect(change.reference == 11)
     #expect(TwentyFourHourChange.tolerance == .seconds(900))
   }
@@ -50,35 +55,43 @@ struct MeasureTheChangeOver24HoursTests {
     // Candles up to 86,700, then none until 88,502: a day after 87,601 is 901 s from both edges.
     let gapped = CandleSeries.of([.flat(86_100, "10"), .flat(86_400, "11"), .flat(88_502, "12")])
 
-    #expect(TwentyFourHourChange.of(quote("20", at: 87_601 + Self.day), in: gapped) == nil)
+    #expect(
+      TwentyFourHourChange.of(
+        quote("20", at: Date(timeIntervalSince1970: 87_601 + Self.day)), in: gapped) == nil)
   }
 
   @Test func aHistoryThatDoesNotReachBackADay_isNoChange() {
     // The history starts at 0: a day before a price at 86,400 - 901 is 901 s before it.
-    #expect(TwentyFourHourChange.of(quote("1", at: Self.day - 901), in: series) == nil)
-    #expect(TwentyFourHourChange.of(quote("1", at: Self.day - 900), in: series) != nil)
+    #expect(
+      TwentyFourHourChange.of(
+        quote("1", at: Date(timeIntervalSince1970: Self.day - 901)), in: series) == nil)
+    #expect(
+      TwentyFourHourChange.of(
+        quote("1", at: Date(timeIntervalSince1970: Self.day - 900)), in: series) != nil)
   }
 
   @Test func aHistoryThatEndedMoreThanADayBeforeThePrice_isNoChange() {
     // The last candle ends at 172,800: a price a day and 15 minutes after that has no reference.
-    #expect(TwentyFourHourChange.of(quote("1", at: 3 * Self.day + 901), in: series) == nil)
-    #expect(TwentyFourHourChange.of(quote("1", at: 3 * Self.day + 900), in: series) != nil)
+    #expect(
+      TwentyFourHourChange.of(
+        quote("1", at: Date(timeIntervalSince1970: 3 * Self.day + 901)), in: series) == nil)
+    #expect(
+      TwentyFourHourChange.of(
+        quote("1", at: Date(timeIntervalSince1970: 3 * Self.day + 900)), in: series) != nil)
   }
 
   @Test func noHistory_orOneInAnotherCurrency_isNoChange() {
     let euros = CandleSeries.of(series.candles, currency: .eur)
 
-    #expect(TwentyFourHourChange.of(quote("1", at: 2 * Self.day), in: nil) == nil)
-    #expect(TwentyFourHourChange.of(quote("1", at: 2 * Self.day), in: euros) == nil)
+    #expect(
+      TwentyFourHourChange.of(quote("1", at: Date(timeIntervalSince1970: 2 * Self.day)), in: nil)
+        == nil)
+    #expect(
+      TwentyFourHourChange.of(quote("1", at: Date(timeIntervalSince1970: 2 * Self.day)), in: euros)
+        == nil)
   }
 
   @Test func theWindow_isADay() {
     #expect(TwentyFourHourChange.window == .seconds(86_400))
-  }
-
-  private func quote(_ value: String, at seconds: TimeInterval) -> PriceQuote {
-    PriceQuote(
-      value: Decimal(string: value)!, timestamp: Date(timeIntervalSince1970: seconds),
-      source: .binance)
   }
 }

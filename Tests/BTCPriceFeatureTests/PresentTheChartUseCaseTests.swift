@@ -19,7 +19,8 @@ struct PresentTheChartUseCaseTests {
     ], fetchedAt: end - 240)
 
   @Test func thePoints_sitByTimeAcrossAndBetweenTheLowAndHighUpward() throws {
-    let chart = try #require(present(series, current: quote("115", at: Self.end)))
+    let chart = try #require(
+      present(series, current: quote("115", at: Date(timeIntervalSince1970: Self.end))))
 
     #expect(
       chart.points == [
@@ -34,7 +35,8 @@ struct PresentTheChartUseCaseTests {
   }
 
   @Test func aRise_isWordedWithItsArrowAmountAndPercentOver24Hours() throws {
-    let chart = try #require(present(series, current: quote("115", at: Self.end)))
+    let chart = try #require(
+      present(series, current: quote("115", at: Date(timeIntervalSince1970: Self.end))))
 
     let change = try #require(chart.change)
     #expect(change.text == "▲ +$15.00 (+15.00%)")
@@ -45,7 +47,8 @@ struct PresentTheChartUseCaseTests {
   }
 
   @Test func aFall_isWordedDownward() throws {
-    let chart = try #require(present(series, current: quote("88.5", at: Self.end)))
+    let chart = try #require(
+      present(series, current: quote("88.5", at: Date(timeIntervalSince1970: Self.end))))
 
     #expect(chart.change?.text == "▼ -$11.50 (-11.50%)")
     #expect(chart.direction == .down)
@@ -55,7 +58,7 @@ struct PresentTheChartUseCaseTests {
     // The week's chart, with no day history to measure on: the colour follows the range.
     let chart = try #require(
       Self.presenter.present(
-        series, range: .week, current: quote("80", at: Self.end),
+        series, range: .week, current: quote("80", at: Date(timeIntervalSince1970: Self.end)),
         now: Date(timeIntervalSince1970: Self.end)))
 
     #expect(chart.change == nil)
@@ -72,11 +75,12 @@ struct PresentTheChartUseCaseTests {
 
   @Test func aHistoryInAnotherCurrency_isNoChart() {
     #expect(present(.of(series.candles, currency: .eur), current: nil) == nil)
-    #expect(present(nil, current: quote("1", at: Self.end)) == nil)
+    #expect(present(nil, current: quote("1", at: Date(timeIntervalSince1970: Self.end))) == nil)
   }
 
   @Test func theDaysAxis_marksEverySixHoursOnTheHourInTheUsersZone() throws {
-    let chart = try #require(present(series, current: quote("115", at: Self.end)))
+    let chart = try #require(
+      present(series, current: quote("115", at: Date(timeIntervalSince1970: Self.end))))
 
     let hours: [Double] = [1, 7, 13, 19]
     #expect(chart.timeLabels.map(\.text) == ["00:00", "06:00", "12:00", "18:00"])
@@ -86,11 +90,11 @@ struct PresentTheChartUseCaseTests {
   @Test func theWeeksAxis_marksEachMidnight_theMonthsThe1st8th15thAnd22nd() throws {
     let week = try #require(
       Self.presenter.present(
-        series, range: .week, current: quote("115", at: Self.end),
+        series, range: .week, current: quote("115", at: Date(timeIntervalSince1970: Self.end)),
         now: Date(timeIntervalSince1970: Self.end)))
     let month = try #require(
       Self.presenter.present(
-        series, range: .month, current: quote("115", at: Self.end),
+        series, range: .month, current: quote("115", at: Date(timeIntervalSince1970: Self.end)),
         now: Date(timeIntervalSince1970: Self.end)))
 
     #expect(
@@ -110,7 +114,8 @@ struct PresentTheChartUseCaseTests {
 
     let chart = try #require(
       presenter.present(
-        .of([.flat(end - 600, "1")]), range: .week, current: quote("1", at: end),
+        .of([.flat(end - 600, "1")]), range: .week,
+        current: quote("1", at: Date(timeIntervalSince1970: end)),
         now: Date(timeIntervalSince1970: end)))
 
     // Seconds from the week's start (2026-10-21 12:00 UTC) to each Paris midnight.
@@ -134,7 +139,9 @@ struct PresentTheChartUseCaseTests {
   @Test func aHistoryThatEndedARangeBeforeThePrice_showsTheRangeItKnewWithoutAChange() throws {
     // Kept from three days ago (fetched at end - 240), and today's price: the day it knew.
     let chart = try #require(
-      present(series, current: quote("150", at: Self.end + 3 * 86_400), now: Self.end + 3 * 86_400))
+      present(
+        series, current: quote("150", at: Date(timeIntervalSince1970: Self.end + 3 * 86_400)),
+        now: Self.end + 3 * 86_400))
 
     #expect(chart.points.count == 3)
     #expect(chart.points.last?.x == 86_340.0 / 86_400.0)
@@ -143,7 +150,8 @@ struct PresentTheChartUseCaseTests {
   }
 
   @Test func aScreenReader_hearsTheRangeTheChangeAndTheExtremesInWords() throws {
-    let chart = try #require(present(series, current: quote("115.5", at: Self.end)))
+    let chart = try #require(
+      present(series, current: quote("115.5", at: Date(timeIntervalSince1970: Self.end))))
     let stale = try #require(present(series, current: nil, now: Self.end + 3_600))
 
     #expect(
@@ -202,11 +210,5 @@ struct PresentTheChartUseCaseTests {
   ) -> ChartViewState? {
     Self.presenter.present(
       series, range: .day, current: current, now: Date(timeIntervalSince1970: now))
-  }
-
-  private func quote(_ value: String, at seconds: TimeInterval) -> PriceQuote {
-    PriceQuote(
-      value: Decimal(string: value)!, timestamp: Date(timeIntervalSince1970: seconds),
-      source: .binance)
   }
 }

@@ -22,27 +22,31 @@ final class FileCandleStoreTests {
 
   // MARK: - The store contract
 
-  @Test func load_deliversNothingWhenNoFileExists() throws {
-    try CandleStoreSpecs.loadDeliversNothingWhenEmpty(makeSUT())
+  @Test(arguments: ChartRange.allCases)
+  func load_deliversNothingWhenNoFileExists(range: ChartRange) throws {
+    try CandleStoreSpecs.contract(makeSUT(), range: range).loadDeliversNothingWhenEmpty()
   }
 
   @Test func load_deliversSavedHistoryExactly() throws {
-    try CandleStoreSpecs.loadDeliversSavedHistoryExactly(makeSUT())
+    try CandleStoreSpecs.contract(makeSUT()).loadDeliversSavedValueExactly()
   }
 
-  @Test func save_replacesPreviousHistoryOfTheRangeOnly() throws {
-    try CandleStoreSpecs.saveReplacesPreviousHistoryOfTheRangeOnly(makeSUT())
+  @Test func save_replacesPreviousHistory() throws {
+    try CandleStoreSpecs.contract(makeSUT()).saveReplacesPreviousValue()
+  }
+
+  @Test func save_keepsTheRangesApart() throws {
+    try CandleStoreSpecs.saveKeepsTheRangesApart(makeSUT())
   }
 
   @Test func load_throwsOnCorruptFile() throws {
-    try CandleStoreSpecs.loadThrowsOnCorruptData(makeSUT()) {
+    try CandleStoreSpecs.contract(makeSUT()).loadThrowsOnCorruptData {
       try writeFile(#"{"version":1,"candles":[["17"#, range: .day)
     }
   }
 
   @Test func save_throwsAndKeepsPreviousHistoryWhenFolderIsUnwritable() throws {
-    try CandleStoreSpecs.saveThrowsAndKeepsPreviousHistoryWhenWritingFails(
-      makeSUT(),
+    try CandleStoreSpecs.contract(makeSUT()).saveThrowsAndKeepsPreviousValueWhenWritingFails(
       breakWriting: {
         // Replacing the folder by a file breaks writing even for root, which ignores modes.
         try FileManager.default.moveItem(
