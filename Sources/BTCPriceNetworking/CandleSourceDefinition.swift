@@ -120,9 +120,9 @@ public struct CandleSourceDefinition: Sendable {
 }
 
 extension CandleSourceDefinition {
-  /// Every exchange whose candles this build reads, in the price chain's order (the history of
-  /// the exchange whose price is shown comes first); OKX last until its place in the price chain
-  /// is decided with its price.
+  /// Every exchange whose candles this build reads, in the price chain's order
+  /// (``PriceSourceRegistry/all``: the history of the exchange whose price is shown comes first).
+  /// CryptoCompare and Gemini have no candles here.
   public static let all: [CandleSourceDefinition] = [.binance, .coinbase, .kraken, .bitstamp, .okx]
 
   /// The exchanges with candles in `currency`, in the default order.

@@ -11,9 +11,9 @@ extension CandleSourceDefinition {
   /// &limit=290`: at most 300 a request from the latest 1,440, newest first, 40 requests every
   /// 2 s per IP (docs/HISTORY.md). BTC-USDT, shown as USD as Binance's BTCUSDT is.
   public static let okx = CandleSourceDefinition(
-    source: OKXCandles.source,
+    source: PriceSourceDefinition.okx.source,
     defaultURL: URL(string: "https://www.okx.com/api/v5/market/candles?instId=BTC-USDT")!,
-    markets: [.usd: MarketPair(request: "BTC-USDT", answers: [])],
+    markets: PriceSourceDefinition.okx.markets,
     pairPlacement: .query("instId"),
     periods: OKXCandles.bars.keys.map { $0 },
     query: { period, count, _ in
@@ -27,13 +27,9 @@ extension CandleSourceDefinition {
 /// Reads OKX's candlesticks, `{"code":"0","msg":"","data":[["1597026383085","3.721","3.743",
 /// "3.677","3.708","8422410","22698348.04828491","12698348.04828491","1"],...]}`: the open time in
 /// milliseconds, open, high, low, close, volumes and whether the candle is complete, every field a
-/// string, the newest first. `code` other than `"0"` is an error, whatever the HTTP status. The
-/// answer does not name its instrument.
+/// string, the newest first. `code` other than `"0"` is an error, whatever the HTTP status (read
+/// as its ticker's are, ``OKXMapper``). The answer does not name its instrument.
 public enum OKXCandles {
-  /// OKX as a source. Its price and stream come with it into the one registry; until then its
-  /// candles name it themselves.
-  static let source = PriceSource(id: "okx", displayName: "OKX")
-
   /// Its bars this build asks for, by period: the 6-hour one on UTC's grid (`6Hutc`), as every
   /// other exchange's (OKX's plain `6H` opens on Hong Kong time).
   static let bars: [Duration: String] = [
@@ -45,25 +41,10 @@ public enum OKXCandles {
     throws(PriceSourceError) -> [Candle]
   {
     let json = try SourceAnswer.json(
-      response, from: source, errorMessage: errorMessage, bodyError: bodyError)
+      response, from: PriceSourceDefinition.okx.source, errorMessage: OKXMapper.errorMessage,
+      bodyError: OKXMapper.bodyError)
     let row = CandleFields.Row(unit: .milliseconds, time: \.stringValue, price: \.stringValue)
     let candles = try CandleFields.candles(json["data"], row, in: "data")
     return try CandleFields.ordered(candles, newestFirst: true, period: period)
-  }
-
-  /// `{"code":"51001","msg":"Instrument ID does not exist","data":[]}`: `51001: Instrument ...`.
-  static func errorMessage(in json: JSONValue) -> String? {
-    guard let code = json["code"]?.stringValue, code != "0" else { return nil }
-    let message = json["msg"]?.stringValue ?? ""
-    return message.isEmpty ? code : "\(code): \(message)"
-  }
-
-  /// 50011 ("Rate limit reached", which OKX sends with HTTP 429): a rate limit, also when said
-  /// in the body of a 200.
-  static func bodyError(_ message: String) -> PriceSourceError {
-    if message.hasPrefix("50011") {
-      return .rateLimited(status: nil, retryAfter: nil, message: message)
-    }
-    return .invalidData("OKX error: \(message)")
   }
 }

@@ -56,7 +56,7 @@ public enum OKXMapper {
   /// an unknown instrument (`{"code":"51001","msg":"Instrument ID does not exist","data":[]}`),
   /// with 429 when it is asked too often (`{"msg":"Too Many Requests","code":"50011"}`, once with
   /// a JSON number for `code`).
-  private static func errorMessage(in json: JSONValue) -> String? {
+  static func errorMessage(in json: JSONValue) -> String? {
     guard let code = json["code"]?.stringValue ?? json["code"]?.numberText, code != "0" else {
       return nil
     }
@@ -67,7 +67,7 @@ public enum OKXMapper {
 
   /// Its error table also lists 50011, "too many requests", with HTTP 200: a rate limit however
   /// it comes. Any other error in a 200 body is invalid data.
-  private static func bodyError(_ message: String) -> PriceSourceError {
+  static func bodyError(_ message: String) -> PriceSourceError {
     if message == "code 50011" || message.hasPrefix("code 50011:") {
       return .rateLimited(status: nil, retryAfter: nil, message: message)
     }

@@ -103,6 +103,13 @@ struct AskForCandlesUseCaseTests {
       ])
   }
 
+  @Test func theExchanges_areAskedInThePriceChainsOrder() {
+    let candles = CandleSourceDefinition.all.map(\.source.id)
+
+    #expect(candles == PriceSourceRegistry.all.map(\.source.id).filter(candles.contains))
+    #expect(candles == ["binance", "coinbase", "kraken", "bitstamp", "okx"])
+  }
+
   @Test func aUsersURL_isKeptWholeWithItsPairAndQuerySetForTheRange() throws {
     let base = URL(string: "http://127.0.0.1:8080/api/v3/klines?symbol=BTCUSDT&interval=1d&x=1")!
 

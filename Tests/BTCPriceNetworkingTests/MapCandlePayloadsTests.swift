@@ -224,8 +224,9 @@ struct MapCandlePayloadsTests {
   @Test func okx_deliversInvalidDataForAnErrorCodeSentWithHTTP200() {
     let body = #"{"code":"51001","msg":"Instrument ID does not exist","data":[]}"#
 
-    #expect(throws: PriceSourceError.invalidData("OKX error: 51001: Instrument ID does not exist"))
-    {
+    #expect(
+      throws: PriceSourceError.invalidData("OKX error: code 51001: Instrument ID does not exist")
+    ) {
       try OKXCandles.map(response(body), pair: okxUSD, period: Self.fiveMinutes)
     }
   }
@@ -233,12 +234,12 @@ struct MapCandlePayloadsTests {
   @Test func okx_deliversItsRateLimitAsSuch_withHTTP429OrWithout() {
     let body = #"{"code":"50011","msg":"Rate limit reached","data":[]}"#
 
-    #expect(throws: PriceSourceError.httpStatus(429, message: "50011: Rate limit reached")) {
+    #expect(throws: PriceSourceError.httpStatus(429, message: "code 50011: Rate limit reached")) {
       try OKXCandles.map(response(body, status: 429), pair: okxUSD, period: Self.fiveMinutes)
     }
     #expect(
       throws: PriceSourceError.rateLimited(
-        status: nil, retryAfter: nil, message: "50011: Rate limit reached")
+        status: nil, retryAfter: nil, message: "code 50011: Rate limit reached")
     ) {
       try OKXCandles.map(response(body), pair: okxUSD, period: Self.fiveMinutes)
     }
