@@ -101,8 +101,9 @@ let package = Package(
     .target(
       name: "BTCPriceServer",
       dependencies: [
-        // BTCPriceNIO for its EventLoopExecutor (stream viewers run on their loop).
-        "BTCPriceCore", "BTCPriceFeature", "BTCPriceNIO",
+        // BTCPriceNIO for its EventLoopExecutor (stream viewers run on their loop);
+        // BTCPriceNetworking for the HTTP client `publish` posts to the edges with.
+        "BTCPriceCore", "BTCPriceFeature", "BTCPriceNIO", "BTCPriceNetworking",
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "HummingbirdCore", package: "hummingbird"),
         .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

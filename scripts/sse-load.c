@@ -7,6 +7,11 @@
  * many random viewers every second and opens as many new ones. Runs --seconds, then prints one
  * line per event id: "event <id> <viewers> <first_ns> <last_ns>", and a summary.
  *
+ * For nginx + nchan edges (scripts/serve-load --edges): --ports a,b spreads the viewers over
+ * several servers in turn, and --price-ids BASE numbers each event by its price instead of its
+ * id (nchan's ids are "<time>:<tag>"): the fake exchange answers tick n with BASE + n cents, so
+ * the first "price":"…" of an event's data names its tick on serve and on an edge alike.
+ *
  * Loopback only; bounded in time. Build: cc -O2 -o sse-load scripts/sse-load.c
  */
 #define _GNU_SOURCE
@@ -30,7 +35,7 @@
 typedef struct {
   int fd;
   int connected;
-  char tail[16]; /* the end of the previous read, for an "id: " split across reads */
+  char tail[64]; /* the end of the previous read, for an "id: " or a price split across reads */
   int tail_length;
 } viewer_t;
 
@@ -39,6 +44,9 @@ static long long first_ns[MAX_EVENTS];
 static long long last_ns[MAX_EVENTS];
 static int max_id = -1;
 static int port = 8080;
+static int ports[16];
+static int port_count = 0;
+static long long price_base = -1; /* in cents; -1: number events by their "id: " */
 static int addresses = 64;
 static int epoll_fd;
 static int idle = 0;
@@ -58,7 +66,8 @@ static int open_viewer(viewer_t *viewer, int index) {
   struct sockaddr_in source = {.sin_family = AF_INET};
   source.sin_addr.s_addr = htonl(0x7F000002 + (uint32_t)(index % addresses));
   if (bind(fd, (struct sockaddr *)&source, sizeof source) != 0) { close(fd); return -1; }
-  struct sockaddr_in target = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port)};
+  int to = port_count > 0 ? ports[index % port_count] : port;
+  struct sockaddr_in target = {.sin_family = AF_INET, .sin_port = htons((uint16_t)to)};
   target.sin_addr.s_addr = htonl(0x7F000001);
   if (connect(fd, (struct sockaddr *)&target, sizeof target) != 0 && errno != EINPROGRESS) {
     close(fd);
@@ -87,22 +96,43 @@ static void record(int id, long long at) {
   if (id > max_id) max_id = id;
 }
 
-/* Finds every "\nid: <n>\n" in the new bytes (with the previous read's tail in front). */
+/* Finds every "\nid: <n>\n" (or, with --price-ids, every "data: " line's first "price":"<d>.<cc>")
+ * in the new bytes (with the previous read's tail in front). */
 static void scan(viewer_t *viewer, const char *data, ssize_t length, long long at) {
-  char buffer[16 + 65536];
+  char buffer[64 + 65536];
   memcpy(buffer, viewer->tail, (size_t)viewer->tail_length);
   memcpy(buffer + viewer->tail_length, data, (size_t)length);
   size_t total = (size_t)viewer->tail_length + (size_t)length;
-  for (size_t i = 0; i + 4 < total; i++) {
-    if ((i == 0 || buffer[i - 1] == '\n') && memcmp(buffer + i, "id: ", 4) == 0) {
+  size_t keep_from = total;
+  for (size_t i = 0; i + 6 < total; i++) {
+    if (i != 0 && buffer[i - 1] != '\n') continue;
+    if (price_base < 0 && memcmp(buffer + i, "id: ", 4) == 0) {
       size_t j = i + 4;
       int id = 0, digits = 0;
       while (j < total && buffer[j] >= '0' && buffer[j] <= '9') { id = id * 10 + (buffer[j] - '0'); j++; digits++; }
       if (j < total && buffer[j] == '\n' && digits > 0) record(id, at);
-      else if (j >= total) break; /* incomplete: kept in the tail */
+      else if (j >= total) { keep_from = i; break; } /* incomplete: kept in the tail */
+    } else if (price_base >= 0 && memcmp(buffer + i, "data: ", 6) == 0) {
+      static const char key[] = "\"price\":\"";
+      size_t limit = i + 60 < total ? i + 60 : total;
+      size_t j = i + 6;
+      while (j + sizeof key - 1 <= limit && memcmp(buffer + j, key, sizeof key - 1) != 0) j++;
+      if (j + sizeof key - 1 > limit) { if (limit == total) { keep_from = i; break; } continue; }
+      j += sizeof key - 1;
+      long long cents = 0;
+      int fraction = -1;
+      while (j < total && ((buffer[j] >= '0' && buffer[j] <= '9') || buffer[j] == '.')) {
+        if (buffer[j] == '.') fraction = 0;
+        else { cents = cents * 10 + (buffer[j] - '0'); if (fraction >= 0) fraction++; }
+        j++;
+      }
+      if (j >= total) { keep_from = i; break; }
+      if (fraction == 2) record((int)(cents - price_base), at);
     }
   }
-  size_t keep = total < 15 ? total : 15;
+  size_t keep = total - keep_from;
+  if (keep > sizeof viewer->tail) keep = 0;
+  if (keep_from == total) keep = total < 8 ? total : 8;
   memcpy(viewer->tail, buffer + total - keep, keep);
   viewer->tail_length = (int)keep;
 }
@@ -116,6 +146,13 @@ int main(int argc, char **argv) {
     else if (!strcmp(argv[i], "--churn")) churn = atoi(argv[i + 1]);
     else if (!strcmp(argv[i], "--addresses")) addresses = atoi(argv[i + 1]);
     else if (!strcmp(argv[i], "--idle")) idle = atoi(argv[i + 1]);
+    else if (!strcmp(argv[i], "--price-ids")) price_base = atoll(argv[i + 1]) * 100;
+    else if (!strcmp(argv[i], "--ports")) {
+      for (char *next = argv[i + 1]; *next && port_count < 16; port_count++) {
+        ports[port_count] = (int)strtol(next, &next, 10);
+        if (*next == ',') next++;
+      }
+    }
   }
   struct rlimit limit;
   getrlimit(RLIMIT_NOFILE, &limit);

@@ -71,7 +71,7 @@ public struct ServeFrontEnd: Sendable {
     let currency = options.configuration.currency
     let broadcaster = PriceBroadcaster(
       initial: presenter.presentRestored(await runtime.restore()),
-      page: PricePagePresenter(currency: currency))
+      page: PricePagePresenter(currency: currency, interval: options.interval))
     let server = PriceServer(
       broadcaster: broadcaster, metrics: metrics, currency: currency,
       alertRules: presenter.presentRules(options.alerts))

@@ -1,12 +1,14 @@
 /// Thrown by ``race(_:until:on:)`` when the deadline passes first.
-struct DeadlineExceeded: Error {}
+package struct DeadlineExceeded: Error {
+  package init() {}
+}
 
 /// Runs `operation` until it returns or `deadline` passes on `clock`, whichever comes first.
 ///
 /// The loser is cancelled. This is how every deadline in the product is enforced: in Core, on the
 /// injected clock, never through a transport timeout (FoundationNetworking rounds those to whole
 /// seconds). The operation must honour cancellation for the race to return promptly.
-func race<C: Clock, T: Sendable>(
+package func race<C: Clock, T: Sendable>(
   _ operation: @escaping @Sendable () async throws -> T,
   until deadline: C.Instant,
   on clock: C

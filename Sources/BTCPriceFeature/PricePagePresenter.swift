@@ -12,11 +12,23 @@ public struct PricePagePresenter: Sendable {
   /// Fresh values the sparkline shows at most.
   public static let sparklineLength = 60
 
+  /// Intervals without an event after which the page says by itself that its price is old.
+  /// More than the three a standby publisher may take to step in, so a hand-over between two
+  /// publishers does not flash the banner.
+  public static let silentIntervals = 4
+  /// The least silence that counts, whatever the interval: a browser's timers and a network's
+  /// hiccups are not an outage.
+  public static let shortestSilence = Duration.seconds(2)
+
   private let presenter: PricePresenter
   private let utc = TimestampFormatter.utc(precision: .seconds)
+  private let silence: Duration
 
-  public init(currency: Currency = .usd) {
+  /// - Parameter interval: the ticks' interval, which tells the page how long a silence means
+  ///   that its price is no longer being updated.
+  public init(currency: Currency = .usd, interval: Duration = PriceDefaults.interval) {
     presenter = PricePresenter(timestamps: .utc(precision: .seconds), currency: currency)
+    silence = max(interval * Self.silentIntervals, Self.shortestSilence)
   }
 
   /// - Parameters:
@@ -45,6 +57,8 @@ public struct PricePagePresenter: Sendable {
       timeText: quote.map { utc.format($0.timestamp) + " UTC" } ?? PricePresenter.placeholder,
       sourceText: state.sourceName.map { "from \($0)" },
       bannerText: state.isStale ? PricePresenter.bannerPrefix : nil,
+      silentBannerText: PricePresenter.bannerPrefix,
+      silentAfterMilliseconds: Int(silence.wholeMilliseconds),
       titleText: quote == nil ? state.pairText : "\(state.priceText) · \(state.pairText)",
       stateAnnouncement: phase == "fresh"
         ? "Bitcoin price \(state.priceText), updating again"

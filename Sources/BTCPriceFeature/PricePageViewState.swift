@@ -21,6 +21,12 @@ public struct PricePageViewState: Equatable, Sendable {
   public let sourceText: String?
   /// The failure banner's words before its time, while stale; nil otherwise.
   public let bannerText: String?
+  /// The banner's words before its time when no event has come for ``silentAfterMilliseconds``:
+  /// where nothing tells the page that its publisher is gone (an edge), it says so by itself,
+  /// with the last price and its time.
+  public let silentBannerText: String
+  /// How long the page waits for the next event before it shows ``silentBannerText``.
+  public let silentAfterMilliseconds: Int
   /// The tab's title: `€68,901.23 · BTC/EUR`.
   public let titleText: String
   /// What a screen reader hears when the state changes: the price coming back, the value turning
@@ -48,9 +54,10 @@ public struct PricePageViewState: Equatable, Sendable {
       ("time", timeText), ("source", sourceText), ("banner", bannerText), ("title", titleText),
       ("announceState", stateAnnouncement), ("announcePrice", priceAnnouncement),
       ("sparkline", sparklinePoints), ("sparklineLabel", sparklineLabel),
+      ("silentBanner", silentBannerText),
     ]
     return "{"
       + fields.map { "\"\($0.0)\":" + ($0.1.map(JSONLineRenderer.string) ?? "null") }
-      .joined(separator: ",") + "}"
+      .joined(separator: ",") + ",\"silentAfter\":\(silentAfterMilliseconds)}"
   }
 }

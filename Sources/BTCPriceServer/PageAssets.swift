@@ -95,6 +95,16 @@ enum PageAssets {
         });
       }
 
+      // Where nothing tells the page that its publisher is gone (an edge, whose engine goes quiet
+      // with it), the page notices by itself: no valid event for the presenter's silentAfter, and
+      // the last price shows with the stale banner, in the presenter's words, until the next one.
+      let heard = Date.now();
+      let silenced = false;
+      let lastView = null;
+      try {
+        const initial = JSON.parse(lastData || "null");
+        lastView = (initial && initial.view) || null;
+      } catch (_) { /* no state rendered: nothing to turn stale */ }
       if (!window.EventSource) return;
       let source = null;
       let retry = null;
@@ -102,14 +112,19 @@ enum PageAssets {
         source = new EventSource("/api/stream");
         source.addEventListener("price", (message) => {
           $("connection").hidden = true;
-          if (message.data === lastData) return;
+          let data = null;
+          try { data = JSON.parse(message.data); } catch (_) { return; /* a malformed event changes nothing */ }
+          if (!data || typeof data !== "object" || !data.view || typeof data.view.price !== "string") return;
+          heard = Date.now();
+          if (message.data === lastData && !silenced) return;
           lastData = message.data;
+          silenced = false;
+          lastView = data.view;
           try {
-            const data = JSON.parse(message.data);
-            if (data && data.view) show(data.view);
-            if (data) notifyAlerts(data);
+            show(data.view);
+            notifyAlerts(data);
             offerNotifications();
-          } catch (_) { /* a malformed event changes nothing */ }
+          } catch (_) { /* a view missing a text changes nothing more */ }
         });
         source.onopen = () => { $("connection").hidden = true; };
         source.onerror = () => {
@@ -124,6 +139,26 @@ enum PageAssets {
         };
       };
       connect();
+
+      // Silence: the last price with the banner, at once; and the stream opened anew now and then
+      // (every 30 to 45 s, never in step with other viewers), in case this connection is the one
+      // that went quiet (an edge that lost its Redis, a proxy that dropped it without a word).
+      let reopened = Date.now();
+      let reopenAfter = 30000 + Math.random() * 15000;
+      setInterval(() => {
+        const limit = lastView && lastView.silentAfter > 0 ? lastView.silentAfter : 0;
+        if (!limit || Date.now() - heard <= limit) return;
+        if (!silenced && lastView.phase === "fresh") {
+          silenced = true;
+          show(Object.assign({}, lastView, { phase: "stale", banner: lastView.silentBanner }));
+        }
+        if (Date.now() - reopened > reopenAfter) {
+          reopened = Date.now();
+          reopenAfter = 30000 + Math.random() * 15000;
+          source.close();
+          connect();
+        }
+      }, 1000);
     })();
     """#
 

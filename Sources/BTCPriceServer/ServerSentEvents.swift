@@ -2,9 +2,13 @@ import NIOCore
 
 /// Server-Sent Events framing (the `text/event-stream` format of the HTML standard).
 public enum ServerSentEvents {
+  /// The `event:` name of every tick: what the page's script listens for. An edge sends the same
+  /// name (nchan's `X-EventSource-Event`, see ``EdgeMessage``).
+  public static let priceEventName = "price"
+
   /// One `price` event. `json` is one line, so one `data:` field carries it whole.
   public static func priceFrame(id: Int, json: String) -> String {
-    "id: \(id)\nevent: price\ndata: \(json)\n\n"
+    "id: \(id)\nevent: \(priceEventName)\ndata: \(json)\n\n"
   }
 
   /// A comment line: ignored by `EventSource`, but it keeps idle proxies and load balancers from

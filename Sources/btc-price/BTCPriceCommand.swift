@@ -120,7 +120,7 @@ struct BTCPriceCommand: AsyncParsableCommand {
         btc-price --binance-url https://api.binance.us/api/v3/ticker/price?symbol=BTCUSDT
       """,
     version: BTCPriceVersion.current,
-    subcommands: [ServeCommand.self, DoctorCommand.self]
+    subcommands: [ServeCommand.self, PublishCommand.self, DoctorCommand.self]
   )
 
   @OptionGroup var pipeline: PipelineOptions

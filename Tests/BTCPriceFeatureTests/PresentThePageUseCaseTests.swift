@@ -90,4 +90,23 @@ struct PresentThePageUseCaseTests {
     #expect(json.hasPrefix(#"{"phase":"fresh","direction":"none","pair":"BTC/EUR""#))
   }
 
+  @Test func silence_turnsThePageStaleAfterFourIntervals_atLeastTwoSeconds_inTheBannersWords() {
+    let state = presenter.present(.fresh(quote("1", currency: "EUR")))
+    let silence = { (interval: Duration) in
+      PricePagePresenter(interval: interval).present(state, previousValue: nil, recentValues: [])
+        .silentAfterMilliseconds
+    }
+
+    #expect(silence(.seconds(1)) == 4_000)
+    #expect(silence(.seconds(10)) == 40_000)
+    #expect(silence(.milliseconds(500)) == 2_000)
+    #expect(silence(.milliseconds(499)) == 2_000)
+    #expect(silence(.milliseconds(501)) == 2_004)
+    let view = PricePagePresenter().present(state, previousValue: nil, recentValues: [])
+    #expect(view.silentBannerText == "Failed to update value. Displaying last updated value from")
+    #expect(
+      view.json.hasSuffix(
+        #","silentBanner":"Failed to update value. Displaying last updated value from","#
+          + #""silentAfter":4000}"#))
+  }
 }

@@ -1,0 +1,25 @@
+import BTCPriceServer
+import Foundation
+import Testing
+
+/// The files of `deploy/edge/www/` are serve's bytes: a change to the page's script or style, or to
+/// what serve answers before it knows a price, must reach the edges too.
+/// `BTC_PRICE_WRITE_EDGE_FILES=1 swift test --filter EdgeFilesAgreementTests` rewrites them.
+@Suite("The edge's files are serve's")
+struct EdgeFilesAgreementTests {
+  private let folder = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    .appendingPathComponent("deploy/edge/www")
+
+  @Test func everyFileInDeployEdgeWWW_isWhatServeSends() throws {
+    let rewrite = ProcessInfo.processInfo.environment["BTC_PRICE_WRITE_EDGE_FILES"] == "1"
+    for (name, contents) in EdgeFiles.all() {
+      let url = folder.appendingPathComponent(name)
+      if rewrite { try Data(contents.utf8).write(to: url) }
+      let committed = try String(contentsOf: url, encoding: .utf8)
+      #expect(committed == contents, "deploy/edge/www/\(name) differs from serve's; see this suite")
+    }
+    let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+    #expect(names == EdgeFiles.all().map(\.name).sorted())
+  }
+}
