@@ -119,15 +119,18 @@ static void scan(viewer_t *viewer, const char *data, ssize_t length, long long a
       while (j + sizeof key - 1 <= limit && memcmp(buffer + j, key, sizeof key - 1) != 0) j++;
       if (j + sizeof key - 1 > limit) { if (limit == total) { keep_from = i; break; } continue; }
       j += sizeof key - 1;
+      /* The price as the ticker writes it: trailing zeros dropped ("68001", "68000.1"). */
       long long cents = 0;
       int fraction = -1;
       while (j < total && ((buffer[j] >= '0' && buffer[j] <= '9') || buffer[j] == '.')) {
         if (buffer[j] == '.') fraction = 0;
-        else { cents = cents * 10 + (buffer[j] - '0'); if (fraction >= 0) fraction++; }
+        else if (fraction < 0) cents = cents * 10 + (buffer[j] - '0');
+        else if (fraction < 2) { cents = cents * 10 + (buffer[j] - '0'); fraction++; }
         j++;
       }
       if (j >= total) { keep_from = i; break; }
-      if (fraction == 2) record((int)(cents - price_base), at);
+      for (int f = fraction < 0 ? 0 : fraction; f < 2; f++) cents *= 10;
+      record((int)(cents - price_base), at);
     }
   }
   size_t keep = total - keep_from;

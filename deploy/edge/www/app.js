@@ -132,9 +132,10 @@
   };
   connect();
 
-  // Silence: the last price with the banner, at once; and the stream opened anew now and then
-  // (every 30 to 45 s, never in step with other viewers), in case this connection is the one
-  // that went quiet (an edge that lost its Redis, a proxy that dropped it without a word).
+  // Silence: the last price with the banner, at once; and after 30 to 45 s of it (never in
+  // step with other viewers), the stream opened anew, and again as long as it lasts, in case
+  // this connection is the one that went quiet (an edge that lost its Redis, a proxy that
+  // dropped it without a word). A server that restarts is EventSource's own to reconnect.
   let reopened = Date.now();
   let reopenAfter = 30000 + Math.random() * 15000;
   setInterval(() => {
@@ -144,7 +145,7 @@
       silenced = true;
       show(Object.assign({}, lastView, { phase: "stale", banner: lastView.silentBanner }));
     }
-    if (Date.now() - reopened > reopenAfter) {
+    if (Date.now() - heard > reopenAfter && Date.now() - reopened > reopenAfter) {
       reopened = Date.now();
       reopenAfter = 30000 + Math.random() * 15000;
       source.close();
