@@ -1,6 +1,7 @@
 import BTCPriceCore
 import BTCPriceNetworking
 import BTCPricePersistence
+import BTCPriceServer
 import BTCPriceSettings
 import BTCPriceTerminal
 
@@ -18,18 +19,22 @@ public struct Doctor: Sendable {
   private let options: ResolvedOptions
   private let client: any BTCHTTPClient
   private let probe: StreamProbe
+  private let edges: [PublishTarget]
   private let now: @Sendable () -> Date
 
   /// - Parameters:
   ///   - client: asks the sources (the command line's gives each request 10 s).
   ///   - probe: opens the streams.
+  ///   - edges: the edges `btc-price publish` would publish to (`BTC_PRICE_PUBLISH_URLS`), each
+  ///     asked once (``EdgeProbe``) and listed with the settings, credentials redacted.
   public init(
     options: ResolvedOptions, client: any BTCHTTPClient, probe: StreamProbe,
-    now: @escaping @Sendable () -> Date = { Date() }
+    edges: [PublishTarget] = [], now: @escaping @Sendable () -> Date = { Date() }
   ) {
     self.options = options
     self.client = client
     self.probe = probe
+    self.edges = edges
     self.now = now
   }
 
@@ -50,8 +55,18 @@ public struct Doctor: Sendable {
         definition, url: (try? markets[definition.source.id]?.get()) ?? definition.defaultURL,
         limit: limits[definition.source.id])
     }
+    var published: [DoctorReport.Setting] = []
+    for edge in edges {
+      let verdict = await EdgeProbe.check(
+        edge, client: client, clock: ContinuousClock(), timeout: .seconds(5))
+      published.append(
+        .init(
+          name: "publish", value: "\(edge.redacted): \(verdict)",
+          origin: "$\(PublishTarget.environmentVariable)"))
+    }
     return DoctorReport(
-      checks: checks, streams: await streams, settings: settings, files: files(now: now()),
+      checks: checks, streams: await streams, settings: settings + published,
+      files: files(now: now()),
       limits: limits.sorted(by: { $0.key < $1.key }).map { id, limit in
         "\(id): not asked for \(limit.remaining.humanText) (\(limit.cause))"
       })

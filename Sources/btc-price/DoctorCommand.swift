@@ -1,6 +1,7 @@
 import ArgumentParser
 import BTCPriceCommandLine
 import BTCPriceNIO
+import BTCPriceServer
 import BTCPriceTerminal
 
 #if canImport(FoundationEssentials)
@@ -24,7 +25,9 @@ struct DoctorCommand: AsyncParsableCommand {
       time taken, and why it failed). Then the \
       settings in effect and where they came from (secrets redacted), the cache and state \
       files with their age and health, and the limits from earlier runs (a source under a \
-      ban or rate limit is not asked). --json prints one object.
+      ban or rate limit is not asked). With BTC_PRICE_PUBLISH_URLS set, each edge that \
+      btc-price publish would publish to, asked once (credentials redacted). --json prints one \
+      object.
 
       Exit status 0 when at least one source gave a valid price, else 1.
       """)
@@ -48,7 +51,9 @@ struct DoctorCommand: AsyncParsableCommand {
       transportTimeout: .seconds(10), proxies: resolved.proxies, trust: resolved.trust)
     let report = await Doctor(
       options: resolved, client: client,
-      probe: .nio(proxies: resolved.proxies, trust: resolved.trust)
+      probe: .nio(proxies: resolved.proxies, trust: resolved.trust),
+      edges: PublishTarget.urls(arguments: [], environment: ProcessInfo.processInfo.environment)
+        .compactMap { try? PublishTarget($0) }
     ).report()
     await client.shutdown()
     do throws(TerminalOutputError) {

@@ -257,6 +257,22 @@ extension BinaryEndToEndTests {
       }
     }
 
+    @Test func doctor_saysWhereAPublisherWouldPublish_andHowEachEdgeAnswers() async throws {
+      let cluster = try await EdgeCluster(edges: 1, credentials: Self.credentials)
+      defer { cluster.stop() }
+      let wrong = cluster.edges[0].replacing("http://", with: "http://publisher:bad-pw-7@") + "/pub"
+      let doctor = try BinaryProcess(
+        ["doctor", "--sources", "binance", "--no-cache", "--binance-url", "http://127.0.0.1:9/"],
+        environment: ["BTC_PRICE_PUBLISH_URLS": cluster.publishURLs[0] + " " + wrong])
+      _ = await doctor.waitForExit()
+      let output = doctor.stdoutText.joined(separator: "\n")
+
+      let host = cluster.edges[0].dropFirst("http://".count)
+      #expect(output.contains("http://***@\(host)/pub: takes publishes"), "\(output)")
+      #expect(output.contains("http://***@\(host)/pub: HTTP 401"), "\(output)")
+      #expect(!output.contains("s3cret-pw") && !output.contains("bad-pw-7"))
+    }
+
     /// What differs between two runs of the same price: when it was received, the event's id.
     /// What differs between two runs of the same price: when it was received, the event's id,
     /// the change since the tick before, how many ticks the sparkline draws.
