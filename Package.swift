@@ -177,6 +177,7 @@ let package = Package(
         "BTCPriceNetworking",
         "BTCPriceNIO",
         "BTCPriceTerminal",
+        "BTCPriceServer",
         "BTCPriceAlerts",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
