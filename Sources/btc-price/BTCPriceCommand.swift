@@ -24,87 +24,58 @@ struct BTCPriceCommand: AsyncParsableCommand {
     commandName: "btc-price",
     abstract: "Print the Bitcoin price, in US dollars or your currency, once a second.",
     discussion: """
-      SOURCES: asks each source in order until one answers with a valid price: by \
-      default \(PriceSourceRegistry.all.map(\.source.id).joined(separator: ", ")) (choose with \
-      --sources). The first may take --primary-timeout; each next one gets what is \
-      left of the tick. A tick that gets no price within its interval has failed: \
-      the last known price is shown with its own time, and the next success \
-      replaces it.
+      SOURCES (--sources): asked in order until one gives a valid price; default \
+      \(PriceSourceRegistry.all.map(\.source.id).joined(separator: ", ")). Streams first where \
+      a source has one, REST as the safety net. Back-off, bans and rate limits: docs/SOURCES.md.
 
-      FAILURES: a source that fails 3 ticks in a row is left alone for 5 s, then \
-      asked once; each failed retry doubles the pause, up to 5 min. HTTP 429 and 418 \
-      (rate limit, ban): not asked again before their Retry-After. HTTP 401, 403, \
-      451 (no API key, forbidden, restricted location): left alone for 1 h, with one \
-      warning on stderr saying what to do. --verbose logs every attempt.
-
-      OUTPUT: one line per tick on stdout, flushed at once; warnings go to stderr.
-        <time> - <price>            e.g.  Nov 22, 14:03:05 - $68,901.23
+      OUTPUT: one line per tick on stdout; warnings on stderr.
+        <time> - <price>                 Nov 22, 14:03:05 - $68,901.23
         Failed to update value. Displaying last updated value from <time> - <price>
-      <time> is local (MMM d, HH:mm:ss); <price> is like $68,901.23 in every \
-      locale. With no value known yet, both are "-".
+        <time>  local, MMM d, HH:mm:ss      <price>  $68,901.23 in every locale
+        "-" for both while no price is known.
 
-      JSON (--json): one object per line, keys in this order: timestamp (ISO 8601, \
-      UTC), price (the exact decimal, as a string), currency, source (the source \
-      that delivered the price), stale (true when the tick failed) and, when stale, \
-      error (the reason). A stale line carries the last known value, or nulls.
+      JSON (--json), keys in this order:
+        timestamp  ISO 8601, UTC            price     exact decimal, a string
+        currency   e.g. "USD"               source    the source that delivered it
+        stale      true when the tick failed (then the last known value, or nulls)
+        error      when stale: the reason   alerts    when an alert fired
 
-      CACHE: $XDG_CACHE_HOME/btc-price/last-price.json (default \
-      ~/.cache/btc-price/last-price.json) keeps the last good price across runs; \
-      written at most every 10 s while the price changes, and on every way out.
+      ALERT COMMANDS (--on-alert) get BTC_PRICE_ALERT_RULE, _PRICE, _CURRENCY, \
+      _TIME, _SOURCE, _DIRECTION and _TEXT, and are ended after 10 s.
 
-      STATE: $XDG_STATE_HOME/btc-price/limits.json (default \
-      ~/.local/state/btc-price/limits.json) keeps bans, rate limits and refusals \
-      across runs, so a restart does not ask a source that banned us; alerts.json \
-      beside it keeps where each alert rule stands.
+      FILES (the folders default to ~/.cache, ~/.local/state and ~/.config):
+        $XDG_CACHE_HOME/btc-price/last-price.json   the last good price
+        $XDG_STATE_HOME/btc-price/limits.json       bans and rate limits
+        $XDG_STATE_HOME/btc-price/alerts.json       where each alert rule stands
+        $XDG_CONFIG_HOME/btc-price/config           settings, YAML (or --config)
 
-      ALERTS (--alert, repeatable): above:PRICE, below:PRICE, move:PERCENT%/WINDOW \
-      (e.g. move:2%/15m). Each fires once per crossing and again only after the \
-      price went 0.5% back past the line; never on a stale or cached price. The \
-      line ends with " - Alert: …", --json adds "alerts", Waybar's class is \
-      "alert", --format has {alert}, --live rings the bell. --on-alert runs a \
-      command with BTC_PRICE_ALERT_RULE, _PRICE, _CURRENCY, _TIME, _SOURCE, \
-      _DIRECTION and _TEXT (ended after 10 s, never waited for); --notify shows a \
-      desktop notification.
+      SETTINGS keys (the command line wins, then the environment, then the file): sources, \
+      currency, interval, primary-timeout, format, <source>-url, \(apiKeySettings)cache-path, \
+      proxy, no-proxy, ca-file, alert (a list), on-alert, alert-webhook.
 
       ENVIRONMENT:
         BTC_PRICE_SOURCES            default for --sources
         BTC_PRICE_<NAME>_URL         default for --<name>-url
       \(apiKeyVariables)
-        XDG_CACHE_HOME               where the cache folder lives
-        XDG_STATE_HOME               where the state folder lives
-        XDG_CONFIG_HOME              where the settings folder lives
         BTC_PRICE_CURRENCY           default for --currency
         BTC_PRICE_ALERTS             default for --alert (comma-separated)
         BTC_PRICE_ON_ALERT           default for --on-alert
         BTC_PRICE_ALERT_WEBHOOK      default for serve's --alert-webhook
-        NO_COLOR                     set (non-empty) to turn colours off
+        XDG_CACHE_HOME               where the cache folder lives
+        XDG_STATE_HOME               where the state folder lives
+        XDG_CONFIG_HOME              where the settings folder lives
+        NO_COLOR                     set (non-empty): no colours
 
-      EXIT STATUS: 0 when the last tick succeeded, 1 when it failed, 130 after \
-      Ctrl-C, 0 after SIGTERM, 64 for a usage error, 74 when stdout cannot be \
-      written; killed by SIGPIPE (141 in the shell) when stdout's reader is gone.
+      EXIT STATUS:
+        0    the last tick succeeded; or ended by SIGTERM
+        1    the last tick failed
+        64   usage error
+        74   stdout cannot be written
+        130  Ctrl-C
+        141  (SIGPIPE) stdout's reader is gone
 
-      LIVE (--live, terminals only): a panel redrawn in place with the price, its \
-      change since the last tick and since start (▲ green, ▼ red), when and where \
-      it came from, the failure banner while stale, and a sparkline of the last 60 \
-      ticks with their low and high. Narrow terminals drop the sparkline first.
-
-      COLOUR: plain lines on a terminal show rises in green, falls in red and the \
-      banner highlighted; never in pipes, with NO_COLOR set, or with TERM=dumb.
-
-      CURRENCIES (--currency): the sources that serve each one; a source without \
-      the pair is left out of the chain.
+      CURRENCIES (--currency), and the sources that serve each:
       \(PriceSourceRegistry.servingSummary.map { "  " + $0 }.joined(separator: "\n"))
-
-      STATUS BARS: --format shapes each line ({price} {amount} {currency} {time} \
-      {source} {arrow} {change} {change_pct} {stale} {alert}); --waybar prints Waybar's \
-      custom-module JSON; --once --max-age 10 prints a cached price younger than \
-      10 s without asking any source (one request per 10 s, however many panes).
-
-      SETTINGS: $XDG_CONFIG_HOME/btc-price/config (default ~/.config/btc-price/config, \
-      or --config), YAML, keys named like the long options: sources, currency, \
-      interval, primary-timeout, format, <source>-url, \(apiKeySettings)cache-path, proxy, \
-      no-proxy, ca-file, alert (a list), on-alert, alert-webhook. The command line wins, then \
-      the environment, then the file.
 
       EXAMPLES:
         btc-price                             run until Ctrl-C, one line a second
@@ -117,7 +88,11 @@ struct BTCPriceCommand: AsyncParsableCommand {
         btc-price --currency EUR --once       the price in euros
         btc-price --once --max-age 10 --format '{arrow} {price}'   for tmux
         btc-price --waybar --format '₿ {price}'                     for Waybar
-        btc-price --binance-url https://api.binance.us/api/v3/ticker/price?symbol=BTCUSDT
+        btc-price --binance-url \\
+          'https://api.binance.us/api/v3/ticker/price?symbol=BTCUSDT'      Binance.US
+
+      SEE ALSO: btc-price help serve | publish | doctor; the manual is docs/USAGE.md in \
+      the source (also SOURCES.md, ALERTS.md, STATUS-BARS.md, SETTINGS.md).
       """,
     version: BTCPriceVersion.current,
     subcommands: [ServeCommand.self, PublishCommand.self, DoctorCommand.self]
