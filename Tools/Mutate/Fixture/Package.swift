@@ -1,0 +1,14 @@
+// swift-tools-version: 6.2
+import PackageDescription
+
+// The mutation runner's self-test (`scripts/mutate --self-test`): a module with exactly three
+// mutants, whose verdicts are known. `heating` is tested only far from its bound, so its `<` → `<=`
+// survives; `cooling` is tested on its bound, so its `>` → `>=` is killed; the label's `+` → `-`
+// on text does not compile and is discarded, not counted.
+let package = Package(
+  name: "Thermostat",
+  targets: [
+    .target(name: "Thermostat"),
+    .testTarget(name: "ThermostatTests", dependencies: ["Thermostat"]),
+  ]
+)

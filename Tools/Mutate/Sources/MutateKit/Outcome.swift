@@ -1,0 +1,88 @@
+/// What became of a mutant.
+public enum Outcome: String, Codable, Sendable, CaseIterable {
+  /// A test failed with an expectation or an error: the suite names the broken behaviour.
+  case killed
+  /// The test process crashed (a trap, a signal) before the tests could say what failed.
+  case crashed
+  /// Only a `.hangLimit` failed: a test named itself as hanging, and nothing else failed.
+  case hung
+  /// The runner's own limit ended the run: no test said anything.
+  case timedOut
+  /// The tests that run the mutated line all passed.
+  case survived
+  /// No test runs the mutated line.
+  case notCovered
+  /// Does not compile: discarded, not counted.
+  case notCompiling
+
+  /// Counted in the score's denominator.
+  public var isCounted: Bool { self != .notCompiling }
+  public var isKilled: Bool { self == .killed || self == .crashed || self == .hung || self == .timedOut }
+
+  /// Reads a test process's end: its status, whether the runner's limit ended it, what it printed.
+  /// Returns the outcome and the first failing test's name, if one was named.
+  public static func of(status: Int32, timedOut: Bool, output: String) -> (Outcome, String?) {
+    if timedOut { return (.timedOut, nil) }
+    if status == 0 { return (.survived, nil) }
+    let lines = output.split(whereSeparator: \.isNewline).map { stripANSI(String($0)) }
+    // Swift Testing: "✘ Test name() recorded an issue at File.swift:12:5: Expectation failed…"
+    // XCTest: "… error: -[Suite test] : XCTAssert… failed" / "Test Case '…' failed".
+    let issues = lines.filter {
+      ($0.contains("✘ Test ") && $0.contains("recorded an issue")) || $0.contains(": error: -[")
+    }
+    let hangs = issues.filter { $0.contains("did not finish within") }
+    let named = issues.first.flatMap(testName(in:))
+    if issues.count > hangs.count {
+      let firstReal = issues.first { !$0.contains("did not finish within") }
+      return (.killed, firstReal.flatMap(testName(in:)) ?? named)
+    }
+    if !hangs.isEmpty || lines.contains(where: { $0.hasPrefix("HangLimit:") }) {
+      return (.hung, named)
+    }
+    return (.crashed, nil)
+  }
+
+  static func testName(in line: String) -> String? {
+    guard let range = line.range(of: "✘ Test ") else { return nil }
+    let rest = line[range.upperBound...]
+    guard let end = rest.range(of: " recorded an issue") else { return nil }
+    return String(rest[..<end.lowerBound])
+  }
+
+  static func stripANSI(_ line: String) -> String {
+    var out = ""
+    var escaping = false
+    for character in line {
+      if escaping {
+        if character.isLetter { escaping = false }
+      } else if character == "\u{1B}" {
+        escaping = true
+      } else {
+        out.append(character)
+      }
+    }
+    return out
+  }
+}
+
+/// A mutant and what became of it.
+public struct MutantResult: Codable, Sendable {
+  public var mutant: Mutant
+  public var outcome: Outcome
+  /// The test that failed first, when one was named.
+  public var killedBy: String?
+  /// The suites that were run for it.
+  public var suites: [String]
+  public var seconds: Double
+
+  public init(
+    mutant: Mutant, outcome: Outcome, killedBy: String? = nil, suites: [String] = [],
+    seconds: Double = 0
+  ) {
+    self.mutant = mutant
+    self.outcome = outcome
+    self.killedBy = killedBy
+    self.suites = suites
+    self.seconds = seconds
+  }
+}

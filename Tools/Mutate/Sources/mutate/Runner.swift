@@ -1,0 +1,369 @@
+import Foundation
+import MutateKit
+
+/// One module's run: find the mutants, compile them all in (schemata), learn which suites run
+/// which lines (coverage of the unmutated build), then run each mutant against only those suites.
+final class Runner: @unchecked Sendable {
+  static let version = "1"
+  static let variable = "MUTATE_ACTIVE_MUTANT"
+
+  let options: Options
+  let root: URL
+  let work: URL
+  let mirror: Mirror
+  let verdicts: Verdicts
+
+  init(options: Options) throws {
+    self.options = options
+    root = URL(fileURLWithPath: options.root).standardizedFileURL
+    work = root.appendingPathComponent(".build/mutate")
+    mirror = Mirror(source: root, root: work.appendingPathComponent("tree"))
+    let verdictsFile = options.verdicts.map { URL(fileURLWithPath: $0) }
+    verdicts = Verdicts(text: verdictsFile.flatMap { try? String(contentsOf: $0, encoding: .utf8) } ?? "")
+    for problem in verdicts.problems { log("verdicts: \(problem)") }
+  }
+
+  func log(_ line: String) {
+    FileHandle.standardError.write(Data((line + "\n").utf8))
+  }
+
+  // MARK: The package
+
+  func graph() throws -> (name: String, graph: PackageGraph) {
+    // Its own scratch folder: the package's may be locked by a build in progress.
+    let json = try Shell.check(
+      ["swift", "package", "--scratch-path", work.appendingPathComponent("dump").path, "dump-package"],
+      in: root)
+    // SwiftPM may print a warning before the JSON.
+    let start = json.firstIndex(of: "{") ?? json.startIndex
+    let data = Data(json[start...].utf8)
+    let object = try JSONSerialization.jsonObject(with: data) as? [String: Any]
+    return (object?["name"] as? String ?? "", try PackageGraph(dumpPackage: data))
+  }
+
+  func swiftFiles(in directory: String) -> [String] {
+    let base = root.appendingPathComponent(directory)
+    guard let walker = FileManager.default.enumerator(atPath: base.path) else { return [] }
+    var files: [String] = []
+    while let relative = walker.nextObject() as? String {
+      if relative.hasSuffix(".swift") { files.append(directory + "/" + relative) }
+    }
+    return files.sorted()
+  }
+
+  func text(_ relative: String) -> String {
+    (try? String(contentsOf: root.appendingPathComponent(relative), encoding: .utf8)) ?? ""
+  }
+
+  // MARK: A module
+
+  func run(module: String, files wanted: [String]?, package: (name: String, graph: PackageGraph))
+    throws -> [MutantResult]
+  {
+    guard let target = package.graph.targets[module] else { throw Failure("no target \(module)") }
+    let files = swiftFiles(in: target.directory).filter { wanted?.contains($0) ?? true }
+    let tests = package.graph.testTargets(seeing: module)
+    log("== \(module): \(files.count) files; tests that can see it: \(tests.joined(separator: ", "))")
+
+    // Per file: its mutants (numbered across the module) and its cache key.
+    var testsHash = FNV1a()
+    testsHash.add(Self.version)
+    for test in tests {
+      for file in swiftFiles(in: package.graph.targets[test]?.directory ?? "Tests/\(test)") {
+        testsHash.add(file)
+        testsHash.add(text(file))
+      }
+    }
+    var mutantsByFile: [String: [Mutant]] = [:]
+    var nextID = 1
+    for file in files {
+      let found = MutantFinder().mutants(in: text(file), file: file, firstID: nextID)
+      nextID += found.count
+      mutantsByFile[file] = found
+    }
+    if options.list {
+      for file in files { for mutant in mutantsByFile[file] ?? [] { print(mutant.key) } }
+      return []
+    }
+    var cache = Cache(url: work.appendingPathComponent("cache/\(module).json"))
+    var results: [MutantResult] = []
+    var todo: [String] = []
+    for file in files {
+      var hash = testsHash
+      hash.add(text(file))
+      if options.useCache, let cached = cache.results(file: file, key: hash.hex),
+        cached.count == mutantsByFile[file]?.count
+      {
+        results += zip(mutantsByFile[file] ?? [], cached).map { mutant, result in
+          var result = result
+          result.mutant = mutant
+          return result
+        }
+      } else {
+        todo.append(file)
+      }
+    }
+    log("\(results.count) results from the cache; \(todo.count) files to run")
+    guard !todo.isEmpty else { return results }
+
+    let fresh = try runFiles(
+      todo, of: module, directory: target.directory, mutants: mutantsByFile, tests: tests,
+      package: package)
+    results += fresh
+    for file in todo {
+      var hash = testsHash
+      hash.add(text(file))
+      cache.store(file: file, key: hash.hex, results: fresh.filter { $0.mutant.file == file })
+    }
+    try cache.save()
+    return results
+  }
+
+  private func runFiles(
+    _ files: [String], of module: String, directory: String, mutants: [String: [Mutant]],
+    tests: [String], package: (name: String, graph: PackageGraph)
+  ) throws -> [MutantResult] {
+    try mirror.sync()
+    let switchName = "__mutate_" + module.filter { $0.isLetter || $0.isNumber }
+    try mirror.write(
+      Data(Schemata.switchFile(switchName: switchName, variable: Self.variable).utf8),
+      to: directory + "/__MutateSwitch.swift")
+
+    // Build with every mutant in; drop those the compiler refuses, and build again.
+    var live = mutants.filter { files.contains($0.key) }
+    var discarded: [Int: String] = [:]
+    var schemata: [String: Schemata] = [:]
+    for attempt in 1...12 {
+      for file in files {
+        let built = Schemata(source: text(file), mutants: live[file] ?? [], switchName: switchName)
+        schemata[file] = built
+        try mirror.write(Data(built.text.utf8), to: file)
+      }
+      log("build \(attempt): \(live.values.map(\.count).reduce(0, +)) mutants compiled in")
+      let build = Shell.run(
+        [
+          "swift", "build", "--build-tests", "--enable-code-coverage", "-Xswiftc",
+          "-no-warnings-as-errors",
+        ], in: mirror.root, outputFile: work.appendingPathComponent("build.log"))
+      if build.status == 0 { break }
+      let errors = Self.errors(in: build.output, root: mirror.root)
+      guard !errors.isEmpty, attempt < 12 else {
+        throw Failure("the build failed (see \(work.path)/build.log):\n\(build.output.suffix(3000))")
+      }
+      for (file, line, column, message) in errors {
+        guard let built = schemata[file], let fileMutants = live[file] else {
+          throw Failure("an error outside the mutated files: \(file):\(line): \(message)")
+        }
+        let offset = Schemata.offset(line: line, column: column, in: built.text)
+        var blamed: [Int]
+        if let id = built.mutant(at: offset) {
+          blamed = [id]
+        } else if let group = built.innermostGroup(at: offset) {
+          blamed = group.ids
+        } else {
+          // Outside every schema (a constant left uninitialized by a dropped assignment): the
+          // dropped statements of the enclosing declaration, else all its mutants.
+          let original = built.originalOffset(of: offset) ?? 0
+          let declaration = MutantFinder.declarationRange(in: text(file), around: original)
+          let inside = fileMutants.filter { declaration.contains($0.start) }
+          let drops = inside.filter { $0.mutationOperator == .droppedStatement }
+          blamed = (drops.isEmpty ? inside : drops).map(\.id)
+          if blamed.isEmpty { blamed = fileMutants.map(\.id) }
+        }
+        for id in blamed where discarded[id] == nil {
+          discarded[id] = "\(URL(fileURLWithPath: file).lastPathComponent):\(line): \(message)"
+        }
+      }
+      for file in files { live[file]?.removeAll { discarded[$0.id] != nil } }
+    }
+    var results: [MutantResult] = mutants.filter { files.contains($0.key) }.values.joined()
+      .filter { discarded[$0.id] != nil }
+      .map { MutantResult(mutant: $0, outcome: .notCompiling, killedBy: discarded[$0.id]) }
+    log("\(results.count) mutants do not compile (discarded)")
+
+    let binary = mirror.root.appendingPathComponent(
+      ".build/debug/\(package.name)PackageTests.xctest")
+    let coverage = try suiteCoverage(
+      binary: binary, tests: tests, files: files.map { mirror.root.appendingPathComponent($0).path })
+    let toRun = files.flatMap { live[$0] ?? [] }.sorted { $0.id < $1.id }
+    let done = Locked<[MutantResult]>([])
+    let scratch = work.appendingPathComponent("profiles")
+    try? FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+    inParallel(toRun, jobs: options.jobs) { mutant in
+      let path = self.mirror.root.appendingPathComponent(mutant.file).path
+      let suites = coverage.suites(for: path, line: mutant.line)
+      var result = MutantResult(mutant: mutant, outcome: .notCovered)
+      if !suites.isEmpty {
+        let baseline = suites.map { coverage.seconds[$0] ?? 1 }.reduce(0, +)
+        // Past the largest `.hangLimit` (30 s) and its 5 s grace, so that a hang is named by
+        // the suite's own limit before this one ends the run.
+        let limit = 2 * baseline + 45
+        let run = Shell.run(
+          [binary.path, "--testing-library", "swift-testing"] + Self.filters(suites),
+          in: self.mirror.root,
+          environment: [
+            Self.variable: String(mutant.id),
+            "LLVM_PROFILE_FILE": scratch.appendingPathComponent("m\(mutant.id)-%p.profraw").path,
+          ], limit: limit)
+        let (outcome, test) = Outcome.of(status: run.status, timedOut: run.timedOut, output: run.output)
+        result = MutantResult(
+          mutant: mutant, outcome: outcome, killedBy: test, suites: suites, seconds: run.seconds)
+        Self.removeProfiles(of: mutant.id, in: scratch)
+      }
+      let count = done.with { done in
+        done.append(result)
+        return done.count
+      }
+      self.log(
+        "[\(count)/\(toRun.count)] \(mutant.key) — \(result.outcome.rawValue)"
+          + (result.killedBy.map { " by \($0)" } ?? "")
+          + String(format: " (%.1f s, %d suites)", result.seconds, suites.count))
+    }
+    results += done.current
+    return results
+  }
+
+  static func removeProfiles(of id: Int, in directory: URL) {
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+    for name in names where name.hasPrefix("m\(id)-") {
+      try? FileManager.default.removeItem(at: directory.appendingPathComponent(name))
+    }
+  }
+
+  static func filters(_ suites: [String]) -> [String] {
+    suites.flatMap { ["--filter", "^" + NSRegularExpression.escapedPattern(for: $0) + "/"] }
+  }
+
+  /// `path:line:column: error: message` lines of a build, for files of the copy.
+  static func errors(in output: String, root: URL) -> [(String, Int, Int, String)] {
+    let prefix = root.path + "/"
+    return output.split(separator: "\n").compactMap { line in
+      guard line.hasPrefix(prefix), let range = line.range(of: ": error: ") else { return nil }
+      let place = line[line.index(line.startIndex, offsetBy: prefix.count)..<range.lowerBound]
+        .split(separator: ":")
+      guard place.count == 3, let number = Int(place[1]), let column = Int(place[2]) else {
+        return nil
+      }
+      return (String(place[0]), number, column, String(line[range.upperBound...]))
+    }
+  }
+
+  // MARK: Which suites run which lines
+
+  struct SuiteCoverage {
+    var lines: [String: [Int: Set<String>]] = [:]
+    var files: [String: Set<String>] = [:]
+    var seconds: [String: Double] = [:]
+
+    /// The suites that ran the line; where the line has no code of its own (a declaration's
+    /// initial value), those that ran any line of the file.
+    func suites(for file: String, line: Int) -> [String] {
+      if let exact = lines[file]?[line] { return exact.sorted() }
+      return (files[file] ?? []).sorted()
+    }
+  }
+
+  func suiteCoverage(binary: URL, tests: [String], files: [String]) throws -> SuiteCoverage {
+    let listed = Shell.run(
+      [binary.path, "--testing-library", "swift-testing", "--list-tests"], in: mirror.root)
+    var suites: [String] = []
+    for line in listed.output.split(separator: "\n") {
+      guard let slash = line.firstIndex(of: "/") else { continue }
+      let suite = String(line[..<slash])
+      guard let target = suite.split(separator: ".").first, tests.contains(String(target)),
+        !suites.contains(suite)
+      else { continue }
+      suites.append(suite)
+    }
+    log("coverage: \(suites.count) suites, each run alone once, unmutated")
+    let directory = work.appendingPathComponent("coverage")
+    try? FileManager.default.removeItem(at: directory)
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    let result = Locked(SuiteCoverage())
+    let failed = Locked<[String]>([])
+    let tools = URL(fileURLWithPath: Self.toolchainBin())
+    let indexed = Array(suites.enumerated())
+    inParallel(indexed, jobs: options.jobs) { index, suite in
+      let run = Shell.run(
+        [binary.path, "--testing-library", "swift-testing"] + Self.filters([suite]),
+        in: self.mirror.root,
+        environment: ["LLVM_PROFILE_FILE": directory.appendingPathComponent("s\(index)-%p.profraw").path],
+        limit: 900)
+      if run.status != 0 {
+        failed.with { $0.append(suite) }
+        self.log("coverage: \(suite) fails unmutated; its tests are not used\n\(run.output.suffix(1500))")
+        return
+      }
+      let profiles = ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? [])
+        .filter { $0.hasPrefix("s\(index)-") }.map { directory.appendingPathComponent($0).path }
+      let merged = directory.appendingPathComponent("s\(index).profdata").path
+      let merge = Shell.run(
+        [tools.appendingPathComponent("llvm-profdata").path, "merge", "-sparse"] + profiles + [
+          "-o", merged,
+        ], in: self.mirror.root)
+      guard merge.status == 0 else {
+        self.log("coverage: \(suite): llvm-profdata failed: \(merge.output.suffix(500))")
+        return
+      }
+      let export = Shell.run(
+        [
+          tools.appendingPathComponent("llvm-cov").path, "export", "-format=lcov",
+          "-instr-profile", merged, binary.path,
+        ] + files, in: self.mirror.root)
+      let lcov = LineCoverage(lcov: export.output)
+      for path in profiles + [merged] { try? FileManager.default.removeItem(atPath: path) }
+      result.with { coverage in
+        coverage.seconds[suite] = run.seconds
+        for (file, ran) in lcov.ran {
+          if !ran.isEmpty { coverage.files[file, default: []].insert(suite) }
+          for line in ran { coverage.lines[file, default: [:]][line, default: []].insert(suite) }
+        }
+      }
+      self.log(String(format: "coverage: %@ (%.1f s)", suite, run.seconds))
+    }
+    if !failed.current.isEmpty {
+      log("coverage: suites that fail unmutated, left out: \(failed.current.joined(separator: ", "))")
+    }
+    return result.current
+  }
+
+  static func toolchainBin() -> String {
+    // The toolchain's own llvm-cov and llvm-profdata: Debian's read another profile format.
+    let swift = (try? Shell.check(["which", "swift"], in: URL(fileURLWithPath: "/")))?
+      .trimmingCharacters(in: .whitespacesAndNewlines) ?? "/usr/bin/swift"
+    let resolved = URL(fileURLWithPath: swift).resolvingSymlinksInPath()
+    return resolved.deletingLastPathComponent().path
+  }
+}
+
+/// Results kept per file, under the hash of the file, its module's tests and the runner.
+struct Cache {
+  struct Entry: Codable {
+    var key: String
+    var results: [MutantResult]
+  }
+
+  let url: URL
+  var entries: [String: Entry]
+
+  init(url: URL) {
+    self.url = url
+    entries =
+      (try? JSONDecoder().decode([String: Entry].self, from: Data(contentsOf: url))) ?? [:]
+  }
+
+  func results(file: String, key: String) -> [MutantResult]? {
+    guard let entry = entries[file], entry.key == key else { return nil }
+    return entry.results.sorted { $0.mutant.id < $1.mutant.id }
+  }
+
+  mutating func store(file: String, key: String, results: [MutantResult]) {
+    entries[file] = Entry(key: key, results: results.sorted { $0.mutant.id < $1.mutant.id })
+  }
+
+  func save() throws {
+    try FileManager.default.createDirectory(
+      at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+    try JSONEncoder().encode(entries).write(to: url)
+  }
+}

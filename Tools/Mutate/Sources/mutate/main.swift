@@ -1,0 +1,168 @@
+import Foundation
+import MutateKit
+
+let usage = """
+  usage: mutate [--root DIR] (--module NAME ... | --file PATH ... | --changed [BASE])
+                [--jobs N] [--report FILE] [--verdicts FILE] [--no-cache] [--list]
+         mutate --self-test [--root FIXTURE]
+
+  Mutation testing for a Swift package (issue 31). Each module's mutants are compiled in at
+  once behind a switch, and each runs only against the suites that run its line. A module at
+  a time; the report is Markdown. Run it through scripts/mutate, which builds it first.
+
+    --module NAME     every file of a module (repeatable)
+    --file PATH       one file, relative to the root (repeatable)
+    --changed [BASE]  the files of product modules changed since BASE (default: main),
+                      committed or not
+    --jobs N          test runs at once (default: the number of cores)
+    --report FILE     where the Markdown report goes (default: stdout)
+    --verdicts FILE   mutants marked equivalent, and survivors' behaviour in words
+                      (default: Tools/Mutate/verdicts.txt under the root, if there)
+    --no-cache        run every mutant again
+    --list            print the mutants, build nothing
+  """
+
+struct Options {
+  var root = FileManager.default.currentDirectoryPath
+  var modules: [String] = []
+  var files: [String] = []
+  var changed: String?
+  var jobs = ProcessInfo.processInfo.activeProcessorCount
+  var report: String?
+  var verdicts: String?
+  var useCache = true
+  var list = false
+  var selfTest = false
+}
+
+func parse(_ arguments: [String]) throws -> Options {
+  var options = Options()
+  var rest = arguments[...]
+  func value(_ flag: String) throws -> String {
+    guard let next = rest.popFirst() else { throw Failure("\(flag) needs a value\n\(usage)") }
+    return next
+  }
+  while let argument = rest.popFirst() {
+    switch argument {
+    case "--root": options.root = try value(argument)
+    case "--module": options.modules.append(try value(argument))
+    case "--file": options.files.append(try value(argument))
+    case "--changed":
+      options.changed = rest.first.map { $0.hasPrefix("--") } == false ? rest.popFirst()! : "main"
+    case "--jobs": options.jobs = Int(try value(argument)) ?? options.jobs
+    case "--report": options.report = try value(argument)
+    case "--verdicts": options.verdicts = try value(argument)
+    case "--no-cache": options.useCache = false
+    case "--list": options.list = true
+    case "--self-test": options.selfTest = true
+    case "-h", "--help":
+      print(usage)
+      exit(0)
+    default: throw Failure("unknown argument \(argument)\n\(usage)")
+    }
+  }
+  if options.verdicts == nil {
+    let standard = URL(fileURLWithPath: options.root).appendingPathComponent(
+      "Tools/Mutate/verdicts.txt")
+    if FileManager.default.fileExists(atPath: standard.path) { options.verdicts = standard.path }
+  }
+  return options
+}
+
+func main() throws -> Int32 {
+  var options = try parse(Array(CommandLine.arguments.dropFirst()))
+  if options.selfTest {
+    options.modules = ["Thermostat"]
+    options.useCache = false
+  }
+  let runner = try Runner(options: options)
+  let package = try runner.graph()
+
+  // What to run: modules, and in each the files (nil: all of them).
+  var plan: [(module: String, files: [String]?)] = options.modules.map { ($0, nil) }
+  var files = options.files
+  if let base = options.changed {
+    let changed = try Shell.check(["git", "diff", "--name-only", base, "--", "Sources"], in: runner.root)
+    files += changed.split(separator: "\n").map(String.init).filter {
+      $0.hasSuffix(".swift") && FileManager.default.fileExists(atPath: runner.root.appendingPathComponent($0).path)
+    }
+  }
+  for file in files {
+    guard let target = package.graph.target(holding: file), target.type != "test" else {
+      runner.log("skipped \(file): not in a product module")
+      continue
+    }
+    if let index = plan.firstIndex(where: { $0.module == target.name }) {
+      if plan[index].files != nil { plan[index].files?.append(file) }
+    } else {
+      plan.append((target.name, [file]))
+    }
+  }
+  guard !plan.isEmpty else {
+    runner.log(options.changed != nil ? "no changed product file" : usage)
+    return options.changed != nil ? 0 : 2
+  }
+
+  let started = Date()
+  var modules: [(name: String, results: [MutantResult], seconds: Double)] = []
+  for (module, moduleFiles) in plan {
+    let moduleStarted = Date()
+    let results = try runner.run(module: module, files: moduleFiles, package: package)
+    modules.append((module, results, Date().timeIntervalSince(moduleStarted)))
+  }
+  if options.list { return 0 }
+
+  let commit = (try? Shell.check(["git", "rev-parse", "--short", "HEAD"], in: runner.root))?
+    .trimmingCharacters(in: .whitespacesAndNewlines) ?? "?"
+  let dirty = ((try? Shell.check(["git", "status", "--porcelain", "--", "Sources"], in: runner.root)) ?? "")
+    .isEmpty ? "" : " (with uncommitted changes to Sources)"
+  let date = ISO8601DateFormatter().string(from: started)
+  let report = Report(
+    title: "Mutation report: " + modules.map(\.name).joined(separator: ", "),
+    header: [
+      "date: \(date)", "commit: \(commit)\(dirty)",
+      "runner: Tools/Mutate \(Runner.version), \(options.jobs) test runs at once",
+      String(format: "wall time: %.1f min", Date().timeIntervalSince(started) / 60),
+    ], modules: modules, verdicts: runner.verdicts)
+  if let path = options.report {
+    try report.markdown.write(toFile: path, atomically: true, encoding: .utf8)
+    runner.log("report: \(path)")
+  } else {
+    print(report.markdown, terminator: "")
+  }
+  for module in modules {
+    let tally = report.tally(module.results)
+    runner.log("\(module.name): \(tally.failing) of \(tally.counted) killed by a failing test (\(tally.scoreText))")
+  }
+
+  if options.selfTest { return selfTest(modules.first?.results ?? []) }
+  return 0
+}
+
+/// The fixture's verdicts are known (Tools/Mutate/Fixture/Package.swift says why).
+func selfTest(_ results: [MutantResult]) -> Int32 {
+  func outcome(_ line: Int) -> Outcome? {
+    results.first { $0.mutant.file.hasSuffix("Thermostat.swift") && $0.mutant.line == line }?.outcome
+  }
+  let expected: [(String, Int, Outcome)] = [
+    ("heating: < → <= survives (tested far from its bound)", 9, .survived),
+    ("cooling: > → >= is killed (tested on its bound)", 12, .killed),
+    ("label: + → - on text does not compile", 14, .notCompiling),
+  ]
+  var failed = results.count != expected.count
+  if failed { print("self-test: expected 3 mutants, found \(results.count)") }
+  for (what, line, wanted) in expected {
+    let got = outcome(line)
+    print("self-test: \(got == wanted ? "ok  " : "FAIL") \(what): \(got?.rawValue ?? "no mutant")")
+    if got != wanted { failed = true }
+  }
+  print(failed ? "self-test failed" : "self-test passed")
+  return failed ? 1 : 0
+}
+
+do {
+  exit(try main())
+} catch {
+  FileHandle.standardError.write(Data("mutate: \(error)\n".utf8))
+  exit(1)
+}
