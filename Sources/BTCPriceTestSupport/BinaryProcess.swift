@@ -84,8 +84,10 @@ public final class BinaryProcess: @unchecked Sendable {
   private init(
     executable: URL, _ arguments: [String], _ environment: [String: String], stdout: FileHandle?
   ) throws {
+    // Also kept: the mutation runner's switch (the binary runs the same mutant as its test) and
+    // where coverage is written (scripts/mutate learns which tests run which lines).
     var env = ProcessInfo.processInfo.environment.filter {
-      ["PATH", "HOME", "TZ"].contains($0.key)
+      ["PATH", "HOME", "TZ", "MUTATE_ACTIVE_MUTANT", "LLVM_PROFILE_FILE"].contains($0.key)
     }
     env["LANG"] = "C.UTF-8"
     env.merge(Self.quietEnvironment) { _, quiet in quiet }

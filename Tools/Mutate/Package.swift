@@ -23,10 +23,8 @@ let package = Package(
       ],
       swiftSettings: [.treatAllWarnings(as: .error)]
     ),
+    // Its check is the self-test on Fixture/ (scripts/mutate --self-test), run by .ci/run.
     .executableTarget(
       name: "mutate", dependencies: ["MutateKit"], swiftSettings: [.treatAllWarnings(as: .error)]),
-    .testTarget(
-      name: "MutateKitTests", dependencies: ["MutateKit"],
-      swiftSettings: [.treatAllWarnings(as: .error)]),
   ]
 )

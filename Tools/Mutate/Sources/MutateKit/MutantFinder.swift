@@ -64,7 +64,9 @@ private final class Collector: SyntaxVisitor {
   static let boundary = ["<": "<=", "<=": "<", ">": ">=", ">=": ">"]
   static let equality = ["==": "!=", "!=": "=="]
   static let logical = ["&&": "||", "||": "&&"]
-  static let arithmetic = ["+": "-", "-": "+", "*": "/", "/": "*", "%": "*", "&+": "&-", "&-": "&+"]
+  static let arithmetic = [
+    "+": "-", "-": "+", "*": "/", "/": "*", "%": "*", "&+": "&-", "&-": "&+",
+  ]
   static let compound = ["+=": "-=", "-=": "+=", "*=": "/=", "/=": "*="]
 
   override func visit(_ node: InfixOperatorExprSyntax) -> SyntaxVisitorContinueKind {
@@ -171,7 +173,9 @@ private final class Collector: SyntaxVisitor {
     return .skipChildren
   }
 
-  static let durationUnits: Set<String> = ["seconds", "milliseconds", "microseconds", "nanoseconds"]
+  static let durationUnits: Set<String> = [
+    "seconds", "milliseconds", "microseconds", "nanoseconds",
+  ]
 
   override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
     guard !isInsideGuardCall(node) else { return .skipChildren }
@@ -206,10 +210,11 @@ private final class Collector: SyntaxVisitor {
   static func value(of literal: String) -> Int? {
     let digits = literal.replacingOccurrences(of: "_", with: "")
     let value: Int? =
-      if digits.hasPrefix("0x") { Int(digits.dropFirst(2), radix: 16) }
-      else if digits.hasPrefix("0b") { Int(digits.dropFirst(2), radix: 2) }
-      else if digits.hasPrefix("0o") { Int(digits.dropFirst(2), radix: 8) }
-      else { Int(digits) }
+      if digits.hasPrefix("0x") {
+        Int(digits.dropFirst(2), radix: 16)
+      } else if digits.hasPrefix("0b") {
+        Int(digits.dropFirst(2), radix: 2)
+      } else if digits.hasPrefix("0o") { Int(digits.dropFirst(2), radix: 8) } else { Int(digits) }
     // ×10 of a duration must not overflow either.
     guard let value, value < Int.max / 100 else { return nil }
     return value

@@ -17,7 +17,9 @@ public enum Outcome: String, Codable, Sendable, CaseIterable {
 
   /// Counted in the score's denominator.
   public var isCounted: Bool { self != .notCompiling }
-  public var isKilled: Bool { self == .killed || self == .crashed || self == .hung || self == .timedOut }
+  public var isKilled: Bool {
+    self == .killed || self == .crashed || self == .hung || self == .timedOut
+  }
 
   /// Reads a test process's end: its status, whether the runner's limit ended it, what it printed.
   /// Returns the outcome and the first failing test's name, if one was named.

@@ -54,6 +54,14 @@ public struct PackageGraph: Sendable {
       .map(\.name).sorted()
   }
 
+  /// Targets only tests depend on (shared fixtures, fakes): part of "the tests" of a module.
+  public var testSupport: [String] {
+    targets.values.filter { target in
+      let users = targets.values.filter { $0.dependencies.contains(target.name) }
+      return target.type == "regular" && !users.isEmpty && users.allSatisfy { $0.type == "test" }
+    }.map(\.name).sorted()
+  }
+
   /// The target whose sources hold `file` (a path relative to the root).
   public func target(holding file: String) -> Target? {
     targets.values.filter { file.hasPrefix($0.directory + "/") }

@@ -53,7 +53,8 @@ public struct Report {
   public var verdicts: Verdicts
 
   public init(
-    title: String, header: [String], modules: [(name: String, results: [MutantResult], seconds: Double)],
+    title: String, header: [String],
+    modules: [(name: String, results: [MutantResult], seconds: Double)],
     verdicts: Verdicts
   ) {
     self.title = title
@@ -103,7 +104,9 @@ public struct Report {
             + "\(t.equivalent) | \(t.failing) | \(t.hung + t.timedOut) | "
             + "\(t.survived + t.notCovered) | \(t.scoreText) |")
       }
-      let sorted = module.results.sorted { ($0.mutant.file, $0.mutant.line) < ($1.mutant.file, $1.mutant.line) }
+      let sorted = module.results.sorted {
+        ($0.mutant.file, $0.mutant.line) < ($1.mutant.file, $1.mutant.line)
+      }
       let alive = sorted.filter {
         [.survived, .notCovered, .hung, .timedOut].contains($0.outcome)
           && verdicts.equivalence(of: $0.mutant) == nil

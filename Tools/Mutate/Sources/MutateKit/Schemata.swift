@@ -75,11 +75,14 @@ public struct Schemata: Sendable {
       var stack: [Node] = []
       func close() {
         let done = stack.removeLast()
-        if stack.isEmpty { roots.append(done) } else { stack[stack.count - 1].children.append(done) }
+        if stack.isEmpty {
+          roots.append(done)
+        } else {
+          stack[stack.count - 1].children.append(done)
+        }
       }
       for place in places {
         while let top = stack.last, !(place.start >= top.start && place.end <= top.end) {
-          _ = top
           close()
         }
         stack.append(place)
@@ -125,7 +128,9 @@ public struct Schemata: Sendable {
       let start = out.count
       if node.mutants.contains(where: \.isStatement) {
         for (index, mutant) in node.mutants.enumerated() {
-          append(index == 0 ? "if \(switchName)(\(mutant.id)) { " : " else if \(switchName)(\(mutant.id)) { ")
+          append(
+            index == 0
+              ? "if \(switchName)(\(mutant.id)) { " : " else if \(switchName)(\(mutant.id)) { ")
           alternative(mutant)
           append(" }")
         }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// What people decided about mutants, read from a file the runner never writes
 /// (`Tools/Mutate/verdicts.txt`). One line each:
 ///
@@ -25,7 +27,8 @@ public struct Verdicts: Sendable {
       if line.isEmpty || line.hasPrefix("#") { continue }
       // The change itself may hold " | " only in a dropped statement's text; the kind has none
       // and the reason comes last.
-      guard let first = line.range(of: " | "), let last = line.range(of: " | ", options: .backwards),
+      guard let first = line.range(of: " | "),
+        let last = line.range(of: " | ", options: .backwards),
         first.lowerBound != last.lowerBound
       else {
         problems.append("line \(index + 1): expected `kind | key | text`")
@@ -62,5 +65,3 @@ public struct Verdicts: Sendable {
     }
   }
 }
-
-import Foundation

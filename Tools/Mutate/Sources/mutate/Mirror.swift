@@ -28,7 +28,8 @@ struct Mirror {
         continue
       }
       var isDirectory: ObjCBool = false
-      _ = manager.fileExists(atPath: root.appendingPathComponent(relative).path, isDirectory: &isDirectory)
+      _ = manager.fileExists(
+        atPath: root.appendingPathComponent(relative).path, isDirectory: &isDirectory)
       if !isDirectory.boolValue, !kept.contains(relative) { stale.append(relative) }
     }
     for relative in stale { try manager.removeItem(at: root.appendingPathComponent(relative)) }

@@ -19,7 +19,8 @@ final class Runner: @unchecked Sendable {
     work = root.appendingPathComponent(".build/mutate")
     mirror = Mirror(source: root, root: work.appendingPathComponent("tree"))
     let verdictsFile = options.verdicts.map { URL(fileURLWithPath: $0) }
-    verdicts = Verdicts(text: verdictsFile.flatMap { try? String(contentsOf: $0, encoding: .utf8) } ?? "")
+    verdicts = Verdicts(
+      text: verdictsFile.flatMap { try? String(contentsOf: $0, encoding: .utf8) } ?? "")
     for problem in verdicts.problems { log("verdicts: \(problem)") }
   }
 
@@ -32,7 +33,10 @@ final class Runner: @unchecked Sendable {
   func graph() throws -> (name: String, graph: PackageGraph) {
     // Its own scratch folder: the package's may be locked by a build in progress.
     let json = try Shell.check(
-      ["swift", "package", "--scratch-path", work.appendingPathComponent("dump").path, "dump-package"],
+      [
+        "swift", "package", "--scratch-path", work.appendingPathComponent("dump").path,
+        "dump-package",
+      ],
       in: root)
     // SwiftPM may print a warning before the JSON.
     let start = json.firstIndex(of: "{") ?? json.startIndex
@@ -63,12 +67,13 @@ final class Runner: @unchecked Sendable {
     guard let target = package.graph.targets[module] else { throw Failure("no target \(module)") }
     let files = swiftFiles(in: target.directory).filter { wanted?.contains($0) ?? true }
     let tests = package.graph.testTargets(seeing: module)
-    log("== \(module): \(files.count) files; tests that can see it: \(tests.joined(separator: ", "))")
+    log(
+      "== \(module): \(files.count) files; tests that can see it: \(tests.joined(separator: ", "))")
 
     // Per file: its mutants (numbered across the module) and its cache key.
     var testsHash = FNV1a()
     testsHash.add(Self.version)
-    for test in tests {
+    for test in tests + package.graph.testSupport {
       for file in swiftFiles(in: package.graph.targets[test]?.directory ?? "Tests/\(test)") {
         testsHash.add(file)
         testsHash.add(text(file))
@@ -148,7 +153,8 @@ final class Runner: @unchecked Sendable {
       if build.status == 0 { break }
       let errors = Self.errors(in: build.output, root: mirror.root)
       guard !errors.isEmpty, attempt < 12 else {
-        throw Failure("the build failed (see \(work.path)/build.log):\n\(build.output.suffix(3000))")
+        throw Failure(
+          "the build failed (see \(work.path)/build.log):\n\(build.output.suffix(3000))")
       }
       for (file, line, column, message) in errors {
         guard let built = schemata[file], let fileMutants = live[file] else {
@@ -183,8 +189,14 @@ final class Runner: @unchecked Sendable {
 
     let binary = mirror.root.appendingPathComponent(
       ".build/debug/\(package.name)PackageTests.xctest")
+    // The package's executables too: end-to-end tests run them, and they write coverage of
+    // their own.
+    let executables = package.graph.targets.values.filter { $0.type == "executable" }
+      .map { mirror.root.appendingPathComponent(".build/debug/\($0.name)").path }
+      .filter { FileManager.default.fileExists(atPath: $0) }
     let coverage = try suiteCoverage(
-      binary: binary, tests: tests, files: files.map { mirror.root.appendingPathComponent($0).path })
+      binary: binary, objects: executables, tests: tests,
+      files: files.map { mirror.root.appendingPathComponent($0).path })
     let toRun = files.flatMap { live[$0] ?? [] }.sorted { $0.id < $1.id }
     let done = Locked<[MutantResult]>([])
     let scratch = work.appendingPathComponent("profiles")
@@ -205,7 +217,8 @@ final class Runner: @unchecked Sendable {
             Self.variable: String(mutant.id),
             "LLVM_PROFILE_FILE": scratch.appendingPathComponent("m\(mutant.id)-%p.profraw").path,
           ], limit: limit)
-        let (outcome, test) = Outcome.of(status: run.status, timedOut: run.timedOut, output: run.output)
+        let (outcome, test) = Outcome.of(
+          status: run.status, timedOut: run.timedOut, output: run.output)
         result = MutantResult(
           mutant: mutant, outcome: outcome, killedBy: test, suites: suites, seconds: run.seconds)
         Self.removeProfiles(of: mutant.id, in: scratch)
@@ -263,7 +276,9 @@ final class Runner: @unchecked Sendable {
     }
   }
 
-  func suiteCoverage(binary: URL, tests: [String], files: [String]) throws -> SuiteCoverage {
+  func suiteCoverage(binary: URL, objects: [String], tests: [String], files: [String]) throws
+    -> SuiteCoverage
+  {
     let listed = Shell.run(
       [binary.path, "--testing-library", "swift-testing", "--list-tests"], in: mirror.root)
     var suites: [String] = []
@@ -287,11 +302,14 @@ final class Runner: @unchecked Sendable {
       let run = Shell.run(
         [binary.path, "--testing-library", "swift-testing"] + Self.filters([suite]),
         in: self.mirror.root,
-        environment: ["LLVM_PROFILE_FILE": directory.appendingPathComponent("s\(index)-%p.profraw").path],
+        environment: [
+          "LLVM_PROFILE_FILE": directory.appendingPathComponent("s\(index)-%p.profraw").path
+        ],
         limit: 900)
       if run.status != 0 {
         failed.with { $0.append(suite) }
-        self.log("coverage: \(suite) fails unmutated; its tests are not used\n\(run.output.suffix(1500))")
+        self.log(
+          "coverage: \(suite) fails unmutated; its tests are not used\n\(run.output.suffix(1500))")
         return
       }
       let profiles = ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? [])
@@ -309,7 +327,7 @@ final class Runner: @unchecked Sendable {
         [
           tools.appendingPathComponent("llvm-cov").path, "export", "-format=lcov",
           "-instr-profile", merged, binary.path,
-        ] + files, in: self.mirror.root)
+        ] + objects.flatMap { ["-object", $0] } + files, in: self.mirror.root)
       let lcov = LineCoverage(lcov: export.output)
       for path in profiles + [merged] { try? FileManager.default.removeItem(atPath: path) }
       result.with { coverage in
@@ -322,14 +340,16 @@ final class Runner: @unchecked Sendable {
       self.log(String(format: "coverage: %@ (%.1f s)", suite, run.seconds))
     }
     if !failed.current.isEmpty {
-      log("coverage: suites that fail unmutated, left out: \(failed.current.joined(separator: ", "))")
+      log(
+        "coverage: suites that fail unmutated, left out: \(failed.current.joined(separator: ", "))")
     }
     return result.current
   }
 
   static func toolchainBin() -> String {
     // The toolchain's own llvm-cov and llvm-profdata: Debian's read another profile format.
-    let swift = (try? Shell.check(["which", "swift"], in: URL(fileURLWithPath: "/")))?
+    let swift =
+      (try? Shell.check(["which", "swift"], in: URL(fileURLWithPath: "/")))?
       .trimmingCharacters(in: .whitespacesAndNewlines) ?? "/usr/bin/swift"
     let resolved = URL(fileURLWithPath: swift).resolvingSymlinksInPath()
     return resolved.deletingLastPathComponent().path

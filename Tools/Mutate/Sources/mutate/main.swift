@@ -82,9 +82,11 @@ func main() throws -> Int32 {
   var plan: [(module: String, files: [String]?)] = options.modules.map { ($0, nil) }
   var files = options.files
   if let base = options.changed {
-    let changed = try Shell.check(["git", "diff", "--name-only", base, "--", "Sources"], in: runner.root)
+    let changed = try Shell.check(
+      ["git", "diff", "--name-only", base, "--", "Sources"], in: runner.root)
     files += changed.split(separator: "\n").map(String.init).filter {
-      $0.hasSuffix(".swift") && FileManager.default.fileExists(atPath: runner.root.appendingPathComponent($0).path)
+      $0.hasSuffix(".swift")
+        && FileManager.default.fileExists(atPath: runner.root.appendingPathComponent($0).path)
     }
   }
   for file in files {
@@ -112,10 +114,12 @@ func main() throws -> Int32 {
   }
   if options.list { return 0 }
 
-  let commit = (try? Shell.check(["git", "rev-parse", "--short", "HEAD"], in: runner.root))?
+  let commit =
+    (try? Shell.check(["git", "rev-parse", "--short", "HEAD"], in: runner.root))?
     .trimmingCharacters(in: .whitespacesAndNewlines) ?? "?"
-  let dirty = ((try? Shell.check(["git", "status", "--porcelain", "--", "Sources"], in: runner.root)) ?? "")
-    .isEmpty ? "" : " (with uncommitted changes to Sources)"
+  let dirty =
+    ((try? Shell.check(["git", "status", "--porcelain", "--", "Sources"], in: runner.root)) ?? "")
+      .isEmpty ? "" : " (with uncommitted changes to Sources)"
   let date = ISO8601DateFormatter().string(from: started)
   let report = Report(
     title: "Mutation report: " + modules.map(\.name).joined(separator: ", "),
@@ -132,7 +136,9 @@ func main() throws -> Int32 {
   }
   for module in modules {
     let tally = report.tally(module.results)
-    runner.log("\(module.name): \(tally.failing) of \(tally.counted) killed by a failing test (\(tally.scoreText))")
+    runner.log(
+      "\(module.name): \(tally.failing) of \(tally.counted) killed by a failing test (\(tally.scoreText))"
+    )
   }
 
   if options.selfTest { return selfTest(modules.first?.results ?? []) }
@@ -142,7 +148,8 @@ func main() throws -> Int32 {
 /// The fixture's verdicts are known (Tools/Mutate/Fixture/Package.swift says why).
 func selfTest(_ results: [MutantResult]) -> Int32 {
   func outcome(_ line: Int) -> Outcome? {
-    results.first { $0.mutant.file.hasSuffix("Thermostat.swift") && $0.mutant.line == line }?.outcome
+    results.first { $0.mutant.file.hasSuffix("Thermostat.swift") && $0.mutant.line == line }?
+      .outcome
   }
   let expected: [(String, Int, Outcome)] = [
     ("heating: < → <= survives (tested far from its bound)", 9, .survived),
