@@ -194,9 +194,7 @@ final class Runner: @unchecked Sendable {
     let executables = package.graph.targets.values.filter { $0.type == "executable" }
       .map { mirror.root.appendingPathComponent(".build/debug/\($0.name)").path }
       .filter { FileManager.default.fileExists(atPath: $0) }
-    let coverage = try suiteCoverage(
-      binary: binary, objects: executables, tests: tests,
-      files: files.map { mirror.root.appendingPathComponent($0).path })
+    let coverage = try sharedCoverage(binary: binary, objects: executables, package: package)
     let toRun = files.flatMap { live[$0] ?? [] }.sorted { $0.id < $1.id }
     let done = Locked<[MutantResult]>([])
     let scratch = work.appendingPathComponent("profiles")
@@ -263,7 +261,44 @@ final class Runner: @unchecked Sendable {
 
   // MARK: Which suites run which lines
 
-  struct SuiteCoverage {
+  /// Which suites run which lines of every product file. Schemata keep the line numbers, so
+  /// one coverage run serves every module until a source or a test changes: it is kept in
+  /// `.build/mutate/coverage.json` under the hash of all of them.
+  func sharedCoverage(binary: URL, objects: [String], package: (name: String, graph: PackageGraph))
+    throws -> SuiteCoverage
+  {
+    let targets = package.graph.targets.values.sorted { $0.name < $1.name }
+    let support = Set(package.graph.testSupport)
+    let product = targets.filter { $0.type != "test" && !support.contains($0.name) }
+    let tests = targets.filter { $0.type == "test" }.map(\.name)
+    var hash = FNV1a()
+    hash.add(Self.version)
+    for target in targets {
+      for file in swiftFiles(in: target.directory) {
+        hash.add(file)
+        hash.add(text(file))
+      }
+    }
+    let url = work.appendingPathComponent("coverage.json")
+    if options.useCache, let data = try? Data(contentsOf: url),
+      let kept = try? JSONDecoder().decode(KeptCoverage.self, from: data), kept.key == hash.hex
+    {
+      log("coverage: from \(url.path)")
+      return kept.coverage
+    }
+    let files = product.flatMap { swiftFiles(in: $0.directory) }
+      .map { mirror.root.appendingPathComponent($0).path }
+    let coverage = try suiteCoverage(binary: binary, objects: objects, tests: tests, files: files)
+    try JSONEncoder().encode(KeptCoverage(key: hash.hex, coverage: coverage)).write(to: url)
+    return coverage
+  }
+
+  struct KeptCoverage: Codable {
+    var key: String
+    var coverage: SuiteCoverage
+  }
+
+  struct SuiteCoverage: Codable {
     var lines: [String: [Int: Set<String>]] = [:]
     var files: [String: Set<String>] = [:]
     var seconds: [String: Double] = [:]

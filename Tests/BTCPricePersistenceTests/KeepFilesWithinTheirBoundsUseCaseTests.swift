@@ -1,0 +1,224 @@
+import BTCPriceCore
+import BTCPricePersistence
+import Foundation
+import Testing
+
+/// What each file accepts at the edge of its bounds, and what a refusal says: the survivors of
+/// scripts/mutate over BTCPricePersistence (a bound moved by one, a `<=` made `<`, a message's
+/// excerpt cut at another length) went through every other test.
+@Suite("Keep the files within their bounds")
+final class KeepFilesWithinTheirBoundsUseCaseTests {
+  let folder = FileManager.default.temporaryDirectory
+    .appendingPathComponent("KeepFilesWithinTheirBoundsUseCaseTests-\(UUID().uuidString)")
+
+  deinit {
+    try? FileManager.default.removeItem(at: folder)
+  }
+
+  // MARK: The alert state file
+
+  @Test func alertState_loadsAThousandRulesAndRefusesOneMore() throws {
+    let url = folder.appendingPathComponent("alerts.json")
+    try write(alertFile(rules: 1000), to: url)
+    #expect(try FileAlertStateStore(fileURL: url).load().count == 1000)
+
+    try write(alertFile(rules: 1001), to: url)
+    #expect(throws: FileAlertStateStore.Error.self) {
+      try FileAlertStateStore(fileURL: url).load()
+    }
+  }
+
+  @Test func alertState_keepsTheFirstThousandRulesInKeyOrderWhenSavingMore() throws {
+    let url = folder.appendingPathComponent("alerts.json")
+    let states = Dictionary(
+      uniqueKeysWithValues: (0..<1001).map {
+        (String(format: "above:%05d USD", $0), AlertArming.armed)
+      })
+
+    try FileAlertStateStore(fileURL: url).save(states)
+
+    let loaded = try FileAlertStateStore(fileURL: url).load()
+    #expect(loaded.count == 1000)
+    #expect(loaded["above:00999 USD"] == .armed)
+    #expect(loaded["above:01000 USD"] == nil)
+  }
+
+  @Test func alertState_acceptsARuleOf100BytesAndRefusesOneOf101() throws {
+    let url = folder.appendingPathComponent("alerts.json")
+    let longest = "above:1 " + String(repeating: "U", count: 92)
+    try write(#"{"version":1,"rules":{"\#(longest)":"fired"}}"#, to: url)
+    #expect(try FileAlertStateStore(fileURL: url).load() == [longest: .fired])
+
+    try write(#"{"version":1,"rules":{"\#(longest)U":"fired"}}"#, to: url)
+    #expect(throws: FileAlertStateStore.Error.self) {
+      try FileAlertStateStore(fileURL: url).load()
+    }
+  }
+
+  @Test func alertState_readsAFileOf128KiBAndRefusesALargerOne() throws {
+    let url = folder.appendingPathComponent("alerts.json")
+    try write(padded(#"{"version":1,"rules":{"above:1 USD":"armed"}}"#, to: 128 * 1024), to: url)
+    #expect(try FileAlertStateStore(fileURL: url).load() == ["above:1 USD": .armed])
+
+    try write(padded(#"{"version":1,"rules":{}}"#, to: 128 * 1024 + 1), to: url)
+    #expect {
+      try FileAlertStateStore(fileURL: url).load()
+    } throws: {
+      "\($0)" == "ignoring corrupt alert state file \(url.path): file is 131073 bytes"
+    }
+  }
+
+  // MARK: The price cache
+
+  @Test func priceCache_readsAFileOf64KiBAndRefusesALargerOne() throws {
+    let url = folder.appendingPathComponent("last-price.json")
+    try write(padded(cachedQuote(), to: 64 * 1024), to: url)
+    let stored = try FilePriceStore(fileURL: url, knownSources: []).load()
+    #expect(stored?.value == Decimal(string: "68901.23"))
+
+    try write(padded(cachedQuote(), to: 64 * 1024 + 1), to: url)
+    #expect {
+      try FilePriceStore(fileURL: url, knownSources: []).load()
+    } throws: {
+      "\($0)" == "ignoring corrupt cache \(url.path): file is 65537 bytes"
+    }
+  }
+
+  @Test func priceCache_takesASourceOf40CharactersAndNoLongerOrEmptyOne() throws {
+    let url = folder.appendingPathComponent("last-price.json")
+    let longest = String(repeating: "s", count: 40)
+    try write(cachedQuote(source: longest), to: url)
+    #expect(try FilePriceStore(fileURL: url, knownSources: []).load()?.source.id == longest)
+
+    for source in [longest + "s", ""] {
+      try write(cachedQuote(source: source), to: url)
+      #expect {
+        try FilePriceStore(fileURL: url, knownSources: []).load()
+      } throws: {
+        "\($0)" == "ignoring corrupt cache \(url.path): bad source"
+      }
+    }
+  }
+
+  @Test func priceCache_refusesAPriceOfZero() throws {
+    let url = folder.appendingPathComponent("last-price.json")
+    try write(cachedQuote(price: "0"), to: url)
+
+    #expect {
+      try FilePriceStore(fileURL: url, knownSources: []).load()
+    } throws: {
+      "\($0)" == "ignoring corrupt cache \(url.path): price \"0\" is not a positive decimal"
+    }
+  }
+
+  /// A refusal quotes the bad value, cut to a few words: 40 characters of a price or a
+  /// timestamp, 10 of a currency.
+  @Test func priceCache_quotesTheStartOfABadValue() throws {
+    let url = folder.appendingPathComponent("last-price.json")
+    let long = String(repeating: "x", count: 39) + "yz"
+    let cases = [
+      (cachedQuote(price: long), "price \"\(long.prefix(40))\" is not a positive decimal"),
+      (
+        cachedQuote(currency: "ABCDEFGHIJKL"), "currency \"ABCDEFGHIJ\" is not one this build knows"
+      ),
+      (cachedQuote(timestamp: long), "timestamp \"\(long.prefix(40))\" is not ISO 8601"),
+    ]
+    for (content, reason) in cases {
+      try write(content, to: url)
+      #expect {
+        try FilePriceStore(fileURL: url, knownSources: []).load()
+      } throws: {
+        "\($0)" == "ignoring corrupt cache \(url.path): \(reason)"
+      }
+    }
+  }
+
+  // MARK: The limits' state file
+
+  @Test func limits_readAFileOf64KiBAndRefuseALargerOne() throws {
+    let url = folder.appendingPathComponent("limits.json")
+    try write(padded(limitsFile(source: "binance"), to: 64 * 1024), to: url)
+    #expect(try FileSourceLimitStore(fileURL: url).load().map(\.source) == ["binance"])
+
+    try write(padded(limitsFile(source: "binance"), to: 64 * 1024 + 1), to: url)
+    #expect {
+      try FileSourceLimitStore(fileURL: url).load()
+    } throws: {
+      "\($0)" == "ignoring corrupt state file \(url.path): file is 65537 bytes"
+    }
+  }
+
+  @Test func limits_takeASourceOf40CharactersAndNoLongerOrEmptyOne() throws {
+    let url = folder.appendingPathComponent("limits.json")
+    let longest = String(repeating: "s", count: 40)
+    try write(limitsFile(source: longest), to: url)
+    #expect(try FileSourceLimitStore(fileURL: url).load().map(\.source) == [longest])
+
+    for source in [longest + "s", ""] {
+      try write(limitsFile(source: source), to: url)
+      #expect {
+        try FileSourceLimitStore(fileURL: url).load()
+      } throws: {
+        "\($0)" == "ignoring corrupt state file \(url.path): bad source"
+      }
+    }
+  }
+
+  /// A refusal quotes the bad value, cut: 40 characters of an instant, 20 of a kind.
+  @Test func limits_quoteTheStartOfABadValue() throws {
+    let url = folder.appendingPathComponent("limits.json")
+    let long = String(repeating: "x", count: 39) + "yz"
+    let cases = [
+      (limitsFile(source: "binance", until: long), "until \"\(long.prefix(40))\" is not ISO 8601"),
+      (limitsFile(source: "binance", kind: long), "unknown limit \(long.prefix(20))"),
+    ]
+    for (content, reason) in cases {
+      try write(content, to: url)
+      #expect {
+        try FileSourceLimitStore(fileURL: url).load()
+      } throws: {
+        "\($0)" == "ignoring corrupt state file \(url.path): \(reason)"
+      }
+    }
+  }
+
+  @Test func limits_keepARefusalWithoutAMessageAsAnEmptyOne() throws {
+    let url = folder.appendingPathComponent("limits.json")
+    try write(limitsFile(source: "cryptocompare", kind: "refused", status: nil), to: url)
+
+    #expect(try FileSourceLimitStore(fileURL: url).load().map(\.cause) == [.refused("")])
+  }
+
+  // MARK: Helpers
+
+  private func alertFile(rules count: Int) -> String {
+    let rules = (0..<count).map { #""above:\#($0) USD":"armed""# }.joined(separator: ",")
+    return #"{"version":1,"rules":{\#(rules)}}"#
+  }
+
+  private func cachedQuote(
+    price: String = "68901.23", currency: String = "USD",
+    timestamp: String = "2026-11-22T14:03:05Z", source: String = "binance"
+  ) -> String {
+    #"{"version":1,"price":"\#(price)","currency":"\#(currency)","timestamp":"\#(timestamp)","source":"\#(source)"}"#
+  }
+
+  private func limitsFile(
+    source: String, until: String = "2026-11-22T14:03:05Z", kind: String = "httpStatus",
+    status: Int? = 451
+  ) -> String {
+    let status = status.map { #","status":\#($0)"# } ?? ""
+    return
+      #"{"version":1,"limits":[{"source":"\#(source)","endpoint":"https://e","until":"\#(until)","kind":"\#(kind)"\#(status),"apiKeyGiven":false}]}"#
+  }
+
+  /// `json` followed by spaces, `size` bytes in all.
+  private func padded(_ json: String, to size: Int) -> String {
+    json + String(repeating: " ", count: size - json.utf8.count)
+  }
+
+  private func write(_ text: String, to url: URL) throws {
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    try Data(text.utf8).write(to: url)
+  }
+}
