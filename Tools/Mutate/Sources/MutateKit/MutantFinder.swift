@@ -106,11 +106,27 @@ private final class Collector: SyntaxVisitor {
         replacement: "\(short(b)) ?? \(short(a))",
         edits: [(Syntax(left), b), (Syntax(right.leftOperand), a)])
     } else {
+      // `a ?? b` with a `b` that is not optional would change the type (`b ?? a` is optional):
+      // only where `b` reads as optional (a subscript, `try?`, an optional chain).
+      guard isOptionalLooking(node.rightOperand) else { return }
       guard let a = flat(left), let b = flat(node.rightOperand) else { return }
       add(
         node, .swappedPrecedence, original: "\(short(a)) ?? \(short(b))",
         replacement: "\(short(b)) ?? \(short(a))",
         edits: [(Syntax(left), b), (Syntax(node.rightOperand), a)])
+    }
+  }
+
+  private func isOptionalLooking(_ expression: ExprSyntax) -> Bool {
+    if expression.is(SubscriptCallExprSyntax.self) || expression.is(OptionalChainingExprSyntax.self)
+    {
+      return true
+    }
+    if let tried = expression.as(TryExprSyntax.self), tried.questionOrExclamationMark != nil {
+      return true
+    }
+    return expression.tokens(viewMode: .sourceAccurate).contains {
+      $0.tokenKind == .postfixQuestionMark
     }
   }
 
@@ -244,7 +260,8 @@ private final class Collector: SyntaxVisitor {
     guard let text = flat(expression) else { return .visitChildren }
     let what = inDefer(node) ? "defer line" : nil
     if let infix = inner.as(InfixOperatorExprSyntax.self), isAssignment(infix.operator) {
-      guard !isDirectlyInInitializer(node) else { return .visitChildren }
+      guard !isDirectlyInInitializer(node), !initializesALaterConstant(infix.leftOperand, node)
+      else { return .visitChildren }
       addDrop(Syntax(expression), text: text, what: what ?? "assignment")
     } else if let call = inner.as(FunctionCallExprSyntax.self) {
       let name = call.calledExpression.as(DeclReferenceExprSyntax.self)?.baseName.text
@@ -273,6 +290,31 @@ private final class Collector: SyntaxVisitor {
     while let next = current {
       if next.is(DeferStmtSyntax.self) { return true }
       if next.is(ClosureExprSyntax.self) || next.is(FunctionDeclSyntax.self) { return false }
+      current = next.parent
+    }
+    return false
+  }
+
+  /// `let x: T` then `x = …` on each path: dropping one leaves `x` uninitialized, which does not
+  /// compile.
+  private func initializesALaterConstant(_ target: ExprSyntax, _ node: CodeBlockItemSyntax) -> Bool
+  {
+    guard let name = target.as(DeclReferenceExprSyntax.self)?.baseName.text else { return false }
+    var current = Syntax(node).parent
+    while let next = current {
+      if let list = next.as(CodeBlockItemListSyntax.self) {
+        for item in list {
+          guard case .decl(let decl) = item.item, let variable = decl.as(VariableDeclSyntax.self)
+          else { continue }
+          for binding in variable.bindings
+          where binding.initializer == nil
+            && binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text == name
+          {
+            return true
+          }
+        }
+      }
+      if next.is(FunctionDeclSyntax.self) || next.is(ClosureExprSyntax.self) { return false }
       current = next.parent
     }
     return false

@@ -162,22 +162,31 @@ final class Runner: @unchecked Sendable {
         }
         let offset = Schemata.offset(line: line, column: column, in: built.text)
         var blamed: [Int]
+        let original =
+          built.originalOffset(of: offset)
+          ?? built.innermostGroup(at: offset).flatMap { group in
+            fileMutants.first { group.ids.contains($0.id) }?.start
+          } ?? 0
+        let declaration = MutantFinder.declarationRange(in: text(file), around: original)
+        let inside = fileMutants.filter { declaration.contains($0.start) }
+        // The mutants whose harm shows elsewhere: a dropped statement (a constant left
+        // uninitialized), a swapped `??` (a value become optional).
+        let remote = inside.filter {
+          [.droppedStatement, .swappedPrecedence].contains($0.mutationOperator)
+        }
         if let id = built.mutant(at: offset) {
           blamed = [id]
+        } else if !remote.isEmpty {
+          blamed = remote.map(\.id)
         } else if let group = built.innermostGroup(at: offset) {
           blamed = group.ids
         } else {
-          // Outside every schema (a constant left uninitialized by a dropped assignment): the
-          // dropped statements of the enclosing declaration, else all its mutants.
-          let original = built.originalOffset(of: offset) ?? 0
-          let declaration = MutantFinder.declarationRange(in: text(file), around: original)
-          let inside = fileMutants.filter { declaration.contains($0.start) }
-          let drops = inside.filter { $0.mutationOperator == .droppedStatement }
-          blamed = (drops.isEmpty ? inside : drops).map(\.id)
-          if blamed.isEmpty { blamed = fileMutants.map(\.id) }
+          blamed = inside.isEmpty ? fileMutants.map(\.id) : inside.map(\.id)
         }
         for id in blamed where discarded[id] == nil {
           discarded[id] = "\(URL(fileURLWithPath: file).lastPathComponent):\(line): \(message)"
+          let key = fileMutants.first { $0.id == id }?.key ?? "\(id)"
+          log("does not compile: \(key) (\(discarded[id] ?? ""))")
         }
       }
       for file in files { live[file]?.removeAll { discarded[$0.id] != nil } }
@@ -204,22 +213,31 @@ final class Runner: @unchecked Sendable {
       let suites = coverage.suites(for: path, line: mutant.line)
       var result = MutantResult(mutant: mutant, outcome: .notCovered)
       if !suites.isEmpty {
-        let baseline = suites.map { coverage.seconds[$0] ?? 1 }.reduce(0, +)
-        // Past the largest `.hangLimit` (30 s) and its 5 s grace, so that a hang is named by
-        // the suite's own limit before this one ends the run.
-        let limit = 2 * baseline + 45
-        let run = Shell.run(
-          [binary.path, "--testing-library", "swift-testing"] + Self.filters(suites),
-          in: self.mirror.root,
-          environment: [
-            Self.variable: String(mutant.id),
-            "LLVM_PROFILE_FILE": scratch.appendingPathComponent("m\(mutant.id)-%p.profraw").path,
-          ], limit: limit)
-        let (outcome, test) = Outcome.of(
-          status: run.status, timedOut: run.timedOut, output: run.output)
-        result = MutantResult(
-          mutant: mutant, outcome: outcome, killedBy: test, suites: suites, seconds: run.seconds)
-        Self.removeProfiles(of: mutant.id, in: scratch)
+        // The quick suites first, in one process; the slow ones (end-to-end, integration) only
+        // for a mutant the quick ones let live: most mutants die in a second.
+        let quick = suites.filter { (coverage.seconds[$0] ?? 1) <= 3 }
+        let slow = suites.filter { (coverage.seconds[$0] ?? 1) > 3 }
+        var seconds = 0.0
+        for stage in [quick, slow] where !stage.isEmpty {
+          let baseline = stage.map { coverage.seconds[$0] ?? 1 }.reduce(0, +)
+          // Past the largest `.hangLimit` (30 s) and its 5 s grace, so that a hang is named by
+          // the suite's own limit before this one ends the run.
+          let limit = 2 * baseline + 45
+          let run = Shell.run(
+            [binary.path, "--testing-library", "swift-testing"] + Self.filters(stage),
+            in: self.mirror.root,
+            environment: [
+              Self.variable: String(mutant.id),
+              "LLVM_PROFILE_FILE": scratch.appendingPathComponent("m\(mutant.id)-%p.profraw").path,
+            ], limit: limit)
+          seconds += run.seconds
+          let (outcome, test) = Outcome.of(
+            status: run.status, timedOut: run.timedOut, output: run.output)
+          result = MutantResult(
+            mutant: mutant, outcome: outcome, killedBy: test, suites: suites, seconds: seconds)
+          Self.removeProfiles(of: mutant.id, in: scratch)
+          if outcome != .survived { break }
+        }
       }
       let count = done.with { done in
         done.append(result)
@@ -318,7 +336,9 @@ final class Runner: @unchecked Sendable {
       [binary.path, "--testing-library", "swift-testing", "--list-tests"], in: mirror.root)
     var suites: [String] = []
     for line in listed.output.split(separator: "\n") {
-      guard let slash = line.firstIndex(of: "/") else { continue }
+      // A test's own suite, the innermost (`Target.Outer/Inner/test()` → `Target.Outer/Inner`):
+      // an outer suite of end-to-end tests would run minutes for every mutant it covers.
+      guard let slash = line.lastIndex(of: "/") else { continue }
       let suite = String(line[..<slash])
       guard let target = suite.split(separator: ".").first, tests.contains(String(target)),
         !suites.contains(suite)
