@@ -133,6 +133,45 @@ final class KeepFilesWithinTheirBoundsUseCaseTests {
     }
   }
 
+  @Test func priceCache_aSaveThatCannotReplaceTheFile_leavesNoTemporaryFileBehind() throws {
+    let url = folder.appendingPathComponent("cache/last-price.json")
+    // A folder (not empty) where the file should be: the rename over it fails.
+    try FileManager.default.createDirectory(
+      at: url.appendingPathComponent("in-the-way"), withIntermediateDirectories: true)
+    let store = FilePriceStore(fileURL: url, knownSources: [])
+
+    #expect(throws: FilePriceStore.Error.self) {
+      try store.save(
+        PriceQuote(value: 1, timestamp: Date(timeIntervalSince1970: 0), source: .binance))
+    }
+
+    let names = try FileManager.default.contentsOfDirectory(
+      atPath: url.deletingLastPathComponent().path)
+    #expect(names == ["last-price.json"])
+  }
+
+  /// A temporary file exactly as old as the limit may still be a writer's: only older ones go.
+  @Test func priceCache_keepsATemporaryFileExactlyAsOldAsTheLimit() throws {
+    let url = folder.appendingPathComponent("cache/last-price.json")
+    try FileManager.default.createDirectory(
+      at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+    let now = Date(timeIntervalSince1970: 1_800_000_000)
+    let files = [".last-price.json.1.1.tmp": 60.0, ".last-price.json.2.2.tmp": 61.0]
+    for (name, age) in files {
+      let path = url.deletingLastPathComponent().appendingPathComponent(name).path
+      try Data("{".utf8).write(to: URL(fileURLWithPath: path))
+      try FileManager.default.setAttributes(
+        [.modificationDate: now.addingTimeInterval(-age)], ofItemAtPath: path)
+    }
+
+    FilePriceStore(fileURL: url, knownSources: []).removeAbandonedTemporaryFiles(
+      olderThan: 60, now: now)
+
+    let names = try FileManager.default.contentsOfDirectory(
+      atPath: url.deletingLastPathComponent().path)
+    #expect(names == [".last-price.json.1.1.tmp"])
+  }
+
   // MARK: The limits' state file
 
   @Test func limits_readAFileOf64KiBAndRefuseALargerOne() throws {
