@@ -31,6 +31,10 @@ public struct HangLimit: TestTrait, SuiteTrait, TestScoping {
     let (limit, grace, name) = (limit, grace, test.name)
     let finished = Locked(false)
     defer { finished.withValue { $0 = true } }
+    // A loop that never awaits starves the task pool the race below runs on; a thread of its own
+    // still ends the run, a second after the cancelled test's grace.
+    let watched = HangWatchdog.shared.watch(name, within: limit + grace + .seconds(1))
+    defer { HangWatchdog.shared.end(watched) }
     try await withoutActuallyEscaping(function) { function in
       try await withThrowingTaskGroup(of: Bool.self) { group in
         group.addTask {
@@ -67,5 +71,52 @@ extension Trait where Self == HangLimit {
   /// test process when the test still runs `grace` later.
   public static func hangLimit(_ limit: Duration, grace: Duration = .seconds(5)) -> Self {
     HangLimit(limit: limit, grace: grace)
+  }
+}
+
+/// One thread that ends the test process when a test outlives its hang limit and grace, for the
+/// hangs the limit's own race cannot see: a loop that never awaits keeps the task pool's threads
+/// (two on a 2-core machine), so the race's timer never runs. Found by scripts/mutate: a write
+/// loop whose `<` became `<=` spun forever, and the run ended only at the runner's time limit.
+final class HangWatchdog: Sendable {
+  static let shared = HangWatchdog()
+
+  private struct State {
+    var next = 0
+    var deadlines: [Int: (name: String, deadline: ContinuousClock.Instant)] = [:]
+    var running = false
+  }
+
+  private let state = Locked(State())
+
+  func watch(_ name: String, within limit: Duration) -> Int {
+    let (id, start) = state.withValue { state in
+      defer { state.next += 1 }
+      state.deadlines[state.next] = (name, .now + limit)
+      let start = !state.running
+      state.running = true
+      return (state.next, start)
+    }
+    if start { Thread.detachNewThread { self.run() } }
+    return id
+  }
+
+  func end(_ id: Int) {
+    state.withValue { _ = $0.deadlines.removeValue(forKey: id) }
+  }
+
+  private func run() {
+    while true {
+      Thread.sleep(forTimeInterval: 0.5)
+      let now = ContinuousClock.now
+      guard let overdue = state.value.deadlines.values.first(where: { $0.deadline < now }) else {
+        continue
+      }
+      let notice =
+        "\nHangLimit: \(overdue.name) did not finish within its limit and grace and does not "
+        + "yield (a loop that never awaits?), so the test run ends here.\n"
+      FileHandle.standardError.write(Data(notice.utf8))
+      exit(1)
+    }
   }
 }

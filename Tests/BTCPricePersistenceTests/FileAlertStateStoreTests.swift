@@ -4,7 +4,7 @@ import BTCPriceTestSupport
 import Foundation
 import Testing
 
-@Suite("Keep the alerts' state in a state file")
+@Suite("Keep the alerts' state in a state file", .hangLimit(.seconds(10)))
 final class FileAlertStateStoreTests {
   let folder = FileManager.default.temporaryDirectory
     .appendingPathComponent("FileAlertStateStoreTests-\(UUID().uuidString)")

@@ -5,7 +5,7 @@ import BTCPriceTestSupport
 import Foundation
 import Testing
 
-@Suite("Cache the last price in a file")
+@Suite("Cache the last price in a file", .hangLimit(.seconds(10)))
 final class FilePriceStoreTests {
   let folder: URL
   let fileURL: URL

@@ -4,7 +4,7 @@ import BTCPriceTestSupport
 import Foundation
 import Testing
 
-@Suite("Keep the sources' limits in a state file")
+@Suite("Keep the sources' limits in a state file", .hangLimit(.seconds(10)))
 final class FileSourceLimitStoreTests {
   let folder = FileManager.default.temporaryDirectory
     .appendingPathComponent("FileSourceLimitStoreTests-\(UUID().uuidString)")
