@@ -151,6 +151,19 @@ final class KeepFilesWithinTheirBoundsUseCaseTests {
     #expect(names == ["last-price.json"])
   }
 
+  /// The cache is the user's to change and anyone's to read, never a program to run.
+  @Test func priceCache_isWrittenReadableAndNotExecutable() throws {
+    let url = folder.appendingPathComponent("cache/last-price.json")
+
+    try FilePriceStore(fileURL: url, knownSources: []).save(
+      PriceQuote(value: 1, timestamp: Date(timeIntervalSince1970: 0), source: .binance))
+
+    let mode = try #require(
+      try FileManager.default.attributesOfItem(atPath: url.path)[.posixPermissions] as? Int)
+    #expect(mode & 0o600 == 0o600, "owner reads and writes")
+    #expect(mode & 0o133 == 0, "no execute bit, no write for others: \(String(mode, radix: 8))")
+  }
+
   /// A temporary file exactly as old as the limit may still be a writer's: only older ones go.
   @Test func priceCache_keepsATemporaryFileExactlyAsOldAsTheLimit() throws {
     let url = folder.appendingPathComponent("cache/last-price.json")
