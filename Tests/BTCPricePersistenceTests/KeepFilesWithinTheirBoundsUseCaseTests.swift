@@ -164,6 +164,24 @@ final class KeepFilesWithinTheirBoundsUseCaseTests {
     #expect(mode & 0o133 == 0, "no execute bit, no write for others: \(String(mode, radix: 8))")
   }
 
+  @Test func priceCache_atAPathThroughAFile_isNothingSaved() throws {
+    try write("a file, not a folder", to: folder.appendingPathComponent("file"))
+    let url = folder.appendingPathComponent("file/last-price.json")
+
+    #expect(try FilePriceStore(fileURL: url, knownSources: []).load() == nil)
+  }
+
+  @Test func lockFile_isCreatedReadableAndNotExecutable() throws {
+    let path = folder.appendingPathComponent("locks/last-price.lock").path
+    let lock = try #require(FileLock(path: path, waitingAtMost: .seconds(1)))
+    defer { withExtendedLifetime(lock) {} }
+
+    let mode = try #require(
+      try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int)
+    #expect(mode & 0o600 == 0o600, "owner reads and writes")
+    #expect(mode & 0o133 == 0, "no execute bit, no write for others: \(String(mode, radix: 8))")
+  }
+
   /// A temporary file exactly as old as the limit may still be a writer's: only older ones go.
   @Test func priceCache_keepsATemporaryFileExactlyAsOldAsTheLimit() throws {
     let url = folder.appendingPathComponent("cache/last-price.json")
