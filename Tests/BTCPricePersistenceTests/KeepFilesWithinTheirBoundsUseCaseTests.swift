@@ -182,6 +182,33 @@ final class KeepFilesWithinTheirBoundsUseCaseTests {
     #expect(mode & 0o133 == 0, "no execute bit, no write for others: \(String(mode, radix: 8))")
   }
 
+  /// Status-bar panes take turns: while one holds the lock, another waits up to its limit (on the
+  /// real clock, so only a lower bound), then goes on without it.
+  @Test func lockFile_heldByAnother_isWaitedForUpToTheLimitThenGivenUp() throws {
+    let path = folder.appendingPathComponent("locks/last-price.lock").path
+    let held = try #require(FileLock(path: path, waitingAtMost: .seconds(1)))
+    defer { withExtendedLifetime(held) {} }
+
+    let started = ContinuousClock.now
+    let second = FileLock(path: path, waitingAtMost: .milliseconds(300))
+
+    #expect(second == nil)
+    #expect(ContinuousClock.now - started >= .milliseconds(300))
+  }
+
+  @Test func lockFile_releasedWhileAnotherWaits_isTakenByIt() throws {
+    let path = folder.appendingPathComponent("locks/last-price.lock").path
+    let held = Holder(FileLock(path: path, waitingAtMost: .seconds(1)))
+    #expect(held.lock != nil)
+    let release = Thread {
+      Thread.sleep(forTimeInterval: 0.2)
+      held.lock = nil
+    }
+    release.start()
+
+    #expect(FileLock(path: path, waitingAtMost: .seconds(20)) != nil)
+  }
+
   /// A temporary file exactly as old as the limit may still be a writer's: only older ones go.
   @Test func priceCache_keepsATemporaryFileExactlyAsOldAsTheLimit() throws {
     let url = folder.appendingPathComponent("cache/last-price.json")
@@ -261,6 +288,12 @@ final class KeepFilesWithinTheirBoundsUseCaseTests {
   }
 
   // MARK: Helpers
+
+  /// Keeps a lock until another thread lets it go.
+  private final class Holder: @unchecked Sendable {
+    var lock: FileLock?
+    init(_ lock: FileLock?) { self.lock = lock }
+  }
 
   private func alertFile(rules count: Int) -> String {
     let rules = (0..<count).map { #""above:\#($0) USD":"armed""# }.joined(separator: ",")
