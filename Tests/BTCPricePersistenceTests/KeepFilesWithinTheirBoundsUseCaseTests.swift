@@ -223,8 +223,8 @@ final class KeepFilesWithinTheirBoundsUseCaseTests {
         [.modificationDate: now.addingTimeInterval(-age)], ofItemAtPath: path)
     }
 
-    FilePriceStore(fileURL: url, knownSources: []).removeAbandonedTemporaryFiles(
-      olderThan: 60, now: now)
+    // The default limit: a minute.
+    FilePriceStore(fileURL: url, knownSources: []).removeAbandonedTemporaryFiles(now: now)
 
     let names = try FileManager.default.contentsOfDirectory(
       atPath: url.deletingLastPathComponent().path)

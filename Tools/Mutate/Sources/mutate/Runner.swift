@@ -96,7 +96,8 @@ final class Runner: @unchecked Sendable {
     for file in files {
       var hash = testsHash
       hash.add(text(file))
-      if options.useCache, let cached = cache.results(file: file, key: hash.hex),
+      if options.useCache,
+        let cached = cache.results(file: file, key: options.lastResults ? nil : hash.hex),
         cached.count == mutantsByFile[file]?.count
       {
         results += zip(mutantsByFile[file] ?? [], cached).map { mutant, result in
@@ -427,8 +428,9 @@ struct Cache {
       (try? JSONDecoder().decode([String: Entry].self, from: Data(contentsOf: url))) ?? [:]
   }
 
-  func results(file: String, key: String) -> [MutantResult]? {
-    guard let entry = entries[file], entry.key == key else { return nil }
+  /// The results kept for `file`, if kept under `key` (any, for nil).
+  func results(file: String, key: String?) -> [MutantResult]? {
+    guard let entry = entries[file], key == nil || entry.key == key else { return nil }
     return entry.results.sorted { $0.mutant.id < $1.mutant.id }
   }
 

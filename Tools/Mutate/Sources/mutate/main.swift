@@ -20,6 +20,8 @@ let usage = """
                       (default: Tools/Mutate/verdicts.txt under the root, if there)
     --no-cache        run every mutant again
     --list            print the mutants, build nothing
+    --last-results    report the last run's results (with today's verdicts) even where the
+                      files or tests changed since; runs nothing that has results
   """
 
 struct Options {
@@ -32,6 +34,7 @@ struct Options {
   var verdicts: String?
   var useCache = true
   var list = false
+  var lastResults = false
   var selfTest = false
 }
 
@@ -54,6 +57,7 @@ func parse(_ arguments: [String]) throws -> Options {
     case "--verdicts": options.verdicts = try value(argument)
     case "--no-cache": options.useCache = false
     case "--list": options.list = true
+    case "--last-results": options.lastResults = true
     case "--self-test": options.selfTest = true
     case "-h", "--help":
       print(usage)
