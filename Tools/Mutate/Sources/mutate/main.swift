@@ -4,6 +4,7 @@ import MutateKit
 let usage = """
   usage: mutate [--root DIR] (--module NAME ... | --file PATH ... | --changed [BASE])
                 [--jobs N] [--report FILE] [--verdicts FILE] [--no-cache] [--list]
+                [--last-results]
          mutate --self-test [--root FIXTURE]
 
   Mutation testing for a Swift package (issue 31). Each module's mutants are compiled in at
