@@ -235,7 +235,7 @@ final class WebSocketFrameReader: ChannelInboundHandler, RemovableChannelHandler
     case .text:
       if let refusal = Self.refusal(of: frame) { return finish(context, refusal) }
       let bytes = frame.unmaskedData.readableBytesView
-      guard let text = String(validating: bytes, as: UTF8.self) else {
+      guard let text = String(strictUTF8: bytes) else {
         return finish(context, .protocolViolation("text frame is not UTF-8"))
       }
       message = .text(text)

@@ -1,3 +1,5 @@
+import BTCPriceCore
+
 #if canImport(FoundationEssentials)
   import FoundationEssentials
 #else
@@ -224,7 +226,7 @@ private struct Parser {
       index += 1
     }
     if index < bytes.count, bytes[index] == UInt8(ascii: "\"") {
-      guard let text = String(validating: bytes[start..<index], as: UTF8.self) else {
+      guard let text = String(strictUTF8: bytes[start..<index]) else {
         throw error("invalid UTF-8 in string")
       }
       index += 1
@@ -234,7 +236,7 @@ private struct Parser {
     var scalars = String.UnicodeScalarView()
     var run = index
     func flush(_ parser: Parser, upTo end: Int) -> Bool {
-      guard let text = String(validating: parser.bytes[run..<end], as: UTF8.self) else {
+      guard let text = String(strictUTF8: parser.bytes[run..<end]) else {
         return false
       }
       scalars.append(contentsOf: text.unicodeScalars)

@@ -1,3 +1,5 @@
+import BTCPriceCore
+
 #if canImport(FoundationEssentials)
   import FoundationEssentials
 #else
@@ -129,7 +131,7 @@ public struct SettingsFile: Sendable {
         throw failure(line: nil, key: nil, "is larger than \(Self.maximumSize / 1024) KiB")
       }
     }
-    guard let text = String(validating: bytes, as: UTF8.self) else {
+    guard let text = String(strictUTF8: bytes) else {
       throw failure(line: nil, key: nil, "is not UTF-8 text")
     }
     return text
