@@ -57,6 +57,10 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
     .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
     .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+    // The alerts' child processes (`--on-alert`, `--notify`): one spawner for Linux and Darwin.
+    // Without its default trait SubprocessFoundation, which would import all of Foundation on
+    // Apple's systems and adds nothing the runner uses (scripts/check-cli-imports).
+    .package(url: "https://github.com/swiftlang/swift-subprocess", from: "1.0.2", traits: []),
   ],
   targets: [
     .target(name: "BTCPriceCore", swiftSettings: strict),
@@ -124,6 +128,8 @@ let package = Package(
       dependencies: [
         "BTCPriceCore", "BTCPriceFeature", "BTCPriceNetworking",
         .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+        // The commands' processes, spawned the same way on Linux and Darwin.
+        .product(name: "Subprocess", package: "swift-subprocess"),
       ],
       swiftSettings: strict
     ),
@@ -230,7 +236,10 @@ let package = Package(
       name: "BTCPriceAlertsTests",
       dependencies: [
         "BTCPriceAlerts", "BTCPriceCore", "BTCPriceFeature", "BTCPriceNetworking",
-        "BTCPriceTestSupport",
+        "BTCPriceTestSupport", "BTCPriceNIO",
+        // RunAlertCommandsTests starts commands from a tick on an event loop.
+        .product(name: "NIOCore", package: "swift-nio"),
+        .product(name: "NIOPosix", package: "swift-nio"),
       ],
       swiftSettings: strict
     ),

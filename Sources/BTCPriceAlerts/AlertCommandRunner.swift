@@ -1,155 +1,200 @@
 import NIOConcurrencyHelpers
-
-#if canImport(FoundationEssentials)
-  import FoundationEssentials
-#else
-  import Foundation
-#endif
-
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
+import Subprocess
 
 /// Starts the commands alerts run (`--on-alert`, `--notify`'s `notify-send` or `osascript`)
 /// without ever waiting for them on the tick.
 ///
-/// Each command is spawned in a process group of its own, with default signal dispositions (the
-/// tool ignores SIGINT, SIGTERM and SIGPIPE for its own handling, and a child would inherit
-/// that), stdin from /dev/null and stdout on our stderr, so it can neither read the terminal nor
-/// mix into `--json`. A watcher reaps it (no zombie) and, past ``timeout``, ends its group:
-/// SIGTERM, then SIGKILL a second later. At most ``maximumRunning`` run at once; beyond that an
-/// alert's command is skipped with a warning rather than queued without bound. A failure (it
-/// cannot start, exits non-zero, times out) is one warning, never an exit.
+/// Each command runs through swift-subprocess (which spawns it the same way on Linux and Darwin)
+/// in a process group of its own, with default signal dispositions and an empty signal mask (the
+/// tool ignores SIGINT, SIGTERM and SIGPIPE for its own handling, and a child would inherit that;
+/// swift-subprocess resets them in every child), stdin from /dev/null and stdout on our stderr,
+/// so it can neither read the terminal nor mix into `--json`. swift-subprocess reaps it (no
+/// zombie) and, past ``timeout``, ends its group: SIGTERM, then SIGKILL ``killAfter`` later. At
+/// most ``maximumRunning`` run at once; beyond that an alert's command is skipped with a warning
+/// rather than queued without bound. A failure (it cannot start, exits non-zero, times out) is
+/// one warning, never an exit.
+///
+/// The spawn never runs on the caller's executor: the terminal's tick runs on the SwiftNIO event
+/// loop that also reads the price streams, and a `fork`/`exec` there would hold their pongs. Each
+/// command starts from a detached task on the global concurrent executor.
 public final class AlertCommandRunner: Sendable {
   /// How long a command may run: enough for a webhook `curl` or a notification, short enough
   /// that a hung one is noticed.
   public static let standardTimeout = Duration.seconds(10)
   /// Alerts come a few at a time at most; more running at once means they hang.
   public static let maximumRunning = 4
-  /// How often the watcher looks at a running command: reaps within this after it exits.
-  private static let pollInterval = Duration.milliseconds(20)
+  /// How long a command told to end (SIGTERM to its group) has before SIGKILL.
+  static let killAfter = Duration.seconds(1)
+
+  /// One command: what to run, and what the environment adds.
+  struct Command: Sendable {
+    let arguments: [String]
+    let environment: [String: String]
+  }
+
+  /// How a command ended.
+  enum Outcome: Sendable, Equatable {
+    case exited(Int32)
+    case signaled(Int32)
+    case timedOut
+    /// Ended by ``finish(within:)`` on the way out: no warning.
+    case ended
+    case cannotStart(String)
+  }
 
   private let timeout: Duration
   private let warn: @Sendable (String) -> Void
-  /// Process groups running now, by pid.
-  private let running = NIOLockedValueBox<Set<pid_t>>([])
+  private let launch: @Sendable (Command, Duration) async -> Outcome
+  /// The commands admitted and not yet reaped, by a number of our own; the task once it exists.
+  private let running = NIOLockedValueBox(Running())
 
-  public init(timeout: Duration = standardTimeout, warn: @escaping @Sendable (String) -> Void) {
-    self.timeout = timeout
-    self.warn = warn
+  private struct Running {
+    var next = 0
+    var tasks: [Int: Task<Void, Never>?] = [:]
   }
 
-  /// Starts `arguments` (a path or a name looked up in `PATH`) with `environment` added to ours;
+  public convenience init(
+    timeout: Duration = standardTimeout, warn: @escaping @Sendable (String) -> Void
+  ) {
+    self.init(timeout: timeout, warn: warn, launch: AlertCommandRunner.run)
+  }
+
+  /// - Parameter launch: runs one command to its end within a timeout (tests stand in for
+  ///   swift-subprocess here).
+  init(
+    timeout: Duration = standardTimeout, warn: @escaping @Sendable (String) -> Void,
+    launch: @escaping @Sendable (Command, Duration) async -> Outcome
+  ) {
+    self.timeout = timeout
+    self.warn = warn
+    self.launch = launch
+  }
+
+  /// Starts `arguments` (a path, or a name looked up in `PATH`) with `environment` added to ours;
   /// returns at once. `label` names it in warnings (`--on-alert`).
   public func start(_ arguments: [String], adding environment: [String: String], label: String) {
-    let admitted = running.withLockedValue { $0.count < Self.maximumRunning }
-    guard admitted else {
+    let slot = running.withLockedValue { running -> Int? in
+      guard running.tasks.count < Self.maximumRunning else { return nil }
+      running.next += 1
+      running.tasks[running.next] = .some(nil)
+      return running.next
+    }
+    guard let slot else {
       warn("\(label): \(Self.maximumRunning) commands still running; skipped this alert")
       return
     }
-    let pid: pid_t
-    switch Self.spawn(arguments, environment: environment) {
-    case .success(let spawned): pid = spawned
-    case .failure(let reason):
-      warn("\(label): cannot run \(arguments.first ?? ""): \(reason)")
-      return
+    let command = Command(arguments: arguments, environment: environment)
+    let (timeout, warn, launch, running) = (timeout, warn, launch, running)
+    let operation: @Sendable () async -> Void = {
+      let outcome = await launch(command, timeout)
+      running.withLockedValue { _ = $0.tasks.removeValue(forKey: slot) }
+      if let problem = Self.describe(outcome, timeout: timeout, program: arguments.first ?? "") {
+        warn("\(label): \(problem)")
+      }
     }
-    running.withLockedValue { _ = $0.insert(pid) }
-    let timeout = timeout
-    let warn = warn
-    let running = running
-    Task.detached {
-      let outcome = await Self.watch(pid, timeout: timeout)
-      running.withLockedValue { _ = $0.remove(pid) }
-      if let outcome { warn("\(label): \(outcome)") }
+    let task: Task<Void, Never>
+    if #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *) {
+      // Said outright, though an unstructured task does not inherit the caller's task-executor
+      // preference anyway (RunAlertCommandsTests): never the event loop's executor.
+      task = Task.detached(executorPreference: globalConcurrentExecutor, operation: operation)
+    } else {
+      // No task executors before macOS 15: the caller's loop cannot be preferred at all.
+      task = Task.detached(operation: operation)
+    }
+    running.withLockedValue { running in
+      if running.tasks[slot] != nil { running.tasks[slot] = task }
     }
   }
 
   /// For the way out: gives the commands still running up to `grace` to finish (a `--once` run
-  /// that fired must not cut its own notification short), then ends their groups, so nothing is
-  /// left behind.
+  /// that fired must not cut its own notification short), then ends their groups (SIGTERM, and
+  /// SIGKILL ``killAfter`` later for one that ignores it) and waits until they are reaped, so
+  /// nothing is left behind.
   public func finish(within grace: Duration) async {
     let clock = ContinuousClock()
     let deadline = clock.now + grace
-    while !running.withLockedValue({ $0.isEmpty }), clock.now < deadline {
-      try? await Task.sleep(for: Self.pollInterval)
+    while !running.withLockedValue({ $0.tasks.isEmpty }), clock.now < deadline {
+      try? await Task.sleep(for: .milliseconds(20))
     }
-    for pid in running.withLockedValue({ $0 }) {
-      kill(-pid, SIGTERM)
+    let tasks = running.withLockedValue { $0.tasks.values.compactMap { $0 } }
+    for task in tasks { task.cancel() }
+    for task in tasks { await task.value }
+  }
+
+  /// The warning for an outcome; nil for a command that succeeded or that we ended.
+  static func describe(_ outcome: Outcome, timeout: Duration, program: String) -> String? {
+    switch outcome {
+    case .exited(0), .ended: nil
+    case .exited(let code): "exited with status \(code)"
+    case .signaled(let signal): "killed by signal \(signal)"
+    case .timedOut: "timed out after \(timeout.components.seconds) s"
+    case .cannotStart(let reason): "cannot run \(program): \(reason)"
     }
   }
 
-  /// Reaps `pid`, ending its group past `timeout`; a failure's description, or nil on success.
-  private static func watch(_ pid: pid_t, timeout: Duration) async -> String? {
-    let clock = ContinuousClock()
-    let started = clock.now
-    var terminatedAt: ContinuousClock.Instant?
-    while true {
-      var status: Int32 = 0
-      let reaped = waitpid(pid, &status, WNOHANG)
-      if reaped == pid || (reaped < 0 && errno == ECHILD) {
-        if terminatedAt != nil { return "timed out after \(timeout.components.seconds) s" }
-        return describe(status: status)
+  /// A process group of its own (setpgid(0, 0) in the child), which the teardown signals whole:
+  /// SIGTERM, then SIGKILL ``killAfter`` later.
+  private static var platformOptions: PlatformOptions {
+    var options = PlatformOptions()
+    options.processGroupID = 0
+    options.teardownSequence = [
+      .send(signal: .terminate, toProcessGroup: true, allowedDurationToNextStep: killAfter)
+    ]
+    return options
+  }
+
+  /// Runs `command` with swift-subprocess to its end: reaped, and its group ended past
+  /// `timeout` (or when the caller's task is cancelled).
+  @Sendable static func run(_ command: Command, timeout: Duration) async -> Outcome {
+    guard let program = command.arguments.first else { return .cannotStart("no command") }
+    let options = platformOptions
+    let overrides = Dictionary(
+      uniqueKeysWithValues: command.environment.compactMap { key, value in
+        Environment.Key(rawValue: key).map { ($0, String?.some(value)) }
+      })
+    let executable: Executable = program.contains("/") ? .path(.init(program)) : .name(program)
+    return await withTaskGroup(of: Outcome.self) { group in
+      group.addTask {
+        do {
+          let result = try await Subprocess.run(
+            executable, arguments: Arguments(Array(command.arguments.dropFirst())),
+            environment: .inherit.updating(overrides), platformOptions: options,
+            input: .none, output: .currentStandardError, error: .currentStandardError)
+          switch result.terminationStatus {
+          case .exited(let code): return .exited(code)
+          case .signaled(let signal): return .signaled(signal)
+          }
+        } catch {
+          return .cannotStart(error.underlyingErrorText ?? "\(error)")
+        }
       }
-      if terminatedAt == nil, clock.now - started > timeout {
-        kill(-pid, SIGTERM)
-        terminatedAt = clock.now
-      } else if let terminatedAt, clock.now - terminatedAt > .seconds(1) {
-        kill(-pid, SIGKILL)
+      group.addTask {
+        do {
+          try await Task.sleep(for: timeout)
+          return .timedOut
+        } catch {
+          return .ended
+        }
       }
-      try? await Task.sleep(for: pollInterval)
+      let first = await group.next() ?? .ended
+      // Either the command ended (the timer goes), or the timer did (cancelling the run makes
+      // swift-subprocess end the group: SIGTERM, SIGKILL a second later) and we wait for the
+      // reaping; or we were cancelled ourselves (the way out), which ends it the same way.
+      group.cancelAll()
+      let second = await group.next() ?? .ended
+      switch (first, second) {
+      case (.timedOut, _): return Task.isCancelled ? .ended : .timedOut
+      case (.ended, _): return .ended
+      case (_, _) where Task.isCancelled: return .ended
+      default: return first
+      }
     }
   }
+}
 
-  private static func describe(status: Int32) -> String? {
-    let signal = status & 0x7F
-    if signal == 0 {
-      let code = (status >> 8) & 0xFF
-      return code == 0 ? nil : "exited with status \(code)"
-    }
-    return "killed by signal \(signal)"
-  }
-
-  private enum Spawned {
-    case success(pid_t)
-    case failure(String)
-  }
-
-  private static func spawn(_ arguments: [String], environment: [String: String]) -> Spawned {
-    guard let program = arguments.first else { return .failure("no command") }
-    var attributes = posix_spawnattr_t()
-    posix_spawnattr_init(&attributes)
-    defer { posix_spawnattr_destroy(&attributes) }
-    var defaults = sigset_t()
-    sigfillset(&defaults)
-    var empty = sigset_t()
-    sigemptyset(&empty)
-    posix_spawnattr_setsigdefault(&attributes, &defaults)
-    posix_spawnattr_setsigmask(&attributes, &empty)
-    posix_spawnattr_setpgroup(&attributes, 0)
-    posix_spawnattr_setflags(
-      &attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
-
-    var actions = posix_spawn_file_actions_t()
-    posix_spawn_file_actions_init(&actions)
-    defer { posix_spawn_file_actions_destroy(&actions) }
-    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-    posix_spawn_file_actions_adddup2(&actions, 2, 1)
-
-    var merged = ProcessInfo.processInfo.environment
-    merged.merge(environment) { _, alert in alert }
-    let argv = arguments.map { strdup($0) } + [nil]
-    let envp = merged.map { strdup("\($0.key)=\($0.value)") } + [nil]
-    defer {
-      for pointer in argv + envp { free(pointer) }
-    }
-    var pid: pid_t = 0
-    let result = posix_spawnp(&pid, program, &actions, &attributes, argv, envp)
-    guard result == 0 else { return .failure(String(cString: strerror(result))) }
-    return .success(pid)
+extension Error {
+  /// The errno swift-subprocess saw, in words, when it has one.
+  fileprivate var underlyingErrorText: String? {
+    (self as? SubprocessError)?.underlyingError.map { "\($0)" }
   }
 }

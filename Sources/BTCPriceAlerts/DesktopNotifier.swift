@@ -4,39 +4,59 @@
   import Foundation
 #endif
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// `--notify`: the program that shows a desktop notification here, `notify-send` on Linux and
 /// `osascript` on macOS, found in `PATH` once at start.
 public struct DesktopNotifier: Sendable {
+  /// Which program speaks for this system. Both are compiled and tested everywhere; only
+  /// ``here`` differs.
+  public enum Kind: Sendable {
+    case notifySend
+    case osascript
+
+    public static var here: Kind {
+      #if canImport(Darwin)
+        .osascript
+      #else
+        .notifySend
+      #endif
+    }
+
+    var name: String {
+      switch self {
+      case .notifySend: "notify-send"
+      case .osascript: "osascript"
+      }
+    }
+
+    var install: String {
+      switch self {
+      case .notifySend:
+        "install libnotify-bin (Debian, Ubuntu) or libnotify (Fedora, Arch) for notify-send"
+      case .osascript: "osascript comes with macOS; check PATH"
+      }
+    }
+  }
+
+  public let kind: Kind
   public let program: String
 
-  public init(program: String) {
+  public init(kind: Kind = .here, program: String) {
+    self.kind = kind
     self.program = program
   }
 
   /// The notifier, or the warning that says what to install.
-  public static func find(environment: [String: String]) -> Result<DesktopNotifier, Missing> {
-    #if canImport(Darwin)
-      let name = "osascript"
-      let install = "osascript comes with macOS; check PATH"
-    #else
-      let name = "notify-send"
-      let install =
-        "install libnotify-bin (Debian, Ubuntu) or libnotify (Fedora, Arch) for notify-send"
-    #endif
+  public static func find(environment: [String: String], kind: Kind = .here) -> Result<
+    DesktopNotifier, Missing
+  > {
     let folders = (environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
     for folder in folders where !folder.isEmpty {
-      let path = "\(folder)/\(name)"
-      if access(path, X_OK) == 0 { return .success(DesktopNotifier(program: path)) }
+      let path = "\(folder)/\(kind.name)"
+      if FileManager.default.isExecutableFile(atPath: path) {
+        return .success(DesktopNotifier(kind: kind, program: path))
+      }
     }
-    return .failure(Missing(description: "--notify: \(name) not found; \(install)"))
+    return .failure(Missing(description: "--notify: \(kind.name) not found; \(kind.install)"))
   }
 
   public struct Missing: Error, CustomStringConvertible {
@@ -45,17 +65,17 @@ public struct DesktopNotifier: Sendable {
 
   /// The command line that shows `title` and `body`.
   public func arguments(title: String, body: String) -> [String] {
-    #if canImport(Darwin)
+    switch kind {
+    case .notifySend:
+      return [program, "--app-name=btc-price", title, body]
+    case .osascript:
+      // AppleScript string literals: a backslash and a double quote are escaped with a backslash.
       func quoted(_ text: String) -> String {
-        "\""
-          + text.replacingOccurrences(of: "\\", with: "\\\\")
-          .replacingOccurrences(of: "\"", with: "\\\"") + "\""
+        "\"" + text.replacing("\\", with: "\\\\").replacing("\"", with: "\\\"") + "\""
       }
       return [
         program, "-e", "display notification \(quoted(body)) with title \(quoted(title))",
       ]
-    #else
-      return [program, "--app-name=btc-price", title, body]
-    #endif
+    }
   }
 }

@@ -77,11 +77,7 @@ struct DeliverAlertsUseCaseTests {
     let bin = folder.appendingPathComponent("bin")
     try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: folder) }
-    #if canImport(Darwin)
-      let name = "osascript"
-    #else
-      let name = "notify-send"
-    #endif
+    let name = DesktopNotifier.Kind.here.name
     let notReadable = folder.appendingPathComponent(name)
     try Data().write(to: notReadable)
     let program = bin.appendingPathComponent(name)
@@ -93,22 +89,20 @@ struct DeliverAlertsUseCaseTests {
     #expect(found.program == program.path, "a file that is not executable is passed over")
   }
 
+  /// Both command lines, whichever system this is: only which one runs differs
+  /// (`DesktopNotifier.Kind.here`).
   @Test func theNotification_showsTitleAndBody() {
-    let arguments = DesktopNotifier(program: "/usr/bin/n").arguments(
-      title: "BTC above $1.00", body: #"say "hi" \ there"#)
-
-    #if canImport(Darwin)
-      #expect(
-        arguments == [
+    #expect(
+      DesktopNotifier(kind: .osascript, program: "/usr/bin/n").arguments(
+        title: "BTC above $1.00", body: #"say "hi" \ there"#)
+        == [
           "/usr/bin/n", "-e",
           #"display notification "say \"hi\" \\ there" with title "BTC above $1.00""#,
         ])
-    #else
-      #expect(
-        arguments == [
-          "/usr/bin/n", "--app-name=btc-price", "BTC above $1.00", #"say "hi" \ there"#,
-        ])
-    #endif
+    #expect(
+      DesktopNotifier(kind: .notifySend, program: "/usr/bin/n").arguments(
+        title: "BTC above $1.00", body: #"say "hi" \ there"#)
+        == ["/usr/bin/n", "--app-name=btc-price", "BTC above $1.00", #"say "hi" \ there"#])
   }
 
   // MARK: - Helpers
