@@ -17,7 +17,7 @@ public struct WidgetComposition: Sendable {
   /// time to answer; a reload that cannot get a price by then shows the cached one, marked.
   public static let deadline: Duration = .seconds(10)
 
-  private let client: any BTCHTTPClient
+  let client: any BTCHTTPClient
   private let clock: any Clock<Duration>
   private let now: @Sendable () -> Date
   private let folder: URL?
@@ -44,11 +44,18 @@ public struct WidgetComposition: Sendable {
   }
 
   /// The live wiring: URLSession, the App Group's folder and preference, the system's zone.
+  ///
+  /// Every composition shares ``sharedClient``: WidgetKit builds a timeline provider (and so a
+  /// composition) whenever it asks for the widget's configuration, and a session per provider,
+  /// never invalidated, is a leak in the widget's process.
   public static func live(log: @escaping @Sendable (String) -> Void) -> WidgetComposition {
     WidgetComposition(
-      client: URLSessionHTTPClient(), clock: ContinuousClock(), now: { Date() },
+      client: sharedClient, clock: ContinuousClock(), now: { Date() },
       folder: AppGroup.folderURL(), preference: .live, log: log)
   }
+
+  /// The widget process's one URLSession (created on first use, kept for the process's life).
+  static let sharedClient = URLSessionHTTPClient()
 
   /// What WidgetKit shows, redacted, while the first entry loads: no price, never a made-up one.
   public func placeholder() -> WidgetTimelinePolicy.Entry {

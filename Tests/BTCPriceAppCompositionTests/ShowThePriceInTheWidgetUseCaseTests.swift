@@ -1,4 +1,3 @@
-import BTCPriceAppComposition
 import BTCPriceCore
 import BTCPriceNetworking
 import BTCPriceTestSupport
@@ -6,12 +5,24 @@ import BTCPriceWidgetCore
 import Foundation
 import Testing
 
+@testable import BTCPriceAppComposition
+
 /// What the widget's timeline provider gets: the app's cache through the shared folder, and a
 /// fresh price from the chain when one comes in time.
 @Suite("Show the price in the widget", .timeLimit(.minutes(1)))
 struct ShowThePriceInTheWidgetUseCaseTests {
   /// 2026-11-22 14:03:05 UTC
   let now = Date(timeIntervalSince1970: 1_795_356_185)
+
+  /// WidgetKit builds a provider, and so a composition, each time it asks for the widget's
+  /// configuration: a URLSession each, never invalidated, leaked in the widget's process.
+  @Test func liveCompositions_shareOneHTTPClient() {
+    let first = WidgetComposition.live { _ in }
+    let second = WidgetComposition.live { _ in }
+
+    let clients = [first.client, second.client].map { ObjectIdentifier($0 as AnyObject) }
+    #expect(clients[0] == clients[1])
+  }
 
   @Test func reload_showsAFreshPriceAndSavesItForTheApp() async throws {
     try await withSharedFolder { folder in
