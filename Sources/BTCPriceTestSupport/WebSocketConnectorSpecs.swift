@@ -74,13 +74,20 @@ public enum WebSocketConnectorSpecs {
     _ = await task.value
   }
 
+  /// The server's close frame ends the connection; with `exactCode`, as `.closed(code: 1001)`.
+  /// URLSession's tests pass false: Apple documents `closeCode` only as `.invalid` until the
+  /// connection closed, and nobody has yet seen whether a receive that fails on the server's
+  /// close leaves its code there (the first Mac run will; the adapter maps it if it does).
   public static func reportsTheServersCloseCode(
-    _ connector: some WebSocketConnector, server: FakeStreamServer,
+    _ connector: some WebSocketConnector, server: FakeStreamServer, exactCode: Bool = true,
     sourceLocation: SourceLocation = #_sourceLocation
   ) async throws {
     let (ending, _) = try await ending(of: connector, on: server) { $0.close(code: 1001) }
 
-    #expect(ending == .closed(code: 1001), sourceLocation: sourceLocation)
+    #expect(ending != nil, "the connection did not end", sourceLocation: sourceLocation)
+    if exactCode {
+      #expect(ending == .closed(code: 1001), sourceLocation: sourceLocation)
+    }
   }
 
   public static func refusesABinaryMessage(
@@ -92,6 +99,8 @@ public enum WebSocketConnectorSpecs {
     #expect(ending == .protocolViolation("binary frame"), sourceLocation: sourceLocation)
   }
 
+  /// Whatever a transport does with such a frame (fail the receive, repair it with U+FFFD, drop
+  /// it: Apple's choice has not been seen), nothing of it reaches the runner.
   public static func neverHandsOverTextThatIsNotUTF8(
     _ connector: some WebSocketConnector, server: FakeStreamServer,
     sourceLocation: SourceLocation = #_sourceLocation
@@ -166,11 +175,12 @@ public enum WebSocketConnectorSpecs {
 
   /// Subscribes to the fake's Coinbase stream, waits for the acknowledgement (proof the client
   /// upgraded: a fault sent earlier could reach it while it still reads HTTP), sends `fault`, and
-  /// returns how the connection ended and what was handed over after the fault.
+  /// returns how the connection ended (nil when it had not ended 5 s later, and was cancelled)
+  /// and what was handed over after the fault.
   private static func ending(
     of connector: some WebSocketConnector, on server: FakeStreamServer,
     after fault: @escaping @Sendable (FakeStreamServer) -> Void
-  ) async throws -> (PriceStreamError, [WebSocketInbound]) {
+  ) async throws -> (PriceStreamError?, [WebSocketInbound]) {
     let endpoint = try PriceSourceDefinition.coinbase.streamEndpoint(for: .usd, base: server.url())
     let inbound = Locked<[WebSocketInbound]>([])
     let task = Task {
@@ -184,7 +194,18 @@ public enum WebSocketConnectorSpecs {
 
     fault(server)
 
-    let ending = await task.value
+    let ending = await withTaskGroup(of: PriceStreamError?.self) { group in
+      group.addTask { await task.value }
+      group.addTask {
+        // Not ended in 5 s: end it ourselves, and say so with nil.
+        guard (try? await Task.sleep(for: .seconds(5))) != nil else { return nil }
+        task.cancel()
+        return nil
+      }
+      let first = await group.next() ?? nil
+      group.cancelAll()
+      return first
+    }
     return (ending, Array(inbound.value.dropFirst(acknowledgements)))
   }
 

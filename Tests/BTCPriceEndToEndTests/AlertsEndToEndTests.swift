@@ -8,6 +8,15 @@ import Testing
   import Darwin
 #endif
 
+/// Whether this is Linux, where the binary notifies with notify-send (macOS: osascript).
+private let onLinux: Bool = {
+  #if os(Linux)
+    true
+  #else
+    false
+  #endif
+}()
+
 /// Alerts with the built binary, as the fake exchange moves the price through the thresholds.
 extension BinaryEndToEndTests {
   @Suite("Alerts end to end", .serialized, .timeLimit(.minutes(2)), .hangLimit(.seconds(30)))
@@ -119,13 +128,58 @@ extension BinaryEndToEndTests {
       }
     }
 
-    @Test func notify_showsEachAlertWithNotifySend() async throws {
+    @Test(.enabled(if: onLinux, "the binary notifies with notify-send on Linux only"))
+    func notify_showsEachAlertWithNotifySend() async throws {
+      let notified = try await notification(through: "notify-send")
+
+      #expect(notified.hasPrefix("--app-name=btc-price|BTC below $90,000.00|$89,000.00 at "))
+      #expect(notified.hasSuffix(" from Binance|"))
+    }
+
+    /// macOS's counterpart: a script named osascript, first on PATH, stands in for the real one
+    /// (which would show a real notification).
+    @Test(.enabled(if: !onLinux, "the binary notifies with osascript on macOS only"))
+    func notify_showsEachAlertWithOsascript() async throws {
+      let notified = try await notification(through: "osascript")
+
+      #expect(notified.hasPrefix(#"-e|display notification "$89,000.00 at "#), "\(notified)")
+      #expect(notified.hasSuffix(#" from Binance" with title "BTC below $90,000.00"|"#))
+    }
+
+    @Test(.enabled(if: onLinux, "the binary notifies with notify-send on Linux only"))
+    func notify_withoutNotifySend_isOneWarningSayingWhatToInstall() async throws {
+      let stderr = try await warningWithoutANotifier()
+
+      #expect(stderr.components(separatedBy: "notify-send not found").count == 2, "\(stderr)")
+      #expect(stderr.contains("install libnotify-bin"))
+    }
+
+    @Test(.enabled(if: !onLinux, "the binary notifies with osascript on macOS only"))
+    func notify_withoutOsascript_isOneWarningSayingWhereItShouldBe() async throws {
+      let stderr = try await warningWithoutANotifier()
+
+      #expect(stderr.components(separatedBy: "osascript not found").count == 2, "\(stderr)")
+      #expect(stderr.contains("osascript comes with macOS; check PATH"))
+    }
+
+    @Test(arguments: ["over:100000", "above:1e5", "move:2%/15d"])
+    func aMalformedRule_isAUsageErrorShowingTheAcceptedForms(rule: String) async throws {
+      let run = try BinaryProcess(["--once", "--alert", rule])
+
+      #expect(await run.waitForExit() == 64)
+      #expect(run.stderrText.contains("invalid alert rule \"\(rule)\""), "\(run.stderrText)")
+      #expect(run.stderrText.contains("above:PRICE, below:PRICE or move:PERCENT%/WINDOW"))
+    }
+
+    /// Runs an alert with `--notify` and a stand-in `program` first on PATH; what it was given,
+    /// its arguments joined by `|`.
+    private func notification(through program: String) async throws -> String {
       try await FakeExchangeServer.withRunning { server in
         await server.stub(.binance, .binance(price: "99000"), .binance(price: "89000"))
         let bin = folder.appendingPathComponent("bin")
         try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
         let record = folder.appendingPathComponent("notified.txt").path
-        let fake = bin.appendingPathComponent("notify-send")
+        let fake = bin.appendingPathComponent(program)
         try "#!/bin/sh\nprintf '%s|' \"$@\" > '\(record)'\n".write(
           to: fake, atomically: true, encoding: .utf8)
         chmod(fake.path, 0o755)
@@ -136,13 +190,12 @@ extension BinaryEndToEndTests {
         #expect(await run.waitForExit() == 0, "\(run.stderrText)")
 
         await eventually(within: .seconds(15), { FileManager.default.fileExists(atPath: record) })
-        let notified = try String(contentsOfFile: record, encoding: .utf8)
-        #expect(notified.hasPrefix("--app-name=btc-price|BTC below $90,000.00|$89,000.00 at "))
-        #expect(notified.hasSuffix(" from Binance|"))
+        return try String(contentsOfFile: record, encoding: .utf8)
       }
     }
 
-    @Test func notify_withoutNotifySend_isOneWarningSayingWhatToInstall() async throws {
+    /// Runs an alert with `--notify` and a PATH that holds no notifier; its stderr.
+    private func warningWithoutANotifier() async throws -> String {
       try await FakeExchangeServer.withRunning { server in
         await server.stub(.binance, .binance(price: "99000"), .binance(price: "89000"))
 
@@ -151,21 +204,9 @@ extension BinaryEndToEndTests {
           environment: ["PATH": folder.path])
         #expect(await run.waitForExit() == 0)
 
-        #expect(
-          run.stderrText.components(separatedBy: "notify-send not found").count == 2,
-          "\(run.stderrText)")
-        #expect(run.stderrText.contains("install libnotify-bin"))
         #expect(run.stdoutText.last?.hasSuffix("Alert: below $90,000.00") == true)
+        return run.stderrText
       }
-    }
-
-    @Test(arguments: ["over:100000", "above:1e5", "move:2%/15d"])
-    func aMalformedRule_isAUsageErrorShowingTheAcceptedForms(rule: String) async throws {
-      let run = try BinaryProcess(["--once", "--alert", rule])
-
-      #expect(await run.waitForExit() == 64)
-      #expect(run.stderrText.contains("invalid alert rule \"\(rule)\""), "\(run.stderrText)")
-      #expect(run.stderrText.contains("above:PRICE, below:PRICE or move:PERCENT%/WINDOW"))
     }
 
     private func blocks(_ path: String) -> [String] {

@@ -15,7 +15,7 @@ struct BinaryLocatorTests {
         environment: ["BTC_PRICE_BINARY": explicit.path], startFolders: [root / "debug"]
       ).locate()
 
-      #expect(url.path == explicit.path)
+      #expect(resolved(url) == resolved(explicit))
     }
   }
 
@@ -40,7 +40,7 @@ struct BinaryLocatorTests {
       let url = try makeSUT(environment: ["BTC_PRICE_BINARY": ""], startFolders: [root / "debug"])
         .locate()
 
-      #expect(url.path == built.path)
+      #expect(resolved(url) == resolved(built))
     }
   }
 
@@ -57,7 +57,7 @@ struct BinaryLocatorTests {
 
       let url = try makeSUT(startFolders: [bundle, toolchain]).locate()
 
-      #expect(url.path == built.path)
+      #expect(resolved(url) == resolved(built))
     }
   }
 
@@ -71,7 +71,7 @@ struct BinaryLocatorTests {
 
       let url = try makeSUT(startFolders: [inner]).locate()
 
-      #expect(url.path == built.path)
+      #expect(resolved(url) == resolved(built))
     }
   }
 
@@ -94,9 +94,11 @@ struct BinaryLocatorTests {
 
       let tried = error?.triedPaths ?? []
       #expect(tried == asked.value)
+      let triedResolved = tried.map { resolved(URL(fileURLWithPath: $0)) }
       #expect(
-        Array(tried.prefix(3)) == [first, root / "one", root].map { ($0 / "btc-price").path })
-      #expect(tried.contains((second / "btc-price").path))
+        Array(triedResolved.prefix(3))
+          == [first, root / "one", root].map { resolved($0 / "btc-price") })
+      #expect(triedResolved.contains(resolved(second / "btc-price")))
       #expect(tried.contains("/btc-price"), "up to the root")
       #expect(Set(tried).count == tried.count, "the root's ancestors are shared; tried once")
       let message = error?.description ?? ""
@@ -129,6 +131,22 @@ struct BinaryLocatorTests {
         atPath: url.path, contents: Data("#!/bin/sh\n".utf8),
         attributes: [.posixPermissions: 0o755]))
     return url
+  }
+
+  /// `url` with every symbolic link of its folders resolved, so paths compare equal however
+  /// they were spelt: macOS's temporary folder is `/var/...`, a link to `/private/var/...`, and
+  /// `standardizedFileURL` and `realpath` each pick one. The file itself need not exist.
+  private func resolved(_ url: URL) -> String {
+    var folder = url.standardizedFileURL
+    var rest: [String] = []
+    while !FileManager.default.fileExists(atPath: folder.path), folder.path != "/" {
+      rest.insert(folder.lastPathComponent, at: 0)
+      folder.deleteLastPathComponent()
+    }
+    guard let real = realpath(folder.path, nil) else { return url.path }
+    defer { free(real) }
+    let base = String(cString: real)
+    return ([base == "/" ? "" : base] + rest).joined(separator: "/")
   }
 
   private func withTemporaryFolder(_ body: (URL) throws -> Void) throws {
