@@ -61,6 +61,8 @@ let package = Package(
     // Without its default trait SubprocessFoundation, which would import all of Foundation on
     // Apple's systems and adds nothing the runner uses (scripts/check-cli-imports).
     .package(url: "https://github.com/swiftlang/swift-subprocess", from: "1.0.2", traits: []),
+    // File descriptors without hand-written POSIX (the settings file).
+    .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
   ],
   targets: [
     .target(name: "BTCPriceCore", swiftSettings: strict),
@@ -98,6 +100,7 @@ let package = Package(
       name: "BTCPriceSettings",
       dependencies: [
         "BTCPriceCore", "BTCPriceNetworking", "BTCPriceTerminal",
+        .product(name: "SystemPackage", package: "swift-system"),
       ],
       swiftSettings: strict
     ),

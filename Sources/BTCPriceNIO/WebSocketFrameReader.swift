@@ -3,10 +3,6 @@ import BTCPriceNetworking
 import NIOCore
 import NIOWebSocket
 
-#if canImport(Glibc)
-  import Glibc
-#endif
-
 /// The last handler of an upgraded price-stream connection: sends the subscriptions
 /// (``subscribe()``) and what the runner says later (``send(_:)``), hands each frame to the runner's `onInbound` on the channel's own event
 /// loop, answers pings, and ends the connection with its typed ``PriceStreamError``, which

@@ -1,15 +1,11 @@
 import BTCPriceCore
+// swift-system: one file API for Linux and Darwin (EINTR retried, errors as `Errno`).
+import SystemPackage
 
 #if canImport(FoundationEssentials)
   import FoundationEssentials
 #else
   import Foundation
-#endif
-
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
 #endif
 
 /// The settings file: `$XDG_CONFIG_HOME/btc-price/config`, by default
@@ -109,23 +105,26 @@ public struct SettingsFile: Sendable {
 
   /// The file's text, or nil when there is no file.
   private func readText() throws(SettingsError) -> String? {
-    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-    guard descriptor >= 0 else {
-      let code = errno
-      if code == ENOENT || code == ENOTDIR { return nil }
-      throw failure(line: nil, key: nil, "cannot be read: \(String(cString: strerror(code)))")
+    let file: FileDescriptor
+    do {
+      file = try FileDescriptor.open(FilePath(path), .readOnly, options: .closeOnExec)
+    } catch {
+      if let errno = error as? Errno, errno == .noSuchFileOrDirectory || errno == .notDirectory {
+        return nil
+      }
+      throw failure(line: nil, key: nil, "cannot be read: \(error)")
     }
-    defer { close(descriptor) }
+    defer { try? file.close() }
     var bytes: [UInt8] = []
     var chunk = [UInt8](repeating: 0, count: 16 * 1024)
     while true {
-      let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-      if count == 0 { break }
-      guard count > 0 else {
-        let code = errno
-        if code == EINTR { continue }
-        throw failure(line: nil, key: nil, "cannot be read: \(String(cString: strerror(code)))")
+      let count: Int
+      do {
+        count = try chunk.withUnsafeMutableBytes { try file.read(into: $0) }
+      } catch {
+        throw failure(line: nil, key: nil, "cannot be read: \(error)")
       }
+      if count == 0 { break }
       bytes += chunk[..<count]
       guard bytes.count <= Self.maximumSize else {
         throw failure(line: nil, key: nil, "is larger than \(Self.maximumSize / 1024) KiB")
