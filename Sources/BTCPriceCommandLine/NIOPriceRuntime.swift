@@ -50,6 +50,9 @@ struct NIOPriceRuntime: Sendable {
     let loop = group.next()
     let clock = EventLoopClock(loop: loop)
     let report = Self.sourceReport(options, warn: warn, log: log)
+    // The certificate authorities are read here, at start-up, not at the first connection on
+    // the loop, which also answers the streams' pings.
+    let tls = ClientTLS(trust: options.trust)
     // The streams take the same way out as REST: the same proxy choice and the same trust.
     // They are read on the tick when ticks come at least once a second: with rarer ticks a
     // healthy connection would look silent to its watchdog (5 s at the least) between two.
@@ -57,15 +60,14 @@ struct NIOPriceRuntime: Sendable {
     let connector =
       streamsOn
       ? NIOWebSocketConnector(
-        group: group, proxies: options.proxies, trust: options.trust,
+        group: group, proxies: options.proxies, tls: tls,
         readOnTick: options.interval <= .seconds(1)) : nil
     let verbose = options.verbose
     if verbose {
       for line in StartReport.chainLines(options) { log(VerboseLine.format(.info, line)) }
     }
     let now: @Sendable () -> Date = { Date() }
-    let client = NIOHTTPClient(
-      eventLoopGroup: group, proxies: options.proxies, trust: options.trust)
+    let client = NIOHTTPClient(eventLoopGroup: group, proxies: options.proxies, tls: tls)
     let pipeline = PricePipeline(
       options.configuration, client: client, clock: clock, now: now, store: options.store,
       limitStore: options.limitStore,

@@ -29,12 +29,11 @@ public final class NIOHTTPClient: BTCPriceNetworking.BTCHTTPClient {
   private let transportTimeout: TimeAmount
   private let connectTimeout: TimeAmount
   private let proxies: ProxySelector?
-  private let trust: TrustSource
+  private let tls: ClientTLS
   private let state = NIOLockedValueBox(State())
 
   private struct State {
     var idle: [Origin: [Connection]] = [:]
-    var tls: NIOSSLContext?
     var shutDown = false
     /// Each request's origin and head, made once: a source's URL and headers never change.
     var prepared: [PreparedKey: Prepared] = [:]
@@ -47,14 +46,24 @@ public final class NIOHTTPClient: BTCPriceNetworking.BTCHTTPClient {
   ///     group. The command-line tool passes its one-thread group, whose loop also runs its ticks
   ///     (``EventLoopExecutor``), so a request never changes threads.
   ///   - proxies: which proxy each URL goes through (``ProxySelector``); nil: always direct.
-  ///   - trust: the certificate authorities TLS connections trust.
-  public init(
+  ///   - trust: the certificate authorities TLS connections trust, read now (``ClientTLS``).
+  public convenience init(
     transportTimeout: Duration = .seconds(30), connectTimeout: Duration = .seconds(5),
     eventLoopGroup: (any EventLoopGroup)? = nil, proxies: ProxySelector? = nil,
     trust: TrustSource = .system
   ) {
+    self.init(
+      transportTimeout: transportTimeout, connectTimeout: connectTimeout,
+      eventLoopGroup: eventLoopGroup, proxies: proxies, tls: ClientTLS(trust: trust))
+  }
+
+  /// - Parameter tls: the TLS context, built once for the run (the streams' connector shares it).
+  public init(
+    transportTimeout: Duration = .seconds(30), connectTimeout: Duration = .seconds(5),
+    eventLoopGroup: (any EventLoopGroup)? = nil, proxies: ProxySelector? = nil, tls: ClientTLS
+  ) {
     self.proxies = proxies
-    self.trust = trust
+    self.tls = tls
     self.group = eventLoopGroup ?? MultiThreadedEventLoopGroup.singleton
     self.transportTimeout = TimeAmount(transportTimeout)
     self.connectTimeout = TimeAmount(connectTimeout)
@@ -215,7 +224,7 @@ public final class NIOHTTPClient: BTCPriceNetworking.BTCHTTPClient {
   ) -> EventLoopFuture<Connection> {
     let tls: NIOSSLContext?
     do {
-      tls = origin.secure ? try tlsContext() : nil
+      tls = origin.secure ? try self.tls.makeContext() : nil
     } catch {
       return loop.makeFailedFuture(error)
     }
@@ -283,37 +292,6 @@ public final class NIOHTTPClient: BTCPriceNetworking.BTCHTTPClient {
     default: reason = String(describing: map(error))
     }
     return TransportError.proxy(.unreachable(proxy: proxy.redacted, reason: reason))
-  }
-
-  private func tlsContext() throws -> NIOSSLContext {
-    try state.withLockedValue { state in
-      if let context = state.tls { return context }
-      var configuration = TLSConfiguration.makeClientConfiguration()
-      configuration.trustRoots = try Self.trustRoots(trust)
-      let context = try NIOSSLContext(configuration: configuration)
-      state.tls = context
-      return context
-    }
-  }
-
-  /// The roots of `trust`, for every TLS connection of the tool (HTTP and WebSocket).
-  static func trustRoots(_ trust: TrustSource) throws -> NIOSSLTrustRoots {
-    switch trust {
-    case .system:
-      return .default
-    case .file(let path, _):
-      return .file(path)
-    case .directory(let path, _):
-      // OpenSSL's hashed folders hold links to PEM files; every readable certificate counts.
-      let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
-      let certificates = names.sorted().flatMap { name in
-        (try? NIOSSLCertificate.fromPEMFile(path + "/" + name)) ?? []
-      }
-      guard !certificates.isEmpty else {
-        throw TransportError.tlsFailure("no certificates found in \(path)")
-      }
-      return .certificates(certificates)
-    }
   }
 
   /// An open pooled connection to the origin, on the preferred loop if there is one there.

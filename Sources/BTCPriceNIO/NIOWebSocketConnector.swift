@@ -54,11 +54,10 @@ public final class NIOWebSocketConnector: WebSocketConnector {
   private let connectTimeout: TimeAmount
   private let maximumFrameSize: Int
   private let proxies: ProxySelector?
-  private let trust: TrustSource
+  private let tls: ClientTLS
   private let onUpgrade: (@Sendable () -> Void)?
   private let readOnTick: Bool
   private let drainBound: TimeAmount
-  private let tls = NIOLockedValueBox<NIOSSLContext?>(nil)
   /// The upgraded connections a drain reads, by a number of their own.
   private let readers = NIOLockedValueBox<
     (next: Int, open: [Int: NIOLoopBound<WebSocketFrameReader>])
@@ -70,7 +69,7 @@ public final class NIOWebSocketConnector: WebSocketConnector {
   ///   - connectTimeout: for the TCP connection alone (to the proxy, when there is one); the
   ///     runner's watchdog bounds the rest.
   ///   - proxies: which proxy each stream goes through; nil: always direct.
-  ///   - trust: the certificate authorities `wss` connections trust.
+  ///   - trust: the certificate authorities `wss` connections trust, read now (``ClientTLS``).
   ///   - onUpgrade: told when a connection has been upgraded, before any message (`doctor`
   ///     tells "no upgrade" from "upgraded, then silent").
   ///   - readOnTick: once upgraded and subscribed, read frames only when ``drain()`` asks;
@@ -80,10 +79,24 @@ public final class NIOWebSocketConnector: WebSocketConnector {
   ///     milliseconds, and a drain that gave up then would leave the tick without the messages
   ///     of its second (read on the tick, nothing else reads them). A drain with nothing to read
   ///     does not wait at all.
-  public init(
+  public convenience init(
     group: any EventLoopGroup, connectTimeout: Duration = .seconds(5),
     maximumFrameSize: Int = PriceStreamEndpoint.maximumMessageSize,
     proxies: ProxySelector? = nil, trust: TrustSource = .system,
+    readOnTick: Bool = false, drainBound: Duration = .milliseconds(50),
+    onUpgrade: (@Sendable () -> Void)? = nil
+  ) {
+    self.init(
+      group: group, connectTimeout: connectTimeout, maximumFrameSize: maximumFrameSize,
+      proxies: proxies, tls: ClientTLS(trust: trust), readOnTick: readOnTick,
+      drainBound: drainBound, onUpgrade: onUpgrade)
+  }
+
+  /// - Parameter tls: the TLS context, built once for the run (the HTTP client shares it).
+  public init(
+    group: any EventLoopGroup, connectTimeout: Duration = .seconds(5),
+    maximumFrameSize: Int = PriceStreamEndpoint.maximumMessageSize,
+    proxies: ProxySelector? = nil, tls: ClientTLS,
     readOnTick: Bool = false, drainBound: Duration = .milliseconds(50),
     onUpgrade: (@Sendable () -> Void)? = nil
   ) {
@@ -91,7 +104,7 @@ public final class NIOWebSocketConnector: WebSocketConnector {
     self.readOnTick = readOnTick
     self.drainBound = TimeAmount(drainBound)
     self.proxies = proxies
-    self.trust = trust
+    self.tls = tls
     self.onUpgrade = onUpgrade
     self.connectTimeout = TimeAmount(connectTimeout)
     self.maximumFrameSize = maximumFrameSize
@@ -192,7 +205,7 @@ public final class NIOWebSocketConnector: WebSocketConnector {
     subscriptions: [String],
     onInbound: @escaping @Sendable (WebSocketInbound, Duration) -> PriceStreamError?
   ) async throws -> EventLoopFuture<Upgrade> {
-    let tls = secure ? try tlsContext() : nil
+    let tls = secure ? try self.tls.makeContext() : nil
     // An IP address is no server name for SNI (NIOSSL refuses it).
     let serverName =
       host.contains(":") || host.allSatisfy { $0.isNumber || $0 == "." } ? nil : host
@@ -308,16 +321,5 @@ public final class NIOWebSocketConnector: WebSocketConnector {
   private static func target(of url: URL) -> String {
     let path = url.path.isEmpty ? "/" : url.path
     return url.query.map { "\(path)?\($0)" } ?? path
-  }
-
-  private func tlsContext() throws -> NIOSSLContext {
-    try tls.withLockedValue { tls in
-      if let context = tls { return context }
-      var configuration = TLSConfiguration.makeClientConfiguration()
-      configuration.trustRoots = try NIOHTTPClient.trustRoots(trust)
-      let context = try NIOSSLContext(configuration: configuration)
-      tls = context
-      return context
-    }
   }
 }

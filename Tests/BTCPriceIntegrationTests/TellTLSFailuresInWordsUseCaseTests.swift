@@ -5,8 +5,8 @@ import Foundation
 import Testing
 
 /// TLS servers on 127.0.0.1 with a private CA (Tests/Fixtures/tls, made by
-/// scripts/make-tls-fixtures): the CA trusted through `--ca-file` or `SSL_CERT_FILE`, and each
-/// kind of failure told in words.
+/// scripts/make-tls-fixtures): the CA trusted through `--ca-file` or `SSL_CERT_FILE` (read when
+/// the tool starts), and each kind of failure told in words.
 @Suite(
   "Trust a private CA and tell TLS failures in words", .timeLimit(.minutes(1)),
   .hangLimit(.seconds(30)))
@@ -65,16 +65,46 @@ struct TellTLSFailuresInWordsUseCaseTests {
     }
   }
 
+  /// `ClientTLS` reads the authorities when the tool starts, not at the first connection on the
+  /// event loop that also answers the streams' pings.
+  @Test func theCAFile_isReadWhenTheContextIsMade_notAtTheFirstConnection() async throws {
+    let copy = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "ca-\(UUID().uuidString).pem")
+    try FileManager.default.copyItem(at: URL(fileURLWithPath: ca), to: copy)
+    let tls = ClientTLS(trust: .file(path: copy.path, origin: .caFileSetting))
+    try FileManager.default.removeItem(at: copy)
+
+    let response = try await get(serving: "localhost", tls: tls)
+
+    #expect(response.status == 200)
+  }
+
+  @Test func aCAFileThatCannotBeRead_failsEveryTLSConnectionAlike() async {
+    let tls = ClientTLS(trust: .file(path: "/nonexistent/ca.pem", origin: .caFileSetting))
+
+    let first = await failure(serving: "localhost", tls: tls)
+    let second = await failure(serving: "localhost", tls: tls)
+
+    #expect(first != nil)
+    #expect(first == second)
+  }
+
   // MARK: Helpers
 
   private func get(serving certificate: String, trust: TrustSource) async throws -> BTCHTTPResponse
+  {
+    try await get(serving: certificate, tls: ClientTLS(trust: trust))
+  }
+
+  private func get(serving certificate: String, tls context: ClientTLS) async throws
+    -> BTCHTTPResponse
   {
     try await FakeExchangeServer.withRunning { server in
       await server.stub(.binance, .binance(price: "68901.23"))
       let tls = try await FakeTLSServer.start(
         certificate: FakeTLSServer.fixture("\(certificate).pem"),
         key: FakeTLSServer.fixture("\(certificate).key"), backendPort: server.port)
-      let client = NIOHTTPClient(trust: trust)
+      let client = NIOHTTPClient(tls: context)
       let url = URL(string: "https://localhost:\(tls.port)/api/v3/ticker/price?symbol=BTCUSDT")!
       do {
         let response = try await client.get(BTCHTTPRequest(url: url))
@@ -91,8 +121,12 @@ struct TellTLSFailuresInWordsUseCaseTests {
 
   private func failure(serving certificate: String, trust: TrustSource) async -> BTCHTTPClientError?
   {
+    await failure(serving: certificate, tls: ClientTLS(trust: trust))
+  }
+
+  private func failure(serving certificate: String, tls: ClientTLS) async -> BTCHTTPClientError? {
     do {
-      _ = try await get(serving: certificate, trust: trust)
+      _ = try await get(serving: certificate, tls: tls)
       return nil
     } catch {
       return error as? BTCHTTPClientError
