@@ -26,6 +26,8 @@ struct NIOPriceRuntime: Sendable {
   let now: @Sendable () -> Date
   let report: SourceReport
   let pipeline: PricePipeline
+  /// Where the cache's, the limits' and the alerts' files are written: never on the loop.
+  let disk: BackgroundStoreWriter
   private let warn: @Sendable (String) -> Void
 
   /// The cache, for the ways out that must write it without waiting for the feed.
@@ -50,8 +52,10 @@ struct NIOPriceRuntime: Sendable {
     let loop = group.next()
     let clock = EventLoopClock(loop: loop)
     let report = Self.sourceReport(options, warn: warn, log: log)
-    // The certificate authorities are read here, at start-up, not at the first connection on
-    // the loop, which also answers the streams' pings.
+    // Nothing that can block runs on the loop, which also answers the streams' pings: the files
+    // are written on the disk writer's thread, and the certificate authorities are read here,
+    // at start-up, not at the first connection.
+    let disk = BackgroundStoreWriter()
     let tls = ClientTLS(trust: options.trust)
     // The streams take the same way out as REST: the same proxy choice and the same trust.
     // They are read on the tick when ticks come at least once a second: with rarer ticks a
@@ -70,7 +74,7 @@ struct NIOPriceRuntime: Sendable {
     let client = NIOHTTPClient(eventLoopGroup: group, proxies: options.proxies, tls: tls)
     let pipeline = PricePipeline(
       options.configuration, client: client, clock: clock, now: now, store: options.store,
-      limitStore: options.limitStore,
+      limitStore: options.limitStore, storeWriter: disk.writer,
       streamConnector: connector, warn: warn,
       onEvent: { event in
         report.record(event)
@@ -94,6 +98,7 @@ struct NIOPriceRuntime: Sendable {
     self.now = now
     self.report = report
     self.pipeline = pipeline
+    self.disk = disk
     self.warn = warn
   }
 
@@ -111,7 +116,7 @@ struct NIOPriceRuntime: Sendable {
     guard !options.alerts.isEmpty else { return nil }
     let engine = AlertEngine(
       rules: options.alerts, currency: options.configuration.currency.code, clock: clock,
-      runStarted: now(), store: options.alertStore, scope: scope, warn: warn)
+      runStarted: now(), store: options.alertStore, scope: scope, writer: disk.writer, warn: warn)
     engine.restore()
     return engine
   }
@@ -147,8 +152,11 @@ struct NIOPriceRuntime: Sendable {
     return restored
   }
 
-  /// Writes what the cache owes, and closes the connections.
+  /// Writes what the cache owes, waits for every file to land, and closes the connections.
   func shutdown() async {
+    cache?.flush()
+    await disk.finish()
+    // A write that was in flight and failed is tried once more.
     cache?.flush()
     await client.shutdown()
     try? await group.shutdownGracefully()

@@ -109,7 +109,10 @@ public struct ServeFrontEnd: Sendable {
     let group = ServiceGroup(configuration: configuration)
     let signals = SignalTrap(
       grace: .milliseconds(Int(ServeShutdown.signalGrace / .milliseconds(1))),
-      beforeHardExit: { runtime.cache?.flush() },
+      beforeHardExit: {
+        runtime.cache?.flush()
+        runtime.disk.waitUntilIdle(atMost: .milliseconds(100))
+      },
       terminate: { _ in Task { await group.triggerGracefulShutdown() } })
     var failure: (any Error)?
     do {

@@ -92,6 +92,7 @@ public struct TerminalFrontEnd: Sendable {
     let signals = SignalTrap(
       beforeHardExit: {
         runtime.cache?.flush()
+        runtime.disk.waitUntilIdle(atMost: .milliseconds(100))
         session.restoreTerminal(waitingAtMost: 100)
       },
       jobControl: jobControl(session),

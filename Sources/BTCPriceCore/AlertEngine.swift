@@ -37,6 +37,7 @@ public final class AlertEngine: Sendable {
   private let store: (any AlertStateStore)?
   private let rearmMargin: Decimal
   private let warn: @Sendable (String) -> Void
+  private let writer: StoreWriter
   private let scope: String
   private let state = Locked(State())
 
@@ -54,11 +55,13 @@ public final class AlertEngine: Sendable {
   ///     from the cache.
   ///   - scope: keeps this kind of run's rules apart in the store (`serve:`), so that a server
   ///     and the terminal runs beside it each report their own crossings.
+  ///   - writer: where the store's writes run (``StoreWriter/here``: at once).
   ///   - warn: told when the state file cannot be read or written.
   public init(
     rules: [AlertRule], currency: String, clock: any Clock<Duration>, runStarted: Date,
     store: (any AlertStateStore)?, rearmMargin: Decimal = standardRearmMargin,
-    scope: String = "", warn: @escaping @Sendable (String) -> Void = { _ in }
+    scope: String = "", writer: StoreWriter = .here,
+    warn: @escaping @Sendable (String) -> Void = { _ in }
   ) {
     self.scope = scope
     var seen = Set<AlertRule>()
@@ -68,6 +71,7 @@ public final class AlertEngine: Sendable {
     self.runStarted = runStarted
     self.store = store
     self.rearmMargin = rearmMargin
+    self.writer = writer
     self.warn = warn
   }
 
@@ -106,11 +110,7 @@ public final class AlertEngine: Sendable {
     }
     // The file is written outside the lock, and only when a rule changed sides.
     if let changed, let store {
-      do {
-        try store.save(changed)
-      } catch {
-        warn("\(error)")
-      }
+      writer.save(for: self, warn: warn) { try store.save(changed) }
     }
     return alerts
   }

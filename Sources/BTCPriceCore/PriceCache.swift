@@ -18,11 +18,16 @@
 /// value is when that value was received. Writes are the store's (atomic); a failed write is
 /// reported once per run of failures and retried no sooner than the next interval.
 ///
+/// The writes of ``record(_:)`` run where the injected ``StoreWriter`` runs them: the
+/// command-line tool's event loop hands them to a thread of their own and never waits for the
+/// disk. ``flush()`` writes on the caller's thread.
+///
 /// A class with a lock rather than an actor, so that a signal handler can flush it synchronously
-/// while the tick's own thread is stuck (a blocked stdout). The lock guards only the bookkeeping:
-/// the store's write (with its `fsync`) and the warning run after it is released, and one write
-/// at a time claims the store, so the way out never waits on a lock that a slow write or a
-/// blocked stderr holds. A `flush()` that finds a write in flight leaves it to land instead.
+/// while the tick's own thread is busy. The lock guards only the bookkeeping: the store's write
+/// (with its `fsync`) and the warning run after it is released, and one write at a time claims
+/// the store, so the way out never waits on a lock that a slow write or a blocked stderr holds.
+/// A `flush()` that finds a write in flight returns at once and leaves the newest quote to that
+/// write, which writes it when it lands.
 public final class PriceCache: Sendable {
   private struct State {
     /// What the store holds, as far as this run knows.
@@ -35,22 +40,28 @@ public final class PriceCache: Sendable {
     var writeIsFailing = false
     /// A write is in flight, outside the lock; no second one starts until it has landed.
     var writing = false
+    /// A flush came while a write was in flight: that write, once landed, writes the newest.
+    var flushOwed = false
   }
 
   public let minimumInterval: Duration
   private let store: any PriceStore
   private let clock: ElapsedClock
   private let warn: @Sendable (PriceFeedWarning) -> Void
+  private let writer: StoreWriter
   private let state = Locked(State())
 
+  /// - Parameter writer: where the writes a tick makes due run (``StoreWriter/here``: at once).
   public init(
     store: any PriceStore, clock: any Clock<Duration>,
     minimumInterval: Duration = PriceDefaults.cacheWriteInterval,
+    writer: StoreWriter = .here,
     warn: @escaping @Sendable (PriceFeedWarning) -> Void = { _ in }
   ) {
     self.store = store
     self.clock = ElapsedClock(clock)
     self.minimumInterval = minimumInterval
+    self.writer = writer
     self.warn = warn
   }
 
@@ -82,14 +93,19 @@ public final class PriceCache: Sendable {
       else { return nil }
       return Self.claimWrite(of: pending, at: now, in: &state)
     }
-    if let due { write(due) }
+    if let due { writer.write(for: self) { self.write(due) } }
   }
 
-  /// Writes the newest quote if the store does not hold it yet. Safe to call from any thread,
-  /// and more than once; returns at once, without writing, while another write is in flight.
+  /// Writes the newest quote if the store does not hold it yet, on the caller's thread. Safe to
+  /// call from any thread, and more than once; returns at once while another write is in flight,
+  /// which then writes the newest quote when it lands.
   public func flush() {
     let due = state.withValue { state -> PriceQuote? in
       guard let newest = state.newest, newest != state.stored else { return nil }
+      guard !state.writing else {
+        state.flushOwed = true
+        return nil
+      }
       return Self.claimWrite(of: newest, at: clock.now, in: &state)
     }
     if let due { write(due) }
@@ -105,26 +121,35 @@ public final class PriceCache: Sendable {
     return quote
   }
 
-  /// Writes outside the lock, then records what happened under it, then warns outside it again.
+  /// Writes outside the lock, then records what happened under it, then warns outside it again;
+  /// then writes the newest quote if a flush asked for it meanwhile.
   private func write(_ quote: PriceQuote) {
-    let failure: (any Error)?
-    do {
-      try store.save(quote)
-      failure = nil
-    } catch {
-      failure = error
-    }
-    let warning = state.withValue { state -> PriceFeedWarning? in
-      state.writing = false
-      guard let failure else {
-        state.stored = quote
-        if state.pending?.value == quote.value { state.pending = nil }
-        state.writeIsFailing = false
-        return nil
+    var quote = quote
+    while true {
+      let failure: (any Error)?
+      do {
+        try store.save(quote)
+        failure = nil
+      } catch {
+        failure = error
       }
-      defer { state.writeIsFailing = true }
-      return state.writeIsFailing ? nil : .cacheNotSaved(String(describing: failure))
+      let (warning, next) = state.withValue { state -> (PriceFeedWarning?, PriceQuote?) in
+        state.writing = false
+        let owed = state.flushOwed
+        state.flushOwed = false
+        guard let failure else {
+          state.stored = quote
+          if state.pending?.value == quote.value { state.pending = nil }
+          state.writeIsFailing = false
+          guard owed, let newest = state.newest, newest != state.stored else { return (nil, nil) }
+          return (nil, Self.claimWrite(of: newest, at: clock.now, in: &state))
+        }
+        defer { state.writeIsFailing = true }
+        return (state.writeIsFailing ? nil : .cacheNotSaved(String(describing: failure)), nil)
+      }
+      if let warning { warn(warning) }
+      guard let next else { return }
+      quote = next
     }
-    if let warning { warn(warning) }
   }
 }

@@ -38,20 +38,23 @@ public final class SourceLimits: Sendable {
   private let targets: [String: Target]
   private let now: @Sendable () -> Date
   private let warn: @Sendable (String) -> Void
+  private let writer: StoreWriter
   private let limits = Locked<[SourceLimit]>([])
 
   /// - Parameters:
   ///   - targets: by source id, what this run asks.
+  ///   - writer: where the store's writes run (``StoreWriter/here``: at once).
   ///   - warn: told once when the store cannot be read or written.
   public init(
     store: any SourceLimitStore, targets: [String: Target],
     policy: CircuitBreakerPolicy = .standard, now: @escaping @Sendable () -> Date,
-    warn: @escaping @Sendable (String) -> Void = { _ in }
+    writer: StoreWriter = .here, warn: @escaping @Sendable (String) -> Void = { _ in }
   ) {
     self.store = store
     self.targets = targets
     self.policy = policy
     self.now = now
+    self.writer = writer
     self.warn = warn
   }
 
@@ -152,11 +155,7 @@ public final class SourceLimits: Sendable {
 
   private func save(_ changed: [SourceLimit]?) {
     guard let changed else { return }
-    do {
-      try store.save(changed)
-    } catch {
-      warn("\(error)")
-    }
+    writer.save(for: self, warn: warn) { [store] in try store.save(changed) }
   }
 
   private static func isRefusal(_ cause: PriceSourceError) -> Bool {

@@ -106,6 +106,8 @@ public struct PricePipeline: Sendable {
   ///   - limitStore: where bans and refusals are kept across runs; nil keeps them for this run.
   ///   - cacheWriteInterval: the least time between two cache writes while the price changes;
   ///     nil for the cache's own default.
+  ///   - storeWriter: where the cache's and the limits' writes run (the command-line tool: a
+  ///     thread of their own, never its event loop).
   ///   - warn: a cache or state file that cannot be read or written, in words.
   ///   - onEvent: every source event, after the limits have seen it (for reports and metrics).
   ///   - streamConnector: how streams are opened; streams run only when the configuration asks
@@ -115,13 +117,14 @@ public struct PricePipeline: Sendable {
     _ configuration: Configuration, client: any BTCHTTPClient, clock: any Clock<Duration>,
     now: @escaping @Sendable () -> Date, store: (any PriceStore)?,
     limitStore: (any SourceLimitStore)?, cacheWriteInterval: Duration? = nil,
-    streamConnector: (any WebSocketConnector)? = nil,
+    storeWriter: StoreWriter = .here, streamConnector: (any WebSocketConnector)? = nil,
     warn: @escaping @Sendable (String) -> Void,
     onEvent: @escaping @Sendable (PriceSourceEvent) -> Void = { _ in },
     onStream: @escaping @Sendable (StreamReport) -> Void = { _ in }
   ) {
     let limits = limitStore.map {
-      SourceLimits(store: $0, targets: configuration.limitTargets, now: now, warn: warn)
+      SourceLimits(
+        store: $0, targets: configuration.limitTargets, now: now, writer: storeWriter, warn: warn)
     }
     let inherited = limits?.restore() ?? [:]
     let remote: @Sendable ([PriceSourceDefinition]) -> PriceSourceChain = { sources in
@@ -137,8 +140,9 @@ public struct PricePipeline: Sendable {
     let feedWarn: @Sendable (PriceFeedWarning) -> Void = { warn($0.text) }
     let cache = store.map { store in
       cacheWriteInterval.map {
-        PriceCache(store: store, clock: clock, minimumInterval: $0, warn: feedWarn)
-      } ?? PriceCache(store: store, clock: clock, warn: feedWarn)
+        PriceCache(
+          store: store, clock: clock, minimumInterval: $0, writer: storeWriter, warn: feedWarn)
+      } ?? PriceCache(store: store, clock: clock, writer: storeWriter, warn: feedWarn)
     }
     self.limits = limits
     self.clock = clock

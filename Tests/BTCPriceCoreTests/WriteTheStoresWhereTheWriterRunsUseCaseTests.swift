@@ -1,0 +1,115 @@
+import BTCPriceCore
+import BTCPriceTestSupport
+import Foundation
+import Testing
+
+/// The cache, the limits and the alert state hand their writes (with their `fsync`) to a
+/// ``StoreWriter``: the command-line tool's event loop, which also answers the streams' pings,
+/// never waits for a disk.
+@Suite("Write the stores where the writer runs")
+struct WriteTheStoresWhereTheWriterRunsUseCaseTests {
+  @Test func aCacheWriteATickMakesDue_runsWhereTheWriterRunsIt() {
+    let store = PriceStoreSpy()
+    let writer = HeldWriter()
+    let sut = PriceCache(store: store, clock: SteppedTestClock(), writer: writer.writer)
+
+    sut.record(quote("68901.23"))
+    #expect(store.savedQuotes.isEmpty, "nothing written on the tick's thread")
+    writer.runAll()
+
+    #expect(store.savedQuotes == [quote("68901.23")])
+  }
+
+  @Test func aFlushWhileAWriteIsInFlight_isWrittenByThatWriteWhenItLands() {
+    let store = PriceStoreSpy()
+    let writer = HeldWriter()
+    let clock = SteppedTestClock()
+    let sut = PriceCache(store: store, clock: clock, writer: writer.writer)
+    sut.record(quote("68901.23"))
+    sut.record(quote("68950.00"))
+
+    sut.flush()
+    #expect(store.savedQuotes.isEmpty, "the flush left the newest to the write in flight")
+    writer.runAll()
+
+    #expect(store.savedQuotes == [quote("68901.23"), quote("68950.00")])
+  }
+
+  @Test func aFlushWithNoWriteInFlight_writesOnTheCallersThreadAtOnce() {
+    let store = PriceStoreSpy()
+    let writer = HeldWriter()
+    let sut = PriceCache(store: store, clock: SteppedTestClock(), writer: writer.writer)
+    sut.record(quote("68901.23"))
+    writer.runAll()
+    sut.record(quote("68950.00"))
+
+    sut.flush()
+
+    #expect(store.savedQuotes.last == quote("68950.00"))
+    #expect(writer.count == 0)
+  }
+
+  @Test func aFailedWrite_isWarnedWhenTheWriterRunsIt() {
+    let warnings = Locked<[PriceFeedWarning]>([])
+    let writer = HeldWriter()
+    let sut = PriceCache(
+      store: PriceStoreSpy(saveError: "disk full"), clock: SteppedTestClock(),
+      writer: writer.writer, warn: { warnings.append($0) })
+
+    sut.record(quote("68901.23"))
+    #expect(warnings.value.isEmpty)
+    writer.runAll()
+
+    #expect(warnings.value == [.cacheNotSaved("disk full")])
+  }
+
+  @Test func aLimitIsWrittenWhereTheWriterRunsIt() {
+    let store = InMemorySourceLimitStore()
+    let writer = HeldWriter()
+    let sut = SourceLimits(
+      store: store,
+      targets: ["binance": .init(endpoint: "https://api.binance.com", apiKeyGiven: false)],
+      now: { Date(timeIntervalSince1970: 1_795_356_185) }, writer: writer.writer)
+
+    sut.record(
+      .circuitChanged(
+        .binance,
+        CircuitTransition(
+          from: .closed, to: .open, coolDown: .seconds(600),
+          cause: .rateLimited(status: 418, retryAfter: .seconds(600), message: nil))))
+    #expect(store.saves.isEmpty)
+    writer.runAll()
+
+    #expect(store.saves.count == 1)
+  }
+
+  @Test func anAlertRuleChangingSides_isWrittenWhereTheWriterRunsIt() throws {
+    let store = InMemoryAlertStateStore()
+    let writer = HeldWriter()
+    let runStarted = quoteTime
+    let sut = AlertEngine(
+      rules: [try AlertRule.parse("above:100000")], currency: "USD", clock: SteppedTestClock(),
+      runStarted: runStarted, store: store, writer: writer.writer)
+
+    _ = sut.evaluate(.fresh(quote("99000", at: quoteTime.addingTimeInterval(1))))
+    #expect(store.saves.isEmpty)
+    writer.runAll()
+
+    #expect(store.saves.count == 1)
+  }
+}
+
+/// A writer that holds every write until the test runs them, as a writer's thread would later.
+private final class HeldWriter: Sendable {
+  private let held = Locked<[@Sendable () -> Void]>([])
+
+  var writer: StoreWriter {
+    StoreWriter { [held] _, write in held.append(write) }
+  }
+
+  var count: Int { held.value.count }
+
+  func runAll() {
+    while let write = held.withValue({ $0.isEmpty ? nil : $0.removeFirst() }) { write() }
+  }
+}
