@@ -112,6 +112,7 @@ public struct ServeFrontEnd: Sendable {
       beforeHardExit: {
         runtime.cache?.flush()
         runtime.disk.waitUntilIdle(atMost: .milliseconds(100))
+        output.waitUntilWritten(atMost: .milliseconds(50))
       },
       terminate: { _ in Task { await group.triggerGracefulShutdown() } })
     var failure: (any Error)?
@@ -122,7 +123,12 @@ public struct ServeFrontEnd: Sendable {
     }
     delivering.cancel()
     await runtime.shutdown()
-    if let signal = signals.received { return .interrupted(signal: signal) }
+    // A signal means now; otherwise what is queued is written before the run ends.
+    if let signal = signals.received {
+      output.waitUntilWritten(atMost: .milliseconds(100))
+      return .interrupted(signal: signal)
+    }
+    await output.finish()
     guard let failure else { return .stopped }
     return .failed("cannot serve on \(listener.host):\(listener.port): \(failure)")
   }

@@ -58,9 +58,21 @@ public struct TerminalFrontEnd: Sendable {
 
   public func run() async -> Outcome {
     let presenter = NIOPriceRuntime.presenter(options)
+    // The session only queues: the output's writers write on threads of their own, so the
+    // event loop that shows a tick never waits for stdout's reader. What waits while the reader
+    // is away is the mode's (`stdoutKind`); the live panel and Waybar hold their next frame back
+    // until the writer has caught up.
+    let (output, kind) = (self.output, mode.stdoutKind)
     let session = TerminalSession(
-      mode: mode, presenter: presenter, write: output.write,
-      writeDiagnostic: output.writeDiagnostic, width: output.width)
+      mode: mode, presenter: presenter,
+      write: { text throws(TerminalOutputError) in try output.write(text, as: kind) },
+      writeDiagnostic: output.writeDiagnostic, outputIsBehind: { output.stdout.isBehind },
+      width: output.width)
+    output.stdout.whenCaughtUp { session.outputCaughtUp() }
+    return await finishWriting(await outcome(session: session, presenter: presenter))
+  }
+
+  private func outcome(session: TerminalSession, presenter: PricePresenter) async -> Outcome {
     // Status bars run `--once --max-age` in every pane every few seconds: the runs take turns
     // on the cache, and the first to find it stale asks the sources for all of them.
     var cacheLock: FileLock?
@@ -88,15 +100,22 @@ public struct TerminalFrontEnd: Sendable {
       presenter: presenter, alerts: runtime.alertEngine(), deliveries: [deliveries])
 
     // The trap goes first: a signal at any later moment must find it, and give the cursor back.
+    // Its hard way out waits for nothing a stalled reader holds: the cache is written on the
+    // signal's thread (or by the write in flight, given 100 ms to land), the cursor handed to a
+    // writer that is given 50 ms.
     let ticking = NIOLockedValueBox<Task<PriceTick?, any Error>?>(nil)
+    let output = self.output
     let signals = SignalTrap(
       beforeHardExit: {
         runtime.cache?.flush()
         runtime.disk.waitUntilIdle(atMost: .milliseconds(100))
         session.restoreTerminal(waitingAtMost: 100)
+        output.waitUntilWritten(atMost: .milliseconds(50))
       },
       jobControl: jobControl(session),
       terminate: { _ in ticking.withLockedValue { $0 }?.cancel() })
+    // A reader that went away, or a full disk, ends the run at once, not at the next tick.
+    output.stdout.whenFailed { _ in ticking.withLockedValue { $0 }?.cancel() }
     var outcome = Outcome.lastTickFailed
     do throws(TerminalOutputError) {
       try session.begin()
@@ -108,12 +127,26 @@ public struct TerminalFrontEnd: Sendable {
     } catch {
       outcome = Self.outcome(error)
     }
+    // Cancelled by a failed write, the outcome is the write's.
+    if let failure = output.stdout.failure { outcome = Self.outcome(failure) }
     if let signal = signals.received { outcome = .interrupted(signal: signal) }
     if outcome != .readerGone { try? session.end() }
     // A signal means now; a run that ended on its own lets a last alert's command finish.
     await deliveries.finish(within: signals.received == nil ? Self.alertCommandsGrace : .zero)
     await runtime.shutdown()
     return outcome
+  }
+
+  /// Waits for stdout's reader before the run ends: for as long as it takes when the run ended
+  /// on its own (as `cat` waits), at most 100 ms after a signal, which means now. A write that
+  /// failed meanwhile (`| head`, `/dev/full`) is the outcome, unless a signal came first.
+  private func finishWriting(_ outcome: Outcome) async -> Outcome {
+    if case .interrupted = outcome {
+      output.waitUntilWritten(atMost: .milliseconds(100))
+      return outcome
+    }
+    await output.finish()
+    return output.stdout.failure.map { Self.outcome($0) } ?? outcome
   }
 
   /// How the ticks ended: the last one's staleness, or what stopped the output. Cancelled by a
@@ -149,8 +182,13 @@ public struct TerminalFrontEnd: Sendable {
   /// Ctrl-Z, `fg` and resizes, for the live panel; the plain and JSON lines need nothing.
   private func jobControl(_ session: TerminalSession) -> SignalTrap.JobControl? {
     guard case .live = mode else { return nil }
+    let output = self.output
     return SignalTrap.JobControl(
-      suspend: { session.suspend() },
+      // The cursor is given back before the process stops, unless stdout is blocked.
+      suspend: {
+        session.suspend()
+        output.waitUntilWritten(atMost: .milliseconds(100))
+      },
       resume: { try? session.resume() },
       resized: { try? session.terminalResized() })
   }

@@ -9,6 +9,23 @@ import BTCPriceFeature
   import Darwin
 #endif
 
+extension TerminalSession.Mode {
+  /// How this mode's output waits while stdout's reader is away (README, "Output"):
+  /// - plain and `--format` lines, the newest 1,000 (about 17 minutes at one a second): a person
+  ///   coming back to a paused pager wants what is recent, and is told what was left out;
+  /// - `--json` lines, the newest 10,000 (about 1.5 MB): a program reading them may want every
+  ///   record, and one that stalls for minutes loses none;
+  /// - the live panel and Waybar, only the newest frame: each replaces the one before, and the
+  ///   session holds the next back until the output has caught up.
+  public var stdoutKind: OutputQueue.Kind {
+    switch self {
+    case .plain, .template: .line(keepingNewest: 1_000)
+    case .json: .line(keepingNewest: 10_000)
+    case .waybar, .live: .whole
+    }
+  }
+}
+
 /// Why stdout can take no more output.
 public enum TerminalOutputError: Error, Equatable, Sendable {
   /// Its reader is gone (EPIPE): `btc-price | head -3` after head has exited.
@@ -24,9 +41,14 @@ public enum TerminalOutputError: Error, Equatable, Sendable {
 /// The bytes go through injected writers, and the terminal's width comes from an injected
 /// `width`, so every decision here is tested without a terminal.
 ///
-/// All output is serialised by one lock, held while writing: a tick, a redraw after a resize and
-/// a warning never interleave their escape sequences. Because a stalled reader (a paused pager,
-/// Ctrl-S) can block a write for ever, what a signal handler calls never waits for that lock
+/// All output is serialised by one lock: a tick, a redraw after a resize and a warning never
+/// interleave their escape sequences. The writers it is given only queue (``TerminalWriter``
+/// writes on a thread of its own), so the lock is never held across a write that a stalled
+/// reader (a paused pager, Ctrl-S) blocks, and the event loop that shows a tick never waits.
+/// What waits while a reader is away is decided per mode (``Mode/stdoutKind``): the lines of a
+/// log wait, up to a bound; the live panel and Waybar hold back their frames while the output is
+/// behind (`outputIsBehind`) and draw the newest once it has caught up (``outputCaughtUp()``).
+/// With a writer that blocks after all, what a signal handler calls never waits for the lock
 /// without a time limit (see ``restoreTerminal(waitingAtMost:)``).
 public final class TerminalSession: Sendable {
   public enum Mode: Equatable, Sendable {
@@ -47,6 +69,10 @@ public final class TerminalSession: Sendable {
     /// The live panel's lines as they are on screen now, to move back over them.
     var panel: [String] = []
     var cursorHidden = false
+    /// The live panel or Waybar held back a frame while the output was behind.
+    var owed = false
+    /// And an alert's bell with it.
+    var bellOwed = false
   }
 
   public let mode: Mode
@@ -54,22 +80,28 @@ public final class TerminalSession: Sendable {
   private let write: @Sendable (String) throws(TerminalOutputError) -> Void
   private let writeDiagnostic: @Sendable (String) -> Void
   private let width: @Sendable () -> Int
+  private let outputIsBehind: @Sendable () -> Bool
   private let state = Locked(State())
 
   /// - Parameters:
-  ///   - write: puts bytes on stdout, all of them, or says why it cannot.
-  ///   - writeDiagnostic: puts a warning or log line on stderr, best effort.
+  ///   - write: puts bytes on stdout, all of them, or says why it cannot. It must not wait for
+  ///     the reader: ``TerminalWriter/write(_:to:as:)`` with ``Mode/stdoutKind``.
+  ///   - writeDiagnostic: puts a warning or log line on stderr, best effort, without waiting.
+  ///   - outputIsBehind: whether what was written has not all reached stdout yet
+  ///     (``TerminalWriter/isBehind``); the live panel and Waybar then hold their frame back.
   ///   - width: the terminal's width in columns now.
   public init(
     mode: Mode, presenter: PricePresenter,
     write: @escaping @Sendable (String) throws(TerminalOutputError) -> Void,
     writeDiagnostic: @escaping @Sendable (String) -> Void = { _ in },
+    outputIsBehind: @escaping @Sendable () -> Bool = { false },
     width: @escaping @Sendable () -> Int
   ) {
     self.mode = mode
     self.presenter = presenter
     self.write = write
     self.writeDiagnostic = writeDiagnostic
+    self.outputIsBehind = outputIsBehind
     self.width = width
   }
 
@@ -121,15 +153,27 @@ public final class TerminalSession: Sendable {
       case .template(let template, let colors):
         try write(template.render(viewState, change: movement(state), colors: colors) + "\n")
       case .waybar(let template):
+        // A status bar shows a state, not a log: while its reader is behind, only the newest
+        // is worth writing.
+        guard drawOrOwe(&state) else { return }
         try write(
           WaybarRenderer.render(viewState, change: movement(state), template: template) + "\n")
       case .live:
         // The panel keeps the run's last alert; the tick that fired it rings the bell once.
         state.lastAlert = viewState.alert ?? state.lastAlert
         state.last?.alert = state.lastAlert
-        if viewState.alert != nil { try write(ANSIStyle.bell) }
+        state.bellOwed = state.bellOwed || viewState.alert != nil
+        guard drawOrOwe(&state) else { return }
         try redraw(&state, over: state.panel.count)
       }
+    }
+  }
+
+  /// The output caught up with everything handed over: draws the newest frame held back
+  /// meanwhile, if any. Called on the writer's thread (``TerminalWriter/whenCaughtUp(_:)``).
+  public func outputCaughtUp() {
+    try? withState { state throws(TerminalOutputError) in
+      try drawOwedFrame(&state)
     }
   }
 
@@ -142,6 +186,7 @@ public final class TerminalSession: Sendable {
       try write(LiveFrame.erase(height: state.panel.count))
       state.panel = []
       writeDiagnostic(line)
+      guard drawOrOwe(&state) else { return }
       try redraw(&state, over: 0)
     }
   }
@@ -152,12 +197,8 @@ public final class TerminalSession: Sendable {
   public func terminalResized() throws(TerminalOutputError) {
     guard isLive else { return }
     try withState { state throws(TerminalOutputError) in
-      guard state.last != nil else { return }
-      let columns = max(width(), 1)
-      let rows = state.panel.reduce(0) { rows, line in
-        rows + max(1, (ANSIStyle.visible(line).count + columns - 1) / columns)
-      }
-      try redraw(&state, over: rows)
+      guard state.last != nil, drawOrOwe(&state) else { return }
+      try redraw(&state, over: rowsOnScreen(state.panel))
     }
   }
 
@@ -168,6 +209,7 @@ public final class TerminalSession: Sendable {
     _ = state.withValue(waitingAtMost: attempts) { state in
       if state.cursorHidden { try? write(ANSIStyle.reset + ANSIStyle.showCursor) }
       state.panel = []
+      state.owed = false
     }
   }
 
@@ -177,13 +219,15 @@ public final class TerminalSession: Sendable {
     try withState { state throws(TerminalOutputError) in
       guard state.cursorHidden else { return }
       try write(ANSIStyle.hideCursor)
+      guard drawOrOwe(&state) else { return }
       try redraw(&state, over: 0)
     }
   }
 
-  /// Gives the cursor back. Safe to call more than once.
+  /// Draws the frame held back, if any, and gives the cursor back. Safe to call more than once.
   public func end() throws(TerminalOutputError) {
     try withState { state throws(TerminalOutputError) in
+      try drawOwedFrame(&state)
       guard state.cursorHidden else { return }
       state.cursorHidden = false
       try write(ANSIStyle.showCursor)
@@ -207,8 +251,44 @@ public final class TerminalSession: Sendable {
     state.history.changeSinceLastTick.map(presenter.presentChange)
   }
 
+  /// Whether a frame may be drawn now; false, and the frame owed, while the output is behind.
+  private func drawOrOwe(_ state: inout State) -> Bool {
+    guard outputIsBehind() else { return true }
+    state.owed = true
+    return false
+  }
+
+  private func drawOwedFrame(_ state: inout State) throws(TerminalOutputError) {
+    guard state.owed else { return }
+    state.owed = false
+    switch mode {
+    case .waybar(let template):
+      guard let last = state.last else { return }
+      try write(WaybarRenderer.render(last, change: movement(state), template: template) + "\n")
+    case .live:
+      // The terminal may have been resized meanwhile: move back over as many rows as the panel
+      // on screen takes now.
+      try redraw(&state, over: rowsOnScreen(state.panel))
+    default:
+      break
+    }
+  }
+
+  /// The rows `panel` takes on screen at the terminal's width now: a terminal that reflows
+  /// lines as it narrows wraps lines wider than itself.
+  private func rowsOnScreen(_ panel: [String]) -> Int {
+    let columns = max(width(), 1)
+    return panel.reduce(0) { rows, line in
+      rows + max(1, (ANSIStyle.visible(line).count + columns - 1) / columns)
+    }
+  }
+
   private func redraw(_ state: inout State, over rows: Int) throws(TerminalOutputError) {
     guard case .live(let colors) = mode, let last = state.last else { return }
+    if state.bellOwed {
+      state.bellOwed = false
+      try write(ANSIStyle.bell)
+    }
     let lines = LivePanelRenderer.render(
       last, trend: presenter.presentTrend(state.history), width: width(), colors: colors)
     try write(LiveFrame.compose(lines, replacingHeight: rows))

@@ -9,23 +9,31 @@ import BTCPriceTerminal
   import Darwin
 #endif
 
-/// stdout for price lines, stderr for everything else; each write goes out at once (unbuffered),
-/// so a pipe sees every line as it is printed.
-///
-/// Straight `write(2)` calls: this runs every tick, and `FileHandle` costs an extra copy into
-/// `Data` and an Objective-C-style object per write.
+/// stdout for price lines, stderr for everything else, each through a ``TerminalWriter`` that
+/// writes on a thread of its own (one for both when they are the same file, so their lines keep
+/// their order). Each line goes out as soon as the reader takes it (unbuffered), so a pipe sees
+/// every line as it is printed.
 enum Console {
-  /// Puts every byte on stdout, or says why it cannot: the reader is gone (EPIPE), or another
-  /// error (`No space left on device`).
+  private static let writers = TerminalWriter.standardStreams()
+
+  /// Where the front ends write.
+  static let output = CommandLineOutput(
+    stdout: writers.stdout, stderr: writers.stderr, width: terminalWidth)
+
+  /// Puts `text` on stdout and waits until it is written, or says why it cannot be: the reader
+  /// is gone (EPIPE), or another error (`No space left on device`). For a one-shot report off any
+  /// event loop (`doctor`).
   static func writeStdout(_ text: String) throws(TerminalOutputError) {
-    guard let error = put(text, to: STDOUT_FILENO) else { return }
-    if error == EPIPE { throw .readerGone }
-    throw .failed(String(cString: strerror(error)))
+    try writers.stdout.write(text, to: .stdout, as: .whole)
+    writers.stdout.waitUntilWritten()
+    if let failure = writers.stdout.failure { throw failure }
   }
 
-  /// Puts a line on stderr, best effort: there is nowhere left to report a failure.
+  /// Puts a line on stderr, best effort (there is nowhere left to report a failure), and waits
+  /// until it is written: for the command's own words before and after a run.
   static func writeStderr(_ text: String) {
-    _ = put(text, to: STDERR_FILENO)
+    try? writers.stderr.write(text, to: .stderr, as: .diagnostic)
+    writers.stderr.waitUntilWritten()
   }
 
   static func note(_ message: String) {
@@ -35,10 +43,6 @@ enum Console {
   static func warning(_ message: String) -> String {
     WarningLine.format(message)
   }
-
-  /// Where the front ends write.
-  static let output = CommandLineOutput(
-    write: writeStdout, writeDiagnostic: writeStderr, width: terminalWidth)
 
   static func error(_ message: String) {
     writeStderr("btc-price: error: \(message)\n")
@@ -56,23 +60,5 @@ enum Console {
       return Int(size.ws_col)
     }
     return getenv("COLUMNS").flatMap { Int(String(cString: $0)) } ?? 80
-  }
-
-  /// Writes every byte, retrying short and interrupted writes; returns the `errno` of a failed
-  /// write, or nil.
-  private static func put(_ text: String, to descriptor: Int32) -> Int32? {
-    var text = text
-    return text.withUTF8 { bytes -> Int32? in
-      var offset = 0
-      while offset < bytes.count {
-        let written = write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-        if written < 0 {
-          if errno == EINTR { continue }
-          return errno
-        }
-        offset += written
-      }
-      return nil
-    }
   }
 }
