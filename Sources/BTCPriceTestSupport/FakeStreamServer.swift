@@ -40,6 +40,10 @@ public final class FakeStreamServer: Sendable {
     var received: [String] = []
     var pongs = 0
     var repeating: RepeatedTask?
+    var keepingAlive: RepeatedTask?
+    /// Per open connection, since when a ping waits for its pong.
+    var pingUnanswered: [ObjectIdentifier: NIODeadline] = [:]
+    var closedForLatePong = 0
   }
 
   public let port: Int
@@ -110,11 +114,12 @@ public final class FakeStreamServer: Sendable {
     let (channels, repeating) = state.withLockedValue { state in
       let open = Array(state.channels.values)
       state.channels = [:]
-      let repeating = state.repeating
+      let repeating = [state.repeating, state.keepingAlive]
       state.repeating = nil
+      state.keepingAlive = nil
       return (open, repeating)
     }
-    repeating?.cancel()
+    for task in repeating { task?.cancel() }
     for channel in channels { try? await channel.close() }
     try? await listener.close()
   }
@@ -196,6 +201,49 @@ public final class FakeStreamServer: Sendable {
       state.repeating?.cancel()
       state.repeating = nil
     }
+  }
+
+  /// Connections closed because a pong came too late (``keepAlive(pingEvery:pongWithin:)``).
+  public var closedForLatePong: Int { state.withLockedValue { $0.closedForLatePong } }
+
+  /// As the exchanges keep their connections: a ping every `interval` on each open connection,
+  /// and a connection whose pong has not come within `deadline` of its ping is closed (Binance:
+  /// a ping every 20 s, closed after a minute without a pong; docs/STREAMS.md).
+  public func keepAlive(pingEvery interval: Duration, pongWithin deadline: Duration) {
+    let task = MultiThreadedEventLoopGroup.singleton.next().scheduleRepeatedTask(
+      initialDelay: TimeAmount(interval), delay: TimeAmount(interval)
+    ) { [state] _ in
+      let now = NIODeadline.now()
+      let (late, alive) = state.withLockedValue { state -> ([any Channel], [any Channel]) in
+        var late: [any Channel] = []
+        var alive: [any Channel] = []
+        for (id, channel) in state.channels {
+          if let since = state.pingUnanswered[id] {
+            if now - since > TimeAmount(deadline) {
+              late.append(channel)
+              state.channels[id] = nil
+              state.pingUnanswered[id] = nil
+              state.closedForLatePong += 1
+            }
+            continue
+          }
+          state.pingUnanswered[id] = now
+          alive.append(channel)
+        }
+        return (late, alive)
+      }
+      for channel in late { channel.close(promise: nil) }
+      for channel in alive {
+        channel.writeAndFlush(
+          WebSocketFrame(fin: true, opcode: .ping, data: ByteBuffer(string: "keep-alive")),
+          promise: nil)
+      }
+    }
+    let previous = state.withLockedValue { state in
+      defer { state.keepingAlive = task }
+      return state.keepingAlive
+    }
+    previous?.cancel()
   }
 
   /// Sends a ping with `payload`.
@@ -373,7 +421,10 @@ private final class FakeStreamHandler: ChannelInboundHandler {
 
   func channelInactive(context: ChannelHandlerContext) {
     let id = ObjectIdentifier(context.channel)
-    state.withLockedValue { $0.channels[id] = nil }
+    state.withLockedValue {
+      $0.channels[id] = nil
+      $0.pingUnanswered[id] = nil
+    }
     context.fireChannelInactive()
   }
 
@@ -391,7 +442,11 @@ private final class FakeStreamHandler: ChannelInboundHandler {
         wrapOutboundOut(WebSocketFrame(fin: true, opcode: .text, data: ByteBuffer(string: answer))),
         promise: nil)
     case .pong:
-      state.withLockedValue { $0.pongs += 1 }
+      let id = ObjectIdentifier(context.channel)
+      state.withLockedValue {
+        $0.pongs += 1
+        $0.pingUnanswered[id] = nil
+      }
     case .connectionClose:
       context.close(promise: nil)
     default:

@@ -32,13 +32,24 @@ public enum ProcessMemory {
     #endif
   }
 
+  /// Another process's resident memory now (`VmRSS`, from /proc): nil where there is no /proc
+  /// (macOS), or once the process is gone.
+  public static func residentBytes(of processIdentifier: Int32) -> Int? {
+    bytes("VmRSS:", ofStatus: "/proc/\(processIdentifier)/status")
+  }
+
   #if os(Linux)
     private static func peakResidentBytes(ofStatus path: String) -> Int? {
-      guard let status = try? String(contentsOfFile: path, encoding: .utf8),
-        let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
-        let kibibytes = Int(line.split(separator: " ").dropFirst().first ?? "")
-      else { return nil }
-      return kibibytes * 1024
+      bytes("VmHWM:", ofStatus: path)
     }
   #endif
+
+  /// A field of a /proc status file, in bytes.
+  private static func bytes(_ field: String, ofStatus path: String) -> Int? {
+    guard let status = try? String(contentsOfFile: path, encoding: .utf8),
+      let line = status.split(separator: "\n").first(where: { $0.hasPrefix(field) }),
+      let kibibytes = Int(line.split(separator: " ").dropFirst().first ?? "")
+    else { return nil }
+    return kibibytes * 1024
+  }
 }

@@ -219,7 +219,7 @@ extension BinaryEndToEndTests {
 }
 
 /// A pipe that nobody reads, as small as the system allows, so that a writer blocks soon.
-private struct SmallPipe {
+struct SmallPipe {
   let reader: FileHandle
   let writer: FileHandle
 
