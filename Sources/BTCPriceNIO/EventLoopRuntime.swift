@@ -10,8 +10,9 @@ import NIOCore
 /// core, and on these machines the wake-ups cost more CPU than the work itself
 /// (docs/PERFORMANCE.md, the row "+ ticks on one event-loop thread" and "What limits each
 /// figure"). With this executor and ``EventLoopClock`` one thread wakes twice per tick: for its
-/// timer and for its answer. What the tick does in between (writing the line, saving the cache
-/// with its `fsync`) then runs on the loop too; the tick awaits it anyway.
+/// timer and for its answer. What the tick does in between runs on the loop too, so it must
+/// never block: the line and the cache's write are handed to threads of their own, which a
+/// paused pager or a slow disk may hold up (docs/ARCHITECTURE.md, "What runs where").
 @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, *)
 public final class EventLoopExecutor: TaskExecutor {
   public let loop: any EventLoop
