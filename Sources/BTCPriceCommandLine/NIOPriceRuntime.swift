@@ -53,8 +53,8 @@ struct NIOPriceRuntime: Sendable {
     let clock = EventLoopClock(loop: loop)
     let report = Self.sourceReport(options, warn: warn, log: log)
     // Nothing that can block runs on the loop, which also answers the streams' pings: the files
-    // are written on the disk writer's thread, and the certificate authorities are read here,
-    // at start-up, not at the first connection.
+    // are written on the disk writer's thread, and the certificate authorities are read at
+    // start-up (below), not at the first connection.
     let disk = BackgroundStoreWriter()
     let tls = ClientTLS(trust: options.trust)
     // The streams take the same way out as REST: the same proxy choice and the same trust.
@@ -85,6 +85,15 @@ struct NIOPriceRuntime: Sendable {
         guard verbose, let line = StreamLine.text(event) else { return }
         log(VerboseLine.format(line.level, line.text))
       })
+    // A run that will use TLS reads its certificate authorities now, before its first
+    // connection (ClientTLS).
+    let streamURLs = pipeline.streams.map { $0.runners + [$0.standby].compactMap { $0 } } ?? []
+    let urls =
+      options.configuration.marketURLs.values.compactMap { try? $0.get() }
+      + streamURLs.map(\.url)
+    if urls.contains(where: { ["https", "wss"].contains($0.scheme?.lowercased()) }) {
+      tls.prepare()
+    }
     if verbose, streamsOn {
       for line in StartReport.streamLines(options, streams: pipeline.streams) {
         log(VerboseLine.format(.info, line))

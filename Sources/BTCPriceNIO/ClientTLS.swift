@@ -1,4 +1,7 @@
 import BTCPriceNetworking
+import NIOConcurrencyHelpers
+import NIOCore
+import NIOPosix
 import NIOSSL
 
 #if canImport(FoundationEssentials)
@@ -7,31 +10,51 @@ import NIOSSL
   import Foundation
 #endif
 
-/// The TLS context of every connection the tool makes (HTTP and WebSocket), built once, when the
-/// tool starts: building it reads the certificate authorities' files, and that must not happen
-/// on the event loop that also answers the streams' pings, at a first connection or a
-/// reconnection (ENGINEERING rule 11). A context that cannot be built (a `--ca-file` that does
-/// not exist) fails every TLS connection with the error it failed with, as the first connection
-/// used to; plain connections never need it.
+/// The TLS context of every connection the tool makes (HTTP and WebSocket). Building it reads
+/// the certificate authorities' files, which must not happen on the event loop that also
+/// answers the streams' pings (ENGINEERING rule 11): a run that will use TLS builds it when it
+/// starts (``prepare()``); one that did not expect to (a redirect to `https`) has it built on
+/// NIO's thread pool at its first TLS connection, which waits for it without blocking the loop.
+/// A context that cannot be built (a `--ca-file` that does not exist) fails every TLS
+/// connection with the error it failed with; plain connections never build it.
 public final class ClientTLS: Sendable {
   public let trust: TrustSource
-  private let context: Result<NIOSSLContext, any Error>
+  private let built = NIOLockedValueBox<Result<NIOSSLContext, any Error>?>(nil)
 
   public init(trust: TrustSource = .system) {
     self.trust = trust
-    self.context = Result {
+  }
+
+  /// Builds the context now, on the calling thread (start-up, never an event loop), unless it
+  /// is built already.
+  public func prepare() {
+    _ = result()
+  }
+
+  /// The context for a connection on `loop`: at once when it is built; otherwise built on the
+  /// thread pool, never on `loop`.
+  func context(on loop: any EventLoop) -> EventLoopFuture<NIOSSLContext> {
+    if let built = built.withLockedValue({ $0 }) { return loop.makeCompletedFuture(built) }
+    return NIOThreadPool.singleton.runIfActive(eventLoop: loop) { try self.result().get() }
+  }
+
+  /// The context, built outside the lock: the loop only ever reads it. Two first uses at once
+  /// may both build it; the first one kept wins.
+  private func result() -> Result<NIOSSLContext, any Error> {
+    if let built = built.withLockedValue({ $0 }) { return built }
+    let result = Result {
       var configuration = TLSConfiguration.makeClientConfiguration()
       configuration.trustRoots = try Self.trustRoots(trust)
       return try NIOSSLContext(configuration: configuration)
     }
+    return built.withLockedValue { built in
+      if let kept = built { return kept }
+      built = result
+      return result
+    }
   }
 
-  /// The context, or the error building it failed with.
-  func makeContext() throws -> NIOSSLContext {
-    try context.get()
-  }
-
-  /// The roots of `trust`, each read into memory now.
+  /// The roots of `trust`, each read into memory when the context is built.
   static func trustRoots(_ trust: TrustSource) throws -> NIOSSLTrustRoots {
     switch trust {
     case .system:

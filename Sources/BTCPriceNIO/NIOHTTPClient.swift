@@ -46,7 +46,7 @@ public final class NIOHTTPClient: BTCPriceNetworking.BTCHTTPClient {
   ///     group. The command-line tool passes its one-thread group, whose loop also runs its ticks
   ///     (``EventLoopExecutor``), so a request never changes threads.
   ///   - proxies: which proxy each URL goes through (``ProxySelector``); nil: always direct.
-  ///   - trust: the certificate authorities TLS connections trust, read now (``ClientTLS``).
+  ///   - trust: the certificate authorities TLS connections trust (``ClientTLS``).
   public convenience init(
     transportTimeout: Duration = .seconds(30), connectTimeout: Duration = .seconds(5),
     eventLoopGroup: (any EventLoopGroup)? = nil, proxies: ProxySelector? = nil,
@@ -57,7 +57,7 @@ public final class NIOHTTPClient: BTCPriceNetworking.BTCHTTPClient {
       eventLoopGroup: eventLoopGroup, proxies: proxies, tls: ClientTLS(trust: trust))
   }
 
-  /// - Parameter tls: the TLS context, built once for the run (the streams' connector shares it).
+  /// - Parameter tls: the TLS context, one for the run (the streams' connector shares it).
   public init(
     transportTimeout: Duration = .seconds(30), connectTimeout: Duration = .seconds(5),
     eventLoopGroup: (any EventLoopGroup)? = nil, proxies: ProxySelector? = nil, tls: ClientTLS
@@ -222,12 +222,15 @@ public final class NIOHTTPClient: BTCPriceNetworking.BTCHTTPClient {
   private func connect(
     _ origin: Origin, via proxy: ProxyEndpoint?, on loop: any EventLoop
   ) -> EventLoopFuture<Connection> {
-    let tls: NIOSSLContext?
-    do {
-      tls = origin.secure ? try self.tls.makeContext() : nil
-    } catch {
-      return loop.makeFailedFuture(error)
+    guard origin.secure else { return connect(origin, via: proxy, on: loop, tls: nil) }
+    return tls.context(on: loop).flatMap { tls in
+      self.connect(origin, via: proxy, on: loop, tls: tls)
     }
+  }
+
+  private func connect(
+    _ origin: Origin, via proxy: ProxyEndpoint?, on loop: any EventLoop, tls: NIOSSLContext?
+  ) -> EventLoopFuture<Connection> {
     // An IP address is no server name for SNI (NIOSSL refuses it).
     let serverName =
       origin.host.contains(":") || origin.host.allSatisfy { $0.isNumber || $0 == "." }

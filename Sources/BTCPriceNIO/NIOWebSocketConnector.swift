@@ -69,7 +69,7 @@ public final class NIOWebSocketConnector: WebSocketConnector {
   ///   - connectTimeout: for the TCP connection alone (to the proxy, when there is one); the
   ///     runner's watchdog bounds the rest.
   ///   - proxies: which proxy each stream goes through; nil: always direct.
-  ///   - trust: the certificate authorities `wss` connections trust, read now (``ClientTLS``).
+  ///   - trust: the certificate authorities `wss` connections trust (``ClientTLS``).
   ///   - onUpgrade: told when a connection has been upgraded, before any message (`doctor`
   ///     tells "no upgrade" from "upgraded, then silent").
   ///   - readOnTick: once upgraded and subscribed, read frames only when ``drain()`` asks;
@@ -92,7 +92,7 @@ public final class NIOWebSocketConnector: WebSocketConnector {
       drainBound: drainBound, onUpgrade: onUpgrade)
   }
 
-  /// - Parameter tls: the TLS context, built once for the run (the HTTP client shares it).
+  /// - Parameter tls: the TLS context, one for the run (the HTTP client shares it).
   public init(
     group: any EventLoopGroup, connectTimeout: Duration = .seconds(5),
     maximumFrameSize: Int = PriceStreamEndpoint.maximumMessageSize,
@@ -205,7 +205,7 @@ public final class NIOWebSocketConnector: WebSocketConnector {
     subscriptions: [String],
     onInbound: @escaping @Sendable (WebSocketInbound, Duration) -> PriceStreamError?
   ) async throws -> EventLoopFuture<Upgrade> {
-    let tls = secure ? try self.tls.makeContext() : nil
+    let tls = secure ? try await self.tls.context(on: group.next()).get() : nil
     // An IP address is no server name for SNI (NIOSSL refuses it).
     let serverName =
       host.contains(":") || host.allSatisfy { $0.isNumber || $0 == "." } ? nil : host

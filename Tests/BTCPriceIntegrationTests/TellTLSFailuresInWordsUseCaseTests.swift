@@ -67,11 +67,12 @@ struct TellTLSFailuresInWordsUseCaseTests {
 
   /// `ClientTLS` reads the authorities when the tool starts, not at the first connection on the
   /// event loop that also answers the streams' pings.
-  @Test func theCAFile_isReadWhenTheContextIsMade_notAtTheFirstConnection() async throws {
+  @Test func theCAFile_isReadWhenPrepared_notAtTheFirstConnection() async throws {
     let copy = FileManager.default.temporaryDirectory.appendingPathComponent(
       "ca-\(UUID().uuidString).pem")
     try FileManager.default.copyItem(at: URL(fileURLWithPath: ca), to: copy)
     let tls = ClientTLS(trust: .file(path: copy.path, origin: .caFileSetting))
+    tls.prepare()
     try FileManager.default.removeItem(at: copy)
 
     let response = try await get(serving: "localhost", tls: tls)
