@@ -91,9 +91,7 @@ struct NIOPriceRuntime: Sendable {
     let urls =
       options.configuration.marketURLs.values.compactMap { try? $0.get() }
       + streamURLs.map(\.url)
-    if urls.contains(where: { ["https", "wss"].contains($0.scheme?.lowercased()) }) {
-      tls.prepare()
-    }
+    if Self.usesTLS(urls) { tls.prepare() }
     if verbose, streamsOn {
       for line in StartReport.streamLines(options, streams: pipeline.streams) {
         log(VerboseLine.format(.info, line))
@@ -109,6 +107,12 @@ struct NIOPriceRuntime: Sendable {
     self.pipeline = pipeline
     self.disk = disk
     self.warn = warn
+  }
+
+  /// Whether a run that asks `urls` makes TLS connections, so reads its certificate
+  /// authorities at start-up.
+  static func usesTLS(_ urls: [URL]) -> Bool {
+    urls.contains { ["https", "wss"].contains($0.scheme?.lowercased()) }
   }
 
   /// The words and formats of every front end: local times to the second, in the currency.
