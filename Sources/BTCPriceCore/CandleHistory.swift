@@ -20,7 +20,8 @@
 ///   what an exchange said.
 ///
 /// A class with a lock, like ``PriceCache``: the lock guards only the bookkeeping; fetches, store
-/// reads and writes, and warnings happen outside it.
+/// reads and writes, and warnings happen outside it. A fetched series is written where the
+/// injected ``StoreWriter`` runs writes: never on the command-line tool's event loop.
 public final class CandleHistory: Sendable {
   /// What one call to ``refreshIfDue(_:)`` did.
   public enum Refresh: Equatable, Sendable {
@@ -52,19 +53,21 @@ public final class CandleHistory: Sendable {
   private let now: @Sendable () -> Date
   private let retryAfterFailure: Duration
   private let warn: @Sendable (String) -> Void
+  private let writer: StoreWriter
   private let state = Locked(State())
 
   /// - Parameters:
   ///   - store: where each range's history is kept; nil keeps it for this run only.
   ///   - clock: what ``run(_:)`` sleeps on.
   ///   - now: the wall clock, which the stored histories' ages are counted on.
+  ///   - writer: where the store's writes run (``StoreWriter/here``: at once).
   ///   - warn: a store that cannot be read (once per range) or written (once per run of
   ///     failures), in words.
   public init(
     currency: Currency, store: (any CandleStore)?, load: @escaping Loader,
     clock: any Clock<Duration>, now: @escaping @Sendable () -> Date,
     retryAfterFailure: Duration = PriceDefaults.historyRetryAfterFailure,
-    warn: @escaping @Sendable (String) -> Void = { _ in }
+    writer: StoreWriter = .here, warn: @escaping @Sendable (String) -> Void = { _ in }
   ) {
     self.currency = currency
     self.store = store
@@ -72,6 +75,7 @@ public final class CandleHistory: Sendable {
     self.clock = ElapsedClock(clock)
     self.now = now
     self.retryAfterFailure = retryAfterFailure
+    self.writer = writer
     self.warn = warn
   }
 
@@ -182,9 +186,13 @@ public final class CandleHistory: Sendable {
     }
   }
 
-  /// Writes outside the lock; warns once per run of failed writes.
+  /// Writes where the writer runs writes, outside the lock; warns once per run of failed writes.
   private func save(_ series: CandleSeries, for range: ChartRange) {
     guard let store else { return }
+    writer.write(for: self, file: range.rawValue) { self.write(series, for: range, to: store) }
+  }
+
+  private func write(_ series: CandleSeries, for range: ChartRange, to store: any CandleStore) {
     let failure: (any Error)?
     do {
       try store.save(series, for: range)

@@ -11,21 +11,29 @@ public struct StoreWriter: Sendable {
   /// Writes at once, on the caller's thread.
   public static let here = StoreWriter { _, write in write() }
 
-  private let submit: @Sendable (ObjectIdentifier, @escaping @Sendable () -> Void) -> Void
+  /// One file a writer writes: whose it is, and which of its owner's files (the price history
+  /// keeps one per range; the cache, the limits and the alert state one each).
+  public struct File: Hashable, Sendable {
+    let owner: ObjectIdentifier
+    let name: String
+  }
+
+  private let submit: @Sendable (File, @escaping @Sendable () -> Void) -> Void
 
   /// - Parameter submit: runs `write`, now or later; `file` names what it writes (writes of one
   ///   file run one at a time and in order, and a newer one may replace one that waits).
   public init(
-    _ submit:
-      @escaping @Sendable (_ file: ObjectIdentifier, _ write: @escaping @Sendable () -> Void)
-      -> Void
+    _ submit: @escaping @Sendable (_ file: File, _ write: @escaping @Sendable () -> Void) -> Void
   ) {
     self.submit = submit
   }
 
-  /// Runs `write`, a write of the file that `owner` keeps, where this writer runs writes.
-  public func write(for owner: AnyObject, _ write: @escaping @Sendable () -> Void) {
-    submit(ObjectIdentifier(owner), write)
+  /// Runs `write`, a write of the file `name` that `owner` keeps (its only one by default),
+  /// where this writer runs writes.
+  public func write(
+    for owner: AnyObject, file name: String = "", _ write: @escaping @Sendable () -> Void
+  ) {
+    submit(File(owner: ObjectIdentifier(owner), name: name), write)
   }
 
   /// Runs `save` where this writer runs writes; a failure is told to `warn` in the store's own

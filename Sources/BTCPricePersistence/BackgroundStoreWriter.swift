@@ -9,8 +9,8 @@ import BTCPriceCore
 public final class BackgroundStoreWriter: Sendable {
   private struct Pending {
     /// The write waiting for each file, and the order in which the files asked.
-    var waiting: [ObjectIdentifier: @Sendable () -> Void] = [:]
-    var order: [ObjectIdentifier] = []
+    var waiting: [StoreWriter.File: @Sendable () -> Void] = [:]
+    var order: [StoreWriter.File] = []
   }
 
   private let worker = SerialWorker<Pending, @Sendable () -> Void>(

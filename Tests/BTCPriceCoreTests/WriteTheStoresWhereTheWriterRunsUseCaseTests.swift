@@ -3,7 +3,7 @@ import BTCPriceTestSupport
 import Foundation
 import Testing
 
-/// The cache, the limits and the alert state hand their writes (with their `fsync`) to a
+/// The cache, the limits, the alert state and the price history hand their writes (with their `fsync`) to a
 /// ``StoreWriter``: the command-line tool's event loop, which also answers the streams' pings,
 /// never waits for a disk.
 @Suite("Write the stores where the writer runs")
@@ -97,19 +97,39 @@ struct WriteTheStoresWhereTheWriterRunsUseCaseTests {
 
     #expect(store.saves.count == 1)
   }
+
+  @Test func aFetchedHistory_isWrittenWhereTheWriterRunsItOneFilePerRange() async throws {
+    let store = InMemoryCandleStore()
+    let writer = HeldWriter()
+    let series = CandleSeries.of([.flat(1_795_355_700, "68900")], fetchedAt: 1_795_356_000)
+    let sut = CandleHistory(
+      currency: .usd, store: store, load: { _ in series }, clock: SteppedTestClock(),
+      now: { Date(timeIntervalSince1970: 1_795_356_000) }, writer: writer.writer)
+
+    _ = try await sut.refreshIfDue(.day)
+    _ = try await sut.refreshIfDue(.week)
+    #expect(store.saved.isEmpty, "nothing written on the caller's thread")
+    #expect(Set(writer.files).count == 2, "each range is a file of its own")
+    writer.runAll()
+
+    #expect(store.saved.map(\.range) == [.day, .week])
+  }
 }
 
 /// A writer that holds every write until the test runs them, as a writer's thread would later.
 private final class HeldWriter: Sendable {
-  private let held = Locked<[@Sendable () -> Void]>([])
+  private let held = Locked<[(file: StoreWriter.File, write: @Sendable () -> Void)]>([])
 
   var writer: StoreWriter {
-    StoreWriter { [held] _, write in held.append(write) }
+    StoreWriter { [held] file, write in held.append((file, write)) }
   }
 
   var count: Int { held.value.count }
 
+  /// The files of the writes held, in the order they were handed over.
+  var files: [StoreWriter.File] { held.value.map(\.file) }
+
   func runAll() {
-    while let write = held.withValue({ $0.isEmpty ? nil : $0.removeFirst() }) { write() }
+    while let next = held.withValue({ $0.isEmpty ? nil : $0.removeFirst() }) { next.write() }
   }
 }

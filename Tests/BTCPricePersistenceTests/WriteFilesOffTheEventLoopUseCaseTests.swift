@@ -39,6 +39,23 @@ struct WriteFilesOffTheEventLoopUseCaseTests {
     #expect(disk.written == ["cache 1", "cache 3", "limits 1"])
   }
 
+  @Test func whileTheDiskStalls_twoFilesOfOneOwnerEachKeepTheirNewestWrite() async {
+    // The price history keeps a file per range: the week's write never replaces the day's.
+    let sut = BackgroundStoreWriter()
+    let disk = StalledDisk()
+    let (cache, history) = (FileOwner(), FileOwner())
+    sut.writer.write(for: cache) { disk.write("cache 1") }
+    #expect(disk.hasStalled())
+
+    sut.writer.write(for: history, file: "24h") { disk.write("24h 1") }
+    sut.writer.write(for: history, file: "7d") { disk.write("7d 1") }
+    sut.writer.write(for: history, file: "24h") { disk.write("24h 2") }
+    disk.wakeUp()
+    await sut.finish()
+
+    #expect(disk.written == ["cache 1", "24h 2", "7d 1"])
+  }
+
   @Test func finish_returnsAtOnceWhenNothingWaits() async {
     let sut = BackgroundStoreWriter()
 
