@@ -88,7 +88,7 @@ public struct ServeFrontEnd: Sendable {
       on: runtime.loop, broadcaster: broadcaster, metrics: metrics, clock: runtime.clock,
       warn: output.warn)
 
-    let logger = Self.logger(verbose: options.verbose)
+    let logger = Self.logger(verbose: options.verbose, output: output)
     let listener = self.listener
     let application = server.makeApplication(
       configuration: .init(
@@ -133,9 +133,12 @@ public struct ServeFrontEnd: Sendable {
     return .failed("cannot serve on \(listener.host):\(listener.port): \(failure)")
   }
 
-  /// Server logs on stderr: warnings and worse, or everything with `--verbose`.
-  private static func logger(verbose: Bool) -> Logger {
-    var logger = Logger(label: "btc-price") { StreamLogHandler.standardError(label: $0) }
+  /// Server logs on stderr, through its writer (``QueuedLogHandler``): warnings and worse, or
+  /// everything with `--verbose`.
+  static func logger(verbose: Bool, output: CommandLineOutput) -> Logger {
+    var logger = Logger(label: "btc-price") { label in
+      QueuedLogHandler(label: label, write: output.writeDiagnostic)
+    }
     logger.logLevel = verbose ? .debug : .warning
     return logger
   }
