@@ -45,6 +45,16 @@ public struct CommandLineOutput: Sendable {
     await stderr.finish()
   }
 
+  /// Writes what is queued before a run ends: all of it, however long the reader takes, when
+  /// the run ended on its own (as `cat` waits); at most 100 ms after a signal, which means now.
+  func finish(afterSignal signal: Int32?) async {
+    guard signal == nil else {
+      waitUntilWritten(atMost: .milliseconds(100))
+      return
+    }
+    await finish()
+  }
+
   /// Waits at most `bound` for everything queued to be written: the ways out that cannot wait
   /// for a reader (a signal, Ctrl-Z). It blocks the calling thread, never an event loop.
   public func waitUntilWritten(atMost bound: Duration) {

@@ -165,6 +165,14 @@ struct NIOPriceRuntime: Sendable {
     return restored
   }
 
+  /// For a second signal's hard way out (``SignalTrap``), which waits for nothing a stalled
+  /// disk or reader holds: the cache is written on the signal's thread, or by the write in
+  /// flight, which is given 100 ms to land.
+  func saveBeforeHardExit() {
+    cache?.flush()
+    disk.waitUntilIdle(atMost: .milliseconds(100))
+  }
+
   /// Writes what the cache owes, waits for every file to land, and closes the connections.
   func shutdown() async {
     cache?.flush()

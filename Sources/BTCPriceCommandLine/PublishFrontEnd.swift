@@ -59,13 +59,19 @@ public struct PublishFrontEnd: Sendable {
     let ticking = runtime.start(
       runtime.tickLoop(presenter: presenter, alerts: nil, deliveries: []), count: nil,
       view: EdgeView(broadcaster: broadcaster, publisher: publisher, warn: output.warn))
+    // The hard way out waits for nothing a stalled disk or stderr holds.
     let signals = SignalTrap(
-      beforeHardExit: { runtime.cache?.flush() }, terminate: { _ in ticking.cancel() })
+      beforeHardExit: {
+        runtime.saveBeforeHardExit()
+        output.waitUntilWritten(atMost: .milliseconds(50))
+      }, terminate: { _ in ticking.cancel() })
     _ = await ticking.result
     // The tick already handed over still goes out (a signal's grace bounds it).
     publisher.finish()
     await delivering.value
     await runtime.shutdown()
+    // The warnings queued for stderr go out before the run ends.
+    await output.finish(afterSignal: signals.received)
     return signals.received.map { .interrupted(signal: $0) } ?? .stopped
   }
 

@@ -110,8 +110,7 @@ public struct ServeFrontEnd: Sendable {
     let signals = SignalTrap(
       grace: .milliseconds(Int(ServeShutdown.signalGrace / .milliseconds(1))),
       beforeHardExit: {
-        runtime.cache?.flush()
-        runtime.disk.waitUntilIdle(atMost: .milliseconds(100))
+        runtime.saveBeforeHardExit()
         output.waitUntilWritten(atMost: .milliseconds(50))
       },
       terminate: { _ in Task { await group.triggerGracefulShutdown() } })
@@ -123,12 +122,8 @@ public struct ServeFrontEnd: Sendable {
     }
     delivering.cancel()
     await runtime.shutdown()
-    // A signal means now; otherwise what is queued is written before the run ends.
-    if let signal = signals.received {
-      output.waitUntilWritten(atMost: .milliseconds(100))
-      return .interrupted(signal: signal)
-    }
-    await output.finish()
+    await output.finish(afterSignal: signals.received)
+    if let signal = signals.received { return .interrupted(signal: signal) }
     guard let failure else { return .stopped }
     return .failed("cannot serve on \(listener.host):\(listener.port): \(failure)")
   }

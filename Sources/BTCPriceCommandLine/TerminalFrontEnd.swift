@@ -107,8 +107,7 @@ public struct TerminalFrontEnd: Sendable {
     let output = self.output
     let signals = SignalTrap(
       beforeHardExit: {
-        runtime.cache?.flush()
-        runtime.disk.waitUntilIdle(atMost: .milliseconds(100))
+        runtime.saveBeforeHardExit()
         session.restoreTerminal(waitingAtMost: 100)
         output.waitUntilWritten(atMost: .milliseconds(50))
       },
@@ -141,11 +140,11 @@ public struct TerminalFrontEnd: Sendable {
   /// on its own (as `cat` waits), at most 100 ms after a signal, which means now. A write that
   /// failed meanwhile (`| head`, `/dev/full`) is the outcome, unless a signal came first.
   private func finishWriting(_ outcome: Outcome) async -> Outcome {
-    if case .interrupted = outcome {
-      output.waitUntilWritten(atMost: .milliseconds(100))
+    if case .interrupted(let signal) = outcome {
+      await output.finish(afterSignal: signal)
       return outcome
     }
-    await output.finish()
+    await output.finish(afterSignal: nil)
     return output.stdout.failure.map { Self.outcome($0) } ?? outcome
   }
 
