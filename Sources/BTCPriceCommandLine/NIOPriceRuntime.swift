@@ -38,11 +38,14 @@ struct NIOPriceRuntime: Sendable {
   /// - Parameters:
   ///   - streams: false keeps this run on REST whatever `--stream`/`--no-stream` and the
   ///     default say (`--once` never waits for a trade).
+  ///   - history: false keeps no price history (no 24-hour change, no chart, no candle requests).
+  ///   - forceHistory: keeps one whatever `--no-history` says (`btc-price chart`).
   ///   - warn: one line for stderr (a source refusing us, a cache that cannot be written).
   ///   - log: a `--verbose` line, formatted, for stderr.
   ///   - onEvent: also told every source event (after the report), e.g. for metrics.
   init(
-    _ options: ResolvedOptions, streams: Bool = true,
+    _ options: ResolvedOptions, streams: Bool = true, history: Bool = true,
+    forceHistory: Bool = false,
     warn: @escaping @Sendable (String) -> Void, log: @escaping @Sendable (String) -> Void,
     onEvent: @escaping @Sendable (PriceSourceEvent) -> Void = { _ in }
   ) {
@@ -72,8 +75,10 @@ struct NIOPriceRuntime: Sendable {
     }
     let now: @Sendable () -> Date = { Date() }
     let client = NIOHTTPClient(eventLoopGroup: group, proxies: options.proxies, tls: tls)
+    var configuration = options.configuration
+    if forceHistory { configuration.history = true }
     let pipeline = PricePipeline(
-      options.configuration, client: client, clock: clock, now: now, store: options.store,
+      configuration, client: client, clock: clock, now: now, store: options.store,
       limitStore: options.limitStore, storeWriter: disk.writer,
       streamConnector: connector, warn: warn,
       onEvent: { event in
@@ -84,13 +89,14 @@ struct NIOPriceRuntime: Sendable {
         if let warning = StreamLine.warning(event) { warn(warning) }
         guard verbose, let line = StreamLine.text(event) else { return }
         log(VerboseLine.format(line.level, line.text))
-      })
+      },
+      history: history, candleStore: options.candleStore)
     // A run that will use TLS reads its certificate authorities now, before its first
-    // connection (ClientTLS).
+    // connection (ClientTLS): its prices', its streams' and its history's.
     let streamURLs = pipeline.streams.map { $0.runners + [$0.standby].compactMap { $0 } } ?? []
     let urls =
       options.configuration.marketURLs.values.compactMap { try? $0.get() }
-      + streamURLs.map(\.url)
+      + streamURLs.map(\.url) + pipeline.historyEndpoints
     if Self.usesTLS(urls) { tls.prepare() }
     if verbose, streamsOn {
       for line in StartReport.streamLines(options, streams: pipeline.streams) {
@@ -140,12 +146,32 @@ struct NIOPriceRuntime: Sendable {
     presenter: PricePresenter, alerts: AlertEngine?, deliveries: [any AlertDelivery]
   ) -> PriceTickLoop {
     let pipeline = self.pipeline
+    let streams =
+      pipeline.streams == nil
+      ? PriceConnections.none
+      : PriceConnections(run: pipeline.runStreams, ready: pipeline.waitForFirstStreamPrice)
+    // The history's file reads and writes and its answers' mapping run off the event loop (a
+    // detached task has no executor preference): the streams' loop never waits on a disk.
+    let history =
+      pipeline.history == nil
+      ? PriceConnections.none
+      : PriceConnections(
+        run: { await Self.offTheLoop(pipeline.runHistory) }, ready: pipeline.waitForHistory)
     return PriceTickLoop(
       interval: options.interval, clock: clock, feed: pipeline.feed, presenter: presenter,
-      connections: pipeline.streams == nil
-        ? .none
-        : PriceConnections(run: pipeline.runStreams, ready: pipeline.waitForFirstStreamPrice),
-      alerts: alerts, deliveries: deliveries, tickStarted: report.tickStarted)
+      connections: streams.with(history), alerts: alerts, deliveries: deliveries,
+      history: pipeline.history, tickStarted: report.tickStarted)
+  }
+
+  /// Runs `body` in a detached task, off the event loop whatever the caller's executor, and
+  /// cancels it with the caller.
+  static func offTheLoop(_ body: @escaping @Sendable () async -> Void) async {
+    let task = Task.detached(operation: body)
+    await withTaskCancellationHandler {
+      await task.value
+    } onCancel: {
+      task.cancel()
+    }
   }
 
   /// Starts `ticks` on the event loop's thread (see `EventLoopExecutor`), the streams beside

@@ -26,6 +26,8 @@ public struct ResolvedOptions: Sendable {
   public let leftOut: [PriceSourceDefinition]
   public let format: PriceTemplate?
   public let store: FilePriceStore?
+  /// Where the price history is kept: beside the price cache; nil with `--no-cache`.
+  public let candleStore: FileCandleStore?
   /// Where the limits sources set (bans, refusals) are kept across runs.
   public let limitStore: FileSourceLimitStore?
   public let verbose: Bool
@@ -87,7 +89,8 @@ public struct ResolvedOptions: Sendable {
       currency: currency, sources: chain, urls: settings.urls,
       apiKeys: settings.apiKeys.mapValues(\.value),
       primaryTimeout: settings.effectivePrimaryTimeout, stream: settings.effectiveStream,
-      streamURLs: settings.streamURLs, interval: settings.effectiveInterval)
+      streamURLs: settings.streamURLs, interval: settings.effectiveInterval,
+      history: settings.effectiveHistory, candlesURLs: settings.candlesURLs)
     let markets = configuration.marketURLs
     for definition in chain {
       if case .failure(let error) = markets[definition.source.id] {
@@ -95,17 +98,24 @@ public struct ResolvedOptions: Sendable {
       }
     }
     let limitsFileURL = limitsFileURL(environment: environment)
+    let store =
+      noCache
+      ? nil
+      : FilePriceStore(
+        fileURL: settings.cachePath.map { URL(fileURLWithPath: $0) }
+          ?? FilePriceStore.defaultFileURL(environment: environment, currency: currency),
+        knownSources: PriceSourceRegistry.sources, currency: currency)
     return ResolvedOptions(
       interval: settings.effectiveInterval,
       configuration: configuration,
       leftOut: leftOut,
       format: settings.format,
-      store: noCache
-        ? nil
-        : FilePriceStore(
-          fileURL: settings.cachePath.map { URL(fileURLWithPath: $0) }
-            ?? FilePriceStore.defaultFileURL(environment: environment, currency: currency),
-          knownSources: PriceSourceRegistry.sources, currency: currency),
+      store: store,
+      candleStore: store.map {
+        FileCandleStore(
+          besidePriceFile: $0.fileURL, knownSources: PriceSourceRegistry.sources,
+          currency: currency)
+      },
       limitStore: FileSourceLimitStore(fileURL: limitsFileURL),
       verbose: verbose,
       proxies: ProxySelector(

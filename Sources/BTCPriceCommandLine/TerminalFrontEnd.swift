@@ -80,7 +80,9 @@ public struct TerminalFrontEnd: Sendable {
       cacheLock = FileLock(path: store.fileURL.path + ".lock", waitingAtMost: Self.cacheTurnWait)
       let cache = PriceCache(store: store, clock: ContinuousClock())
       if let quote = cache.storedQuote(notOlderThan: maxAge, at: Date()) {
-        let state = presenter.present(.fresh(quote))
+        // The day kept beside it gives the 24-hour change, read from its file as it is.
+        let day = options.candleStore.flatMap { try? $0.load(.day) }
+        let state = presenter.present(.fresh(quote), dayHistory: day)
         return Self.outcome { () throws(TerminalOutputError) in try session.show(state) }
           ?? .lastTickSucceeded
       }

@@ -44,13 +44,18 @@ public final class CandleHistory: Sendable {
     var failedAt: [ChartRange: Date] = [:]
     var inFlight: Set<ChartRange> = []
     var saveIsFailing = false
+    /// Whether ``run(_:)`` has read and, when due, fetched each of its ranges once.
+    var looked = false
+    var lookWaiters: [Int: CheckedContinuation<Void, Never>] = [:]
+    var nextWaiter = 0
   }
 
   public let currency: Currency
   private let store: (any CandleStore)?
   private let load: Loader
   private let clock: ElapsedClock
-  private let now: @Sendable () -> Date
+  /// The wall clock the history is dated on.
+  public let now: @Sendable () -> Date
   private let retryAfterFailure: Duration
   private let warn: @Sendable (String) -> Void
   private let writer: StoreWriter
@@ -84,6 +89,55 @@ public final class CandleHistory: Sendable {
   public func series(_ range: ChartRange) -> CandleSeries? {
     restore(range)
     return state.value.series[range]
+  }
+
+  /// The history of `range` held now, without reading the store: for a tick, which must never
+  /// wait on a disk (``run(_:)`` reads the store first, off the tick's thread).
+  public func held(_ range: ChartRange) -> CandleSeries? {
+    state.value.series[range]
+  }
+
+  /// Waits until ``run(_:)`` has read each of its ranges and fetched the due ones once, or
+  /// `limit` has passed on the clock: a one-tick run (`--once`) shows the change it can.
+  public func waitForFirstLook(atMost limit: Duration) async {
+    let clock = self.clock
+    await withTaskGroup(of: Void.self) { group in
+      group.addTask { await self.firstLook() }
+      group.addTask {
+        try? await clock.sleep(until: clock.now.advanced(by: limit))
+      }
+      await group.next()
+      group.cancelAll()
+    }
+  }
+
+  private func firstLook() async {
+    let id = state.withValue { state in
+      defer { state.nextWaiter += 1 }
+      return state.nextWaiter
+    }
+    await withTaskCancellationHandler {
+      await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
+        let now = state.withValue { state in
+          guard !state.looked, !Task.isCancelled else { return true }
+          state.lookWaiters[id] = waiter
+          return false
+        }
+        if now { waiter.resume() }
+      }
+    } onCancel: {
+      state.withValue { $0.lookWaiters.removeValue(forKey: id) }?.resume()
+    }
+  }
+
+  /// Marks the first look done and lets every waiter go.
+  private func finishFirstLook() {
+    let waiters = state.withValue { state in
+      state.looked = true
+      defer { state.lookWaiters = [:] }
+      return Array(state.lookWaiters.values)
+    }
+    for waiter in waiters { waiter.resume() }
   }
 
   /// When `range` is next due to be fetched: now when it never was (or its history dates from
@@ -151,10 +205,12 @@ public final class CandleHistory: Sendable {
   /// then the loop sleeps on the clock until the next one is (at least a second, so a clock set
   /// back never makes it spin).
   public func run(_ ranges: [ChartRange]) async {
+    defer { finishFirstLook() }
     while !Task.isCancelled {
       for range in ranges {
         guard (try? await refreshIfDue(range)) != nil else { return }
       }
+      finishFirstLook()
       let next = ranges.map(nextRefresh).min() ?? now().addingTimeInterval(3_600)
       let wait = max(next.timeIntervalSince(now()), 1)
       do {

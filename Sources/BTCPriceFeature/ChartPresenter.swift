@@ -12,7 +12,7 @@ import BTCPriceCore
 /// are (``PricePresenter``).
 public struct ChartPresenter: Sendable {
   /// The label of the 24-hour change: `▲ +$1,140.00 (+1.68%) in 24 hours`.
-  public static let changeLabel = "in 24 hours"
+  public static let changeLabel = PricePresenter.change24hLabel
 
   let timestamps: TimestampFormatter
   let currency: Currency

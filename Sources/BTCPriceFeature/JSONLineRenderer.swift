@@ -11,6 +11,10 @@
 /// A stale line carries the last known value with its own timestamp and source (`null` when
 /// nothing is known) and an `error` with the reason. Once no source has given a price for a few
 /// ticks (``OutageNotice``), a stale line also carries `reason`: what the failures have in common.
+/// While the price history knows the price 24 hours before the shown one, a line carries
+/// `change24h`, in exact decimals as the price is (the percent rounded half up to two decimals)
+/// and from when: `"change24h":{"absolute":"-123.45","percent":"-0.18",
+/// "since":"2026-11-21T14:03:05Z"}`; without such a history the key is left out, never zero.
 /// A tick on which two streams disagreed carries `crossCheck`: the price kept off the screen
 /// and the source whose price settled it,
 /// `"crossCheck":{"rejected":{"source":"binance","price":"6890.12"},"referee":"kraken"}`, or, on
@@ -34,6 +38,14 @@ public enum JSONLineRenderer {
     }
     if record.stale, let reason {
       fields.append(("reason", string(reason)))
+    }
+    if let change = record.change24h {
+      fields.append(
+        (
+          "change24h",
+          "{\"absolute\":\(string(change.absolute)),\"percent\":\(string(change.percent)),"
+            + "\"since\":\(string(change.since))}"
+        ))
     }
     if let crossCheck = record.crossCheck {
       fields.append(("crossCheck", object(crossCheck)))

@@ -16,6 +16,22 @@ public struct PriceConnections: Sendable {
     self.ready = ready
   }
 
+  /// `self` and `other` together: both run until cancelled, and ready once both are.
+  public func with(_ other: PriceConnections) -> PriceConnections {
+    let (mine, theirs) = (self, other)
+    return PriceConnections(
+      run: {
+        async let first: Void = mine.run()
+        async let second: Void = theirs.run()
+        _ = await (first, second)
+      },
+      ready: {
+        async let first: Void = mine.ready()
+        async let second: Void = theirs.ready()
+        _ = await (first, second)
+      })
+  }
+
   /// No connections: every tick polls (`--once`, the widget, a pipeline without streams).
   public static let none = PriceConnections(run: {}, ready: {})
 }

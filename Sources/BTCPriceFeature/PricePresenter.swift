@@ -39,6 +39,22 @@ public struct PricePresenter: Sendable {
     }
   }
 
+  /// The same, with the shown price's change over the 24 hours before it, measured on the day's
+  /// history (``TwentyFourHourChange``): worded in ``PriceViewState/change24h`` and in exact
+  /// decimals in the record; both absent when the history cannot say.
+  public func present(_ update: PriceUpdate, dayHistory: CandleSeries?) -> PriceViewState {
+    var state = present(update)
+    guard let quote = state.quote, let change = TwentyFourHourChange.of(quote, in: dayHistory)
+    else { return state }
+    state.change24h = self.change(
+      PriceChange(from: change.reference, to: change.current), label: Self.change24hLabel)
+    state.record.change24h = ChangeRecord(change)
+    return state
+  }
+
+  /// The label of the 24-hour change: `▲ +$1,140.00 (+1.68%) in 24 hours`.
+  public static let change24hLabel = "in 24 hours"
+
   /// The state before the first tick: the cached value (no banner), or placeholders.
   public func presentRestored(_ quote: PriceQuote?) -> PriceViewState {
     state(showing: quote, stale: false, failure: nil)

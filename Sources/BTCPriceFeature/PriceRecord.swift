@@ -16,4 +16,6 @@ public struct PriceRecord: Equatable, Sendable {
   /// The streams' disagreement this tick: the price the cross-check kept off the screen, or the
   /// two it could not settle; nil on every other tick.
   public var crossCheck: CrossCheckRecord? = nil
+  /// The shown price against the price 24 hours before it; nil when the history cannot say.
+  public var change24h: ChangeRecord? = nil
 }

@@ -7,6 +7,10 @@ import BTCPriceCore
 /// deliveries, and hands the view one ``PriceTick``. Front ends plug in a view and deliveries;
 /// none re-implements a tick.
 ///
+/// With a price history it records each fresh price into it (the live price extends the last
+/// candle), and the tick carries the 24-hour change and the day's chart; the history's own
+/// fetches run beside the ticks (in the loop's connections), never per tick.
+///
 /// It also keeps the connections the ticks read (the price streams) open exactly as long as it
 /// runs: opened before the first tick, which waits until they are ready, closed when it ends.
 public struct PriceTickLoop: Sendable {
@@ -20,18 +24,22 @@ public struct PriceTickLoop: Sendable {
   private let connections: PriceConnections
   private let alerts: AlertEngine?
   private let deliveries: [any AlertDelivery]
+  private let history: CandleHistory?
   private let tickStarted: @Sendable (_ slot: Int, _ budget: Duration) -> Void
 
   /// - Parameters:
   ///   - connections: opened when the loop starts, closed when it ends.
   ///   - alerts: which rules fire on a tick; nil without rules.
   ///   - deliveries: where fired alerts go besides the views.
+  ///   - history: the price history each fresh price extends and each tick's change and chart
+  ///     are drawn from; nil keeps none. Its fetches are not run here: put them in
+  ///     `connections`.
   ///   - tickStarted: told each tick's slot and budget before the sources are asked
   ///     (`--verbose` logs it).
   public init(
     interval: Duration, clock: any Clock<Duration>, feed: PriceFeed, presenter: PricePresenter,
     connections: PriceConnections = .none, alerts: AlertEngine? = nil,
-    deliveries: [any AlertDelivery] = [],
+    deliveries: [any AlertDelivery] = [], history: CandleHistory? = nil,
     tickStarted: @escaping @Sendable (_ slot: Int, _ budget: Duration) -> Void = { _, _ in }
   ) {
     self.ticker = PriceTicker(interval: interval, clock: clock)
@@ -40,6 +48,7 @@ public struct PriceTickLoop: Sendable {
     self.connections = connections
     self.alerts = alerts
     self.deliveries = deliveries
+    self.history = history
     self.tickStarted = tickStarted
   }
 
@@ -79,8 +88,12 @@ public struct PriceTickLoop: Sendable {
       guard let update = try? await feed.update(within: budget) else { return }
       let (lines, outageReason) = notices.withValue { $0.record(update) }
       for line in lines { view.notice(line) }
+      if case .fresh(let quote, _) = update { history?.record(quote) }
+      let day = history?.held(.day)
+      let state = present(update, day: day)
       let tick = PriceTick(
-        update: update, state: present(update), outageReason: outageReason)
+        update: update, state: state, outageReason: outageReason,
+        chart: chart(day, current: state.quote))
       try await view.show(tick)
       last.withValue { $0 = tick }
     }
@@ -89,14 +102,22 @@ public struct PriceTickLoop: Sendable {
 
   /// The tick's state, with the alerts it fired (handed to the deliveries first). A price the
   /// streams' cross-check rejected is not the update's quote, so it can fire nothing.
-  private func present(_ update: PriceUpdate) -> PriceViewState {
-    var state = presenter.present(update)
+  private func present(_ update: PriceUpdate, day: CandleSeries?) -> PriceViewState {
+    var state =
+      history == nil ? presenter.present(update) : presenter.present(update, dayHistory: day)
     guard let alerts, let fired = presenter.presentAlerts(alerts.evaluate(update)) else {
       return state
     }
     for delivery in deliveries { delivery.deliver(fired) }
     state.alert = fired
     return state
+  }
+
+  /// The day's chart ending at the shown price, worded as the tick is.
+  private func chart(_ day: CandleSeries?, current: PriceQuote?) -> ChartViewState? {
+    guard let history else { return nil }
+    return ChartPresenter(timestamps: presenter.timestamps, currency: presenter.currency)
+      .present(day, range: .day, current: current, now: history.now())
   }
 
   /// The say-once notices, fed every tick's update.

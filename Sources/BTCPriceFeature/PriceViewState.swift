@@ -25,7 +25,7 @@ public struct PriceViewState: Equatable, Sendable {
   /// True when the last tick failed and an older value (or none) is shown.
   public let isStale: Bool
   /// The machine-readable values, for `--json` and the web API.
-  public let record: PriceRecord
+  public var record: PriceRecord
   /// The shown quote itself, for views that compute with the value (movement, sparklines); they
   /// never format it.
   public let quote: PriceQuote?
@@ -34,4 +34,8 @@ public struct PriceViewState: Equatable, Sendable {
   /// The alerts this tick fired; nil on every other tick. Set by the front end from
   /// ``PricePresenter/presentAlerts(_:)``.
   public var alert: AlertViewState? = nil
+  /// `▲ +$1,140.00 (+1.68%)` `in 24 hours`: the shown price against the price 24 hours before
+  /// it, from the price history; nil when the history cannot say (never a zero). Set by
+  /// ``PricePresenter/present(_:dayHistory:)``.
+  public var change24h: PriceTrendViewState.Change? = nil
 }

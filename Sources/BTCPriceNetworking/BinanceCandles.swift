@@ -6,13 +6,11 @@ import BTCPriceCore
   import Foundation
 #endif
 
-extension CandleSourceDefinition {
+extension CandleSourceDefinition.Endpoint {
   /// Binance's klines, `GET /api/v3/klines?symbol=BTCUSDT&interval=5m&limit=290`: weight 2,
   /// at most 1,000 a request, oldest first (docs/HISTORY.md).
-  public static let binance = CandleSourceDefinition(
-    source: PriceSourceDefinition.binance.source,
+  public static let binance = CandleSourceDefinition.Endpoint(
     defaultURL: URL(string: "https://api.binance.com/api/v3/klines?symbol=BTCUSDT")!,
-    markets: PriceSourceDefinition.binance.markets,
     pairPlacement: .query("symbol"),
     periods: BinanceCandles.intervals.keys.map { $0 },
     query: { period, count, _ in

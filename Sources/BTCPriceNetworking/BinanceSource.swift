@@ -27,7 +27,7 @@ extension PriceSourceDefinition {
       return "binance refuses requests from this location (\(evidence)); \(pause). In the US, use "
         + "Binance.US: --binance-url 'https://api.binance.us/api/v3/ticker/price?symbol=BTCUSDT'"
     },
-    stream: .binance)
+    stream: .binance, candles: .binance)
 }
 
 /// Maps Binance's `{"symbol":"BTCUSDT","price":"114721.34000000"}` to a price (USDT taken as USD).

@@ -6,13 +6,11 @@ import BTCPriceCore
   import Foundation
 #endif
 
-extension CandleSourceDefinition {
+extension CandleSourceDefinition.Endpoint {
   /// Bitstamp's OHLC, `GET /api/v2/ohlc/btcusd/?step=300&limit=290`: at most 1,000 a request,
   /// oldest first, the candle under way included (docs/HISTORY.md).
-  public static let bitstamp = CandleSourceDefinition(
-    source: PriceSourceDefinition.bitstamp.source,
+  public static let bitstamp = CandleSourceDefinition.Endpoint(
     defaultURL: URL(string: "https://www.bitstamp.net/api/v2/ohlc/btcusd/")!,
-    markets: PriceSourceDefinition.bitstamp.markets,
     pairPlacement: .pathSegment(separator: ""),
     // Its steps are 60, 180, 300, 900, 1800, 3600, 7200, 14400, 21600, 43200, 86400 and 259200
     // seconds; these are the ones a range asks for.

@@ -20,7 +20,7 @@ extension PriceSourceDefinition {
     map: { response, pair throws(PriceSourceError) in
       try BitstampMapper.map(response, pair: pair)
     },
-    stream: .bitstamp)
+    stream: .bitstamp, candles: .bitstamp)
 }
 
 /// Maps `{"last":"68875.00","timestamp":"1763800000",...}` (every field a string) to the last

@@ -10,8 +10,9 @@ import BTCPriceCore
 /// the pair it names BTC in per currency and where the URL names it, the candle periods it has
 /// and how a request asks for one of them, and how its answer is read.
 ///
-/// Beside ``PriceSourceDefinition`` (the same exchange's price) and ``PriceStreamDefinition``
-/// (its stream) for now; it joins the exchange's one definition once that holds all three.
+/// Held by the exchange's one ``PriceSourceDefinition`` (`candles:`), as its stream is: the
+/// `<Name>Candles.swift` files write an ``Endpoint``, and the definition that holds it names the
+/// source and, unless the endpoint names its own, the markets.
 public struct CandleSourceDefinition: Sendable {
   /// Reads an answer into candles of `period`, oldest first and checked
   /// (``CandleSeries/checkOrder(_:period:)``), for one pair; an answer for another pair is
@@ -25,6 +26,31 @@ public struct CandleSourceDefinition: Sendable {
   public typealias Query =
     @Sendable (_ period: Duration, _ count: Int, _ now: Date) -> [(name: String, value: String)]
 
+  /// An exchange's candle endpoint as its `<Name>Candles.swift` writes it, before the price
+  /// definition that holds it names the source (so the two never refer to each other).
+  public struct Endpoint: Sendable {
+    let defaultURL: URL
+    /// Its own markets where they differ from the price's (Coinbase's candles are on the
+    /// exchange's host, whose products are not the spot price's currencies); nil: the price's.
+    let markets: [Currency: MarketPair]?
+    let pairPlacement: PairPlacement
+    let periods: [Duration]
+    let query: Query
+    let map: Mapper
+
+    public init(
+      defaultURL: URL, markets: [Currency: MarketPair]? = nil, pairPlacement: PairPlacement,
+      periods: [Duration], query: @escaping Query, map: @escaping Mapper
+    ) {
+      self.defaultURL = defaultURL
+      self.markets = markets
+      self.pairPlacement = pairPlacement
+      self.periods = periods.sorted()
+      self.query = query
+      self.map = map
+    }
+  }
+
   public let source: PriceSource
   /// The real endpoint, for USD; its query is set per request.
   public let defaultURL: URL
@@ -36,18 +62,16 @@ public struct CandleSourceDefinition: Sendable {
   let query: Query
   let map: Mapper
 
-  public init(
-    source: PriceSource, defaultURL: URL, markets: [Currency: MarketPair],
-    pairPlacement: PairPlacement, periods: [Duration], query: @escaping Query,
-    map: @escaping Mapper
-  ) {
+  /// `endpoint` as the source's definition holds it: named `source`, in `endpoint`'s own markets
+  /// or else `priceMarkets`.
+  init(source: PriceSource, endpoint: Endpoint, priceMarkets: [Currency: MarketPair]) {
     self.source = source
-    self.defaultURL = defaultURL
-    self.markets = markets
-    self.pairPlacement = pairPlacement
-    self.periods = periods.sorted()
-    self.query = query
-    self.map = map
+    self.defaultURL = endpoint.defaultURL
+    self.markets = endpoint.markets ?? priceMarkets
+    self.pairPlacement = endpoint.pairPlacement
+    self.periods = endpoint.periods
+    self.query = endpoint.query
+    self.map = endpoint.map
   }
 
   /// The period it draws `range` from: the longest it has up to the range's own, else its
@@ -123,10 +147,18 @@ extension CandleSourceDefinition {
   /// Every exchange whose candles this build reads, in the price chain's order
   /// (``PriceSourceRegistry/all``: the history of the exchange whose price is shown comes first).
   /// CryptoCompare and Gemini have no candles here.
-  public static let all: [CandleSourceDefinition] = [.binance, .coinbase, .kraken, .bitstamp, .okx]
+  public static var all: [CandleSourceDefinition] { PriceSourceRegistry.all.compactMap(\.candles) }
 
-  /// The exchanges with candles in `currency`, in the default order.
-  public static func serving(_ currency: Currency) -> [CandleSourceDefinition] {
-    all.filter { $0.markets[currency] != nil }
+  /// The exchanges of `sources` (by default the registry's) with candles in `currency`, in their
+  /// order.
+  public static func serving(
+    _ currency: Currency, from sources: [PriceSourceDefinition] = PriceSourceRegistry.all
+  ) -> [CandleSourceDefinition] {
+    sources.compactMap(\.candles).filter { $0.markets[currency] != nil }
+  }
+
+  /// The candles of the source with this id, if it has any.
+  public static func named(_ id: String) -> CandleSourceDefinition? {
+    PriceSourceRegistry.definition(id: id)?.candles
   }
 }

@@ -6,12 +6,11 @@ import BTCPriceCore
   import Foundation
 #endif
 
-extension CandleSourceDefinition {
+extension CandleSourceDefinition.Endpoint {
   /// Coinbase Exchange's candles, `GET https://api.exchange.coinbase.com/products/BTC-USD/candles
   /// ?granularity=300`: up to 300 ending now, newest first (docs/HISTORY.md). Another host than
   /// the spot price's (`api.coinbase.com`), with its own limits: 10 requests a second per IP.
-  public static let coinbase = CandleSourceDefinition(
-    source: PriceSourceDefinition.coinbase.source,
+  public static let coinbase = CandleSourceDefinition.Endpoint(
     defaultURL: URL(string: "https://api.exchange.coinbase.com/products/BTC-USD/candles")!,
     // The exchange's BTC products (the spot price has every fiat currency, from its rates).
     markets: [

@@ -20,7 +20,7 @@ extension PriceSourceDefinition {
     map: { response, pair throws(PriceSourceError) in
       try CoinbaseMapper.map(response, pair: pair)
     },
-    stream: .coinbase)
+    stream: .coinbase, candles: .coinbase)
 }
 
 /// Maps `{"data":{"amount":"68880.55","base":"BTC","currency":"USD"}}` to a price.

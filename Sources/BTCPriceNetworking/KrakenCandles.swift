@@ -6,14 +6,12 @@ import BTCPriceCore
   import Foundation
 #endif
 
-extension CandleSourceDefinition {
+extension CandleSourceDefinition.Endpoint {
   /// Kraken's OHLC, `GET /0/public/OHLC?pair=XBTUSD&interval=5&since=...`: at most the 720 most
   /// recent candles, so `since` asks for the range alone (docs/HISTORY.md). Keyless, about one
   /// call a second per IP, errors in `error` with HTTP 200.
-  public static let kraken = CandleSourceDefinition(
-    source: PriceSourceDefinition.kraken.source,
+  public static let kraken = CandleSourceDefinition.Endpoint(
     defaultURL: URL(string: "https://api.kraken.com/0/public/OHLC?pair=XBTUSD")!,
-    markets: PriceSourceDefinition.kraken.markets,
     pairPlacement: .query("pair"),
     // Its intervals are 1, 5, 15, 30, 60, 240, 1440, 10080 and 21600 minutes; no 6 hours, so the
     // month is drawn from 4-hour candles.

@@ -26,7 +26,7 @@ extension PriceSourceDefinition {
     map: { response, pair throws(PriceSourceError) in
       try KrakenMapper.map(response, pair: pair)
     },
-    stream: .kraken)
+    stream: .kraken, candles: .kraken)
 }
 
 /// Maps `{"error":[],"result":{"XXBTZUSD":{"c":["68870.10","0.001"],...}}}` to the last trade's

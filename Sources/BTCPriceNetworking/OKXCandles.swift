@@ -6,14 +6,12 @@ import BTCPriceCore
   import Foundation
 #endif
 
-extension CandleSourceDefinition {
+extension CandleSourceDefinition.Endpoint {
   /// OKX's candlesticks, `GET https://www.okx.com/api/v5/market/candles?instId=BTC-USDT&bar=5m
   /// &limit=290`: at most 300 a request from the latest 1,440, newest first, 40 requests every
   /// 2 s per IP (docs/HISTORY.md). BTC-USDT, shown as USD as Binance's BTCUSDT is.
-  public static let okx = CandleSourceDefinition(
-    source: PriceSourceDefinition.okx.source,
+  public static let okx = CandleSourceDefinition.Endpoint(
     defaultURL: URL(string: "https://www.okx.com/api/v5/market/candles?instId=BTC-USDT")!,
-    markets: PriceSourceDefinition.okx.markets,
     pairPlacement: .query("instId"),
     periods: OKXCandles.bars.keys.map { $0 },
     query: { period, count, _ in

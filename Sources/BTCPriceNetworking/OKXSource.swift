@@ -27,7 +27,7 @@ extension PriceSourceDefinition {
     map: { response, pair throws(PriceSourceError) in
       try OKXMapper.map(response, pair: pair)
     },
-    stream: .okx)
+    stream: .okx, candles: .okx)
 }
 
 /// Maps OKX's `{"code":"0","msg":"","data":[{"instType":"SPOT","instId":"BTC-USDT","last":

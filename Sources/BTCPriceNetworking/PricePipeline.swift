@@ -28,13 +28,19 @@ public struct PricePipeline: Sendable {
     public var interval: Duration
     /// Stream endpoint overrides by source id (`--<name>-stream-url`).
     public var streamURLs: [String: URL]
+    /// Whether the run keeps the price history (`--history`/`--no-history`); a pipeline keeps
+    /// one only when it is also built with `history: true`.
+    public var history: Bool
+    /// Candle endpoint overrides by source id (`--<name>-candles-url`).
+    public var candlesURLs: [String: URL]
 
     /// - Parameter sources: by default every source that serves `currency`, in the default order.
     public init(
       currency: Currency = .usd, sources: [PriceSourceDefinition]? = nil,
       urls: [String: URL] = [:], apiKeys: [String: String] = [:], primaryTimeout: Duration,
       stream: Bool = PriceDefaults.stream, streamURLs: [String: URL] = [:],
-      interval: Duration = PriceDefaults.interval
+      interval: Duration = PriceDefaults.interval, history: Bool = PriceDefaults.history,
+      candlesURLs: [String: URL] = [:]
     ) {
       self.currency = currency
       self.sources = sources ?? PriceSourceRegistry.serving(currency)
@@ -44,6 +50,8 @@ public struct PricePipeline: Sendable {
       self.stream = stream
       self.streamURLs = streamURLs
       self.interval = interval
+      self.history = history
+      self.candlesURLs = candlesURLs
     }
 
     /// Where each source of the chain is asked for BTC in ``currency``, by source id: its URL
@@ -94,6 +102,12 @@ public struct PricePipeline: Sendable {
   /// The streams the feed reads first, when the configuration asks for streams, a connector was
   /// given and a source of the chain has a stream in the currency; nil ticks over REST alone.
   public let streams: PriceStreamSet?
+  /// The price history (the chart and the 24-hour change), asked of the chain's exchanges that
+  /// have candles, under the same limits; nil when the pipeline was built without one.
+  public let history: CandleHistory?
+  /// Where the history's candles are asked (empty without a history), e.g. for whether the run
+  /// uses TLS.
+  public let historyEndpoints: [URL]
   private let clock: any Clock<Duration>
   /// Bans and refusals kept across runs; nil when they are kept in memory only.
   public let limits: SourceLimits?
@@ -113,6 +127,8 @@ public struct PricePipeline: Sendable {
   ///   - streamConnector: how streams are opened; streams run only when the configuration asks
   ///     for them and this is given (a `--once` run leaves it out: it never waits for a trade).
   ///   - onStream: what the streams and the stream-first ticks did.
+  ///   - history: whether to keep the price history (``history``); `candleStore` keeps it
+  ///     across runs, beside the price.
   public init(
     _ configuration: Configuration, client: any BTCHTTPClient, clock: any Clock<Duration>,
     now: @escaping @Sendable () -> Date, store: (any PriceStore)?,
@@ -120,7 +136,9 @@ public struct PricePipeline: Sendable {
     storeWriter: StoreWriter = .here, streamConnector: (any WebSocketConnector)? = nil,
     warn: @escaping @Sendable (String) -> Void,
     onEvent: @escaping @Sendable (PriceSourceEvent) -> Void = { _ in },
-    onStream: @escaping @Sendable (StreamReport) -> Void = { _ in }
+    onStream: @escaping @Sendable (StreamReport) -> Void = { _ in },
+    history: Bool = false, candleStore: (any CandleStore)? = nil,
+    onHistoryEvent: @escaping @Sendable (PriceSourceEvent) -> Void = { _ in }
   ) {
     let limits = limitStore.map {
       SourceLimits(
@@ -136,7 +154,29 @@ public struct PricePipeline: Sendable {
         onEvent(event)
       }
     }
+    // The history asks the chain's own exchanges, under the same limits: a limit kept for an
+    // endpoint (a ban of api.binance.com) holds for its candles as for its price, and a limit
+    // the candles meet rests the price asked at the same endpoint (`respect`, once the chain
+    // below exists).
+    let priceChain = Locked<PriceSourceChain?>(nil)
+    let priceEndpoints = configuration.limitTargets.mapValues(\.endpoint)
+    let candles =
+      history && configuration.history
+      ? CandleHistory.RemoteChain(
+        CandleSourceDefinition.serving(configuration.currency, from: configuration.sources),
+        currency: configuration.currency, urls: configuration.candlesURLs, client: client,
+        clock: clock, now: now,
+        inheritedLimit: { source, url in limits?.streamLimit(source: source.id, url: url) },
+        onLimit: { source, url, cause, coolDown in
+          limits?.recordStreamLimit(source: source.id, url: url, cause: cause, coolDown: coolDown)
+          let endpoint = SourceLimits.Target(url, apiKeyGiven: false).endpoint
+          if priceEndpoints[source.id] == endpoint {
+            priceChain.value?.respect(cause, from: source.id)
+          }
+        },
+        onEvent: onHistoryEvent) : nil
     let chain = remote(configuration.sources)
+    priceChain.withValue { $0 = chain }
     let feedWarn: @Sendable (PriceFeedWarning) -> Void = { warn($0.text) }
     let cache = store.map { store in
       cacheWriteInterval.map {
@@ -146,6 +186,12 @@ public struct PricePipeline: Sendable {
     }
     self.limits = limits
     self.clock = clock
+    self.history = candles.map { candles in
+      CandleHistory(
+        currency: configuration.currency, store: candleStore, load: candles.load, clock: clock,
+        now: now, writer: storeWriter, warn: warn)
+    }
+    self.historyEndpoints = candles.map { Array($0.endpoints.values) } ?? []
     self.configuration = configuration
     let streams =
       configuration.stream
@@ -179,6 +225,18 @@ public struct PricePipeline: Sendable {
       onEvent: { onStream(.tick($0)) })
     self.streams = streams
     self.feed = PriceFeed(load: loader.load, cache: cache, warn: feedWarn)
+  }
+
+  /// Keeps the price history fetched at its pace (the day's range) until the task is
+  /// cancelled; returns at once without a history.
+  public func runHistory() async {
+    await history?.run([.day])
+  }
+
+  /// Waits until the history has been read and, when due, fetched once, or
+  /// ``PriceDefaults/historyFirstTickWait`` has passed. Returns at once without a history.
+  public func waitForHistory() async {
+    await history?.waitForFirstLook(atMost: PriceDefaults.historyFirstTickWait)
   }
 
   /// Keeps the streams connected until the task is cancelled; returns at once without streams.

@@ -74,12 +74,15 @@ public struct PriceSourceDefinition: Sendable {
   /// The exchange's public trade stream, which the ticks read before asking REST; nil when we
   /// read none (docs/STREAMS.md).
   public let stream: PriceStreamDefinition?
+  /// The exchange's candles, which the chart and the 24-hour change are drawn from; nil when we
+  /// read none (docs/HISTORY.md).
+  public let candles: CandleSourceDefinition?
 
   public init(
     source: PriceSource, defaultURL: URL, apiKey: APIKeyUse? = nil,
     markets: [Currency: MarketPair], pairPlacement: PairPlacement, map: @escaping PairMapper,
     specificAdvice: @escaping SpecificAdvice = { _, _, _, _ in nil },
-    stream: PriceStreamDefinition? = nil
+    stream: PriceStreamDefinition? = nil, candles: CandleSourceDefinition.Endpoint? = nil
   ) {
     self.source = source
     self.defaultURL = defaultURL
@@ -89,6 +92,9 @@ public struct PriceSourceDefinition: Sendable {
     self.mapPair = map
     self.specificAdvice = specificAdvice
     self.stream = stream
+    self.candles = candles.map {
+      CandleSourceDefinition(source: source, endpoint: $0, priceMarkets: markets)
+    }
   }
 
   /// The currencies this source serves, in ``Currency/supported`` order.
@@ -131,6 +137,14 @@ public struct PriceSourceDefinition: Sendable {
 
   /// The environment variable with the same meaning: `BTC_PRICE_BINANCE_URL`.
   public var urlEnvironmentVariable: String { "BTC_PRICE_\(source.id.uppercased())_URL" }
+
+  /// The option that points this source's candles at another server: `binance-candles-url`.
+  public var candlesURLOptionName: String { "\(source.id)-candles-url" }
+
+  /// The environment variable with the same meaning: `BTC_PRICE_BINANCE_CANDLES_URL`.
+  public var candlesURLEnvironmentVariable: String {
+    "BTC_PRICE_\(source.id.uppercased())_CANDLES_URL"
+  }
 
   /// The request for one price: `User-Agent: btc-price/<version>` always, and the API key only
   /// to a source that takes one, and only when it is not empty.

@@ -27,6 +27,12 @@ enum SettingKey: Equatable {
   case stream
   /// `<source>-stream-url`: where to open that exchange's stream instead of its real endpoint.
   case streamURL(sourceID: String)
+  /// `history`: keep the price history for the chart and the 24-hour change (`--history`, the
+  /// default; `--no-history`), true or false.
+  case history
+  /// `<source>-candles-url`: where to ask that exchange for its price history instead of its
+  /// real endpoint.
+  case candlesURL(sourceID: String)
 
   /// Every key, in the order the documentation lists them; the source URLs and API keys are the
   /// registry's.
@@ -37,6 +43,10 @@ enum SettingKey: Equatable {
       + [.cachePath, .proxy, .noProxy, .caFile, .alerts, .onAlert, .alertWebhook, .stream]
       + PriceSourceRegistry.all.filter { $0.stream != nil }.map {
         .streamURL(sourceID: $0.source.id)
+      }
+      + [.history]
+      + PriceSourceRegistry.all.filter { $0.candles != nil }.map {
+        .candlesURL(sourceID: $0.source.id)
       }
   }
 
@@ -62,6 +72,8 @@ enum SettingKey: Equatable {
     case .alertWebhook: "alert-webhook"
     case .stream: "stream"
     case .streamURL(let sourceID): "\(sourceID)-stream-url"
+    case .history: "history"
+    case .candlesURL(let sourceID): "\(sourceID)-candles-url"
     }
   }
 
@@ -156,16 +168,19 @@ enum SettingKey: Equatable {
       else { throw Problem("needs an http or https URL, got \(Self.quoted(text))") }
       settings.alertWebhook = url
     case .stream:
-      switch text.trimmingWhitespace.lowercased() {
-      case "true", "yes", "on", "1": settings.stream = true
-      case "false", "no", "off", "0": settings.stream = false
-      default: throw Problem("must be true or false, got \(Self.quoted(text))")
-      }
+      settings.stream = try Self.bool(text)
+    case .history:
+      settings.history = try Self.bool(text)
     case .streamURL(let sourceID):
       guard let url = URL(string: text), let scheme = url.scheme?.lowercased(),
         scheme == "ws" || scheme == "wss", url.host?.isEmpty == false
       else { throw Problem("needs a ws or wss URL, got \(Self.quoted(text))") }
       settings.streamURLs[sourceID] = url
+    case .candlesURL(let sourceID):
+      guard let url = URL(string: text), let scheme = url.scheme?.lowercased(),
+        scheme == "http" || scheme == "https", url.host?.isEmpty == false
+      else { throw Problem("needs an http or https URL, got \(Self.quoted(text))") }
+      settings.candlesURLs[sourceID] = url
     }
   }
 
@@ -188,6 +203,17 @@ enum SettingKey: Equatable {
     case .alertWebhook: settings.alertWebhook != nil
     case .stream: settings.stream != nil
     case .streamURL(let sourceID): settings.streamURLs[sourceID] != nil
+    case .history: settings.history != nil
+    case .candlesURL(let sourceID): settings.candlesURLs[sourceID] != nil
+    }
+  }
+
+  /// `true`, `yes`, `on`, `1`, or their opposites.
+  private static func bool(_ text: String) throws(Problem) -> Bool {
+    switch text.trimmingWhitespace.lowercased() {
+    case "true", "yes", "on", "1": return true
+    case "false", "no", "off", "0": return false
+    default: throw Problem("must be true or false, got \(Self.quoted(text))")
     }
   }
 

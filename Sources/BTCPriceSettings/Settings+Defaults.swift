@@ -11,6 +11,12 @@ extension Settings {
     primaryTimeout.map { .seconds($0) } ?? PriceDefaults.primaryTimeout
   }
 
+  /// Whether the run keeps the price history, as the layers say, or ``PriceDefaults/history``
+  /// (yes).
+  public var effectiveHistory: Bool {
+    history ?? PriceDefaults.history
+  }
+
   /// Whether the streams come first, as the layers say, or ``PriceDefaults/stream`` (yes).
   public var effectiveStream: Bool {
     stream ?? PriceDefaults.stream

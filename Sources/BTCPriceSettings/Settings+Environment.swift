@@ -36,9 +36,14 @@ extension Settings {
     case .onAlert: "BTC_PRICE_ON_ALERT"
     case .alertWebhook: "BTC_PRICE_ALERT_WEBHOOK"
     case .stream: "BTC_PRICE_STREAM"
+    case .history: "BTC_PRICE_HISTORY"
     case .streamURL(let sourceID):
       PriceSourceRegistry.definition(id: sourceID).flatMap {
         $0.stream == nil ? nil : $0.streamURLEnvironmentVariable
+      }
+    case .candlesURL(let sourceID):
+      PriceSourceRegistry.definition(id: sourceID).flatMap {
+        $0.candles == nil ? nil : $0.candlesURLEnvironmentVariable
       }
     // The proxy's own variables (https_proxy, NO_PROXY, ...) and SSL_CERT_FILE are read as
     // curl and OpenSSL read them, under these settings (ProxySelector, TrustSource).

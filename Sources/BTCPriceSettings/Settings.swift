@@ -14,7 +14,7 @@ import BTCPriceTerminal
 /// The settings file's keys mirror the long options: `sources`, `currency`, `interval`,
 /// `primary-timeout`, `format`, `<source>-url`, `<source>-api-key` (`cryptocompare-api-key`),
 /// `cache-path`, `proxy`, `no-proxy`, `ca-file`, `alert` (a list of rules), `on-alert`,
-/// `alert-webhook`, `stream`, `<source>-stream-url`.
+/// `alert-webhook`, `stream`, `<source>-stream-url`, `history`, `<source>-candles-url`.
 public struct Settings: Equatable, Sendable, CustomStringConvertible {
   /// Source ids in the order to ask them (`--sources`).
   public var sources: [String]?
@@ -48,6 +48,11 @@ public struct Settings: Equatable, Sendable, CustomStringConvertible {
   public var stream: Bool?
   /// `--<source>-stream-url` by source id.
   public var streamURLs: [String: URL]
+  /// `--history`/`--no-history`: keep the price history; nil for the default
+  /// (``effectiveHistory``).
+  public var history: Bool?
+  /// `--<source>-candles-url` by source id.
+  public var candlesURLs: [String: URL]
 
   public init(
     sources: [String]? = nil, currency: Currency? = nil, interval: Double? = nil,
@@ -55,7 +60,7 @@ public struct Settings: Equatable, Sendable, CustomStringConvertible {
     apiKeys: [String: Secret] = [:], cachePath: String? = nil, proxy: Secret? = nil,
     noProxy: String? = nil, caFile: String? = nil, alerts: [AlertRule]? = nil,
     onAlert: String? = nil, alertWebhook: URL? = nil, stream: Bool? = nil,
-    streamURLs: [String: URL] = [:]
+    streamURLs: [String: URL] = [:], history: Bool? = nil, candlesURLs: [String: URL] = [:]
   ) {
     self.proxy = proxy
     self.noProxy = noProxy
@@ -73,6 +78,8 @@ public struct Settings: Equatable, Sendable, CustomStringConvertible {
     self.alertWebhook = alertWebhook
     self.stream = stream
     self.streamURLs = streamURLs
+    self.history = history
+    self.candlesURLs = candlesURLs
   }
 
   /// The layers merged, each value taken from the first layer that sets it: command line, then
@@ -101,7 +108,9 @@ public struct Settings: Equatable, Sendable, CustomStringConvertible {
       onAlert: onAlert ?? lower.onAlert,
       alertWebhook: alertWebhook ?? lower.alertWebhook,
       stream: stream ?? lower.stream,
-      streamURLs: streamURLs.merging(lower.streamURLs) { mine, _ in mine })
+      streamURLs: streamURLs.merging(lower.streamURLs) { mine, _ in mine },
+      history: history ?? lower.history,
+      candlesURLs: candlesURLs.merging(lower.candlesURLs) { mine, _ in mine })
   }
 
   /// The values that are set, one `key: value` per line in file order; the API key only as
@@ -132,6 +141,10 @@ public struct Settings: Equatable, Sendable, CustomStringConvertible {
     if let stream { lines.append("stream: \(stream)") }
     for (id, url) in streamURLs.sorted(by: { $0.key < $1.key }) {
       lines.append("\(id)-stream-url: \(url.absoluteString)")
+    }
+    if let history { lines.append("history: \(history)") }
+    for (id, url) in candlesURLs.sorted(by: { $0.key < $1.key }) {
+      lines.append("\(id)-candles-url: \(url.absoluteString)")
     }
     return lines.joined(separator: "\n")
   }

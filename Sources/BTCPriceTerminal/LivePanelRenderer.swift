@@ -6,6 +6,8 @@ import BTCPriceFeature
 /// ```
 /// BTC/USD  $68,901.23
 /// ▲ +$12.34 (+0.02%) since last tick   ▲ +$101.00 (+0.15%) since start
+/// ▲ +$1,140.00 (+1.68%) in 24 hours   (while the price history can say; on the line above
+///                                      when the three fit)
 /// Last updated Nov 22, 14:03:05 from Binance
 /// Failed to update value. Displaying last updated value from Nov 22, 14:03:05   (while stale)
 /// ▁▂▃▅▆▇█▆▅  low $68,800.00  high $68,950.00
@@ -29,7 +31,8 @@ public enum LivePanelRenderer {
     lines.append(
       fit(state.pairText + "  " + ANSIStyle.bold.apply(price, enabled: colors), width: width))
 
-    let segments = [trend.sinceLastTick, trend.sinceStart].compactMap { $0 }.map { change in
+    let segments = [trend.sinceLastTick, trend.sinceStart, state.change24h].compactMap { $0 }.map {
+      change in
       "\(ANSIStyle.paint(change.text, for: change.direction, enabled: colors)) \(change.label)"
     }
     let together = segments.joined(separator: "   ")

@@ -17,17 +17,21 @@ import BTCPriceFeature
 /// | `{arrow}` | `▲`, `▼` or `•` since the last tick | `•` | `•` |
 /// | `{change}` | `+€12.34`, `-€5.00`, `€0.00` since the last tick | `€0.00` | empty |
 /// | `{change_pct}` | `+0.02%`, `-0.01%`, `0.00%` | `0.00%` | empty |
+/// | `{change_24h}` | `+€1,140.00`, `-€123.45` against the price 24 hours before | the same, of the shown price | empty |
+/// | `{change_24h_pct}` | `+1.68%`, `-0.18%` | the same, of the shown price | empty |
 /// | `{stale}` | empty | `stale` | `stale` |
 /// | `{alert}` | the alerts the tick fired (`above $100,000.00`), else empty | empty | empty |
 ///
 /// The change is empty until two ticks are known (the first tick of a run has nothing to compare
-/// with). `{{` and `}}` write a literal brace. With colours on, `{price}`, `{arrow}`, `{change}`
+/// with); the 24-hour change is empty while the price history cannot say (never a zero). `{{` and `}}` write a literal brace. With colours on, `{price}`, `{arrow}`, `{change}`
 /// and `{change_pct}` are green for a rise and red for a fall (the price is not coloured while
 /// stale, as in the plain lines), and `{stale}` is highlighted like the failure banner.
 public struct PriceTemplate: Equatable, Sendable {
   public enum Placeholder: String, CaseIterable, Sendable {
     case price, amount, currency, time, source, arrow, change
     case changePercent = "change_pct"
+    case change24h = "change_24h"
+    case change24hPercent = "change_24h_pct"
     case stale
     case alert
   }
@@ -132,6 +136,12 @@ public struct PriceTemplate: Equatable, Sendable {
       return ANSIStyle.paint(change?.amountText ?? "", for: direction, enabled: colors)
     case .changePercent:
       return ANSIStyle.paint(change?.percentText ?? "", for: direction, enabled: colors)
+    case .change24h:
+      let day = state.change24h
+      return ANSIStyle.paint(day?.amountText ?? "", for: day?.direction, enabled: colors)
+    case .change24hPercent:
+      let day = state.change24h
+      return ANSIStyle.paint(day?.percentText ?? "", for: day?.direction, enabled: colors)
     case .stale:
       return state.isStale
         ? ANSIStyle.banner.apply(PricePresenter.staleMarker, enabled: colors) : ""
@@ -152,7 +162,7 @@ public struct PriceTemplate: Equatable, Sendable {
     /// Where the offending brace is, counting characters from 1.
     public let column: Int
 
-    /// `{price}, {amount}, {currency}, {time}, {source}, {arrow}, {change}, {change_pct}, {stale}, {alert}`
+    /// `{price}, {amount}, {currency}, {time}, {source}, {arrow}, {change}, {change_pct}, {change_24h}, {change_24h_pct}, {stale}, {alert}`
     public static let knownPlaceholders = Placeholder.allCases.map { "{\($0.rawValue)}" }
       .joined(separator: ", ")
 

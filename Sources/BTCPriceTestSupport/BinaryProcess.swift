@@ -47,13 +47,17 @@ public final class BinaryProcess: @unchecked Sendable {
     get throws { try BinaryLocator.live.locate() }
   }
 
-  /// What every run of the binary gets unless the test sets it: `BTC_PRICE_STREAM=false`.
+  /// What every run of the binary gets unless the test sets it: `BTC_PRICE_STREAM=false` and
+  /// `BTC_PRICE_HISTORY=false`.
   /// Streams are on by default, and a test that points the sources' REST URLs at a fake exchange
   /// would otherwise also open the real exchanges' streams: unreachable here (or, where they are
   /// reachable, real prices in a test of the fake's), and its first tick would wait
   /// `--primary-timeout` for a trade that never comes. Stream tests opt in with
   /// `BTC_PRICE_STREAM=true` or `--stream` and point the streams at a ``FakeStreamServer``.
-  public static let quietEnvironment = ["BTC_PRICE_STREAM": "false"]
+  /// `BTC_PRICE_HISTORY=false` likewise: the price history's candles would be asked of the real
+  /// exchanges, and beside every run's price requests; history tests opt in with `--history`
+  /// and the fake's `candlesURLArguments`.
+  public static let quietEnvironment = ["BTC_PRICE_STREAM": "false", "BTC_PRICE_HISTORY": "false"]
 
   /// Starts the binary. `environment` replaces the inherited one except for `PATH`, `HOME` and
   /// `TZ`, so the host's own `BTC_PRICE_*` or API key variables never leak into a test; the XDG

@@ -121,6 +121,27 @@ public final class FakeExchangeServer: Sendable {
     await state.requests(to: route)
   }
 
+  /// The URL of `route`'s candles on this server, shaped like the real candle endpoint's (its
+  /// own path, so candle requests are told from price requests).
+  public func candlesURL(for route: Route) -> URL {
+    var components = URLComponents(
+      url: route.candles?.defaultURL ?? route.defaultURL, resolvingAgainstBaseURL: false)!
+    components.scheme = "http"
+    components.host = "127.0.0.1"
+    components.port = port
+    return components.url!
+  }
+
+  /// Answers the next requests for `route`'s candles with `responses` in order; the last one
+  /// then repeats. Unscripted, candles are answered 404.
+  public func stubCandles(_ route: Route, _ responses: FakeResponse...) async {
+    await state.stub(route, responses, candles: true)
+  }
+
+  public func candleRequests(to route: Route) async -> [RecordedRequest] {
+    await state.requests(to: route, candles: true)
+  }
+
   /// Waits (in real time, up to `timeout`) until `route` has received `count` requests.
   public func waitForRequests(to route: Route, count: Int, timeout: Duration = .seconds(10)) async
     -> Bool
@@ -139,27 +160,39 @@ private actor FakeExchangeState {
   private var scripts: [String: [FakeResponse]] = [:]
   private var recorded: [String: [FakeExchangeServer.RecordedRequest]] = [:]
 
-  func stub(_ route: FakeExchangeServer.Route, _ responses: [FakeResponse]) {
-    scripts[route.source.id] = responses
+  func stub(_ route: FakeExchangeServer.Route, _ responses: [FakeResponse], candles: Bool = false) {
+    scripts[Self.key(route, candles: candles)] = responses
   }
 
-  func requests(to route: FakeExchangeServer.Route) -> [FakeExchangeServer.RecordedRequest] {
-    recorded[route.source.id] ?? []
+  func requests(to route: FakeExchangeServer.Route, candles: Bool = false)
+    -> [FakeExchangeServer.RecordedRequest]
+  {
+    recorded[Self.key(route, candles: candles)] ?? []
+  }
+
+  /// A price route by its source id, its candles by `<id> candles`.
+  private static func key(_ route: FakeExchangeServer.Route, candles: Bool) -> String {
+    candles ? "\(route.source.id) candles" : route.source.id
   }
 
   /// Records the request and takes the next scripted response for its route.
   func respond(to request: FakeExchangeServer.RecordedRequest) -> FakeResponse {
-    let route = PriceSourceRegistry.all.first { definition in
-      definition.currencies.contains { currency in
-        (try? definition.url(for: currency)).flatMap {
-          URLComponents(url: $0, resolvingAgainstBaseURL: false)?.path
-        } == request.path
+    func path(_ url: URL?) -> String? {
+      url.flatMap { URLComponents(url: $0, resolvingAgainstBaseURL: false)?.path }
+    }
+    let price = PriceSourceRegistry.all.first { definition in
+      definition.currencies.contains { path(try? definition.url(for: $0)) == request.path }
+    }
+    let candles = PriceSourceRegistry.all.first { definition in
+      guard let candles = definition.candles else { return false }
+      return candles.markets.keys.contains {
+        path(try? candles.request(for: .day, in: $0, now: Date()).request.url) == request.path
       }
     }
-    guard let route else {
+    guard let route = price ?? candles else {
       return FakeResponse(status: 404, json: #"{"error":"no such route"}"#)
     }
-    let id = route.source.id
+    let id = Self.key(route, candles: price == nil)
     recorded[id, default: []].append(request)
     let script = scripts[id] ?? []
     if script.count > 1 { scripts[id] = Array(script.dropFirst()) }
@@ -286,5 +319,14 @@ extension FakeExchangeServer {
   /// reaches a real exchange whatever its `--sources`.
   public var urlArguments: [String] {
     PriceSourceRegistry.all.flatMap { ["--\($0.urlOptionName)", url(for: $0).absoluteString] }
+      + candlesURLArguments
+  }
+
+  /// `--<source>-candles-url` for every source with candles, all pointing here: a run's price
+  /// history is asked here too (unscripted candles are answered 404, so it has none).
+  public var candlesURLArguments: [String] {
+    PriceSourceRegistry.all.filter { $0.candles != nil }.flatMap {
+      ["--\($0.candlesURLOptionName)", candlesURL(for: $0).absoluteString]
+    }
   }
 }

@@ -72,6 +72,26 @@ public struct FakeResponse: Sendable {
     FakeResponse(json: #"{"symbol":"\#(symbol)","price":"\#(price)"}"#, delay: delay)
   }
 
+  /// Binance's klines as it writes them (docs/HISTORY.md): `[open time ms, "open", "high", "low",
+  /// "close", "volume", close time ms, ...]`, oldest first: one 5-minute candle per price of
+  /// `prices`, the last one opening at `lastStart` (seconds since 1970).
+  public static func binanceKlines(_ prices: [String], lastStart: Int) -> FakeResponse {
+    let first = lastStart - 300 * (prices.count - 1)
+    let rows = prices.enumerated().map { index, price in
+      let start = (first + 300 * index) * 1_000
+      return "[\(start),\"\(price)\",\"\(price)\",\"\(price)\",\"\(price)\",\"1.5\","
+        + "\(start + 299_999),\"100000.0\",12,\"0.7\",\"50000.0\",\"0\"]"
+    }
+    return FakeResponse(json: "[" + rows.joined(separator: ",") + "]")
+  }
+
+  /// A day of Binance's 5-minute klines up to the one under way now (290, the day's request),
+  /// flat at `price`.
+  public static func binanceDay(flatAt price: String, now: Date = Date()) -> FakeResponse {
+    let slot = Int(now.timeIntervalSince1970) / 300 * 300
+    return binanceKlines(Array(repeating: price, count: 290), lastStart: slot)
+  }
+
   /// CryptoCompare's real shape: `PRICE` is a JSON number, written here exactly as given.
   public static func cryptoCompare(
     price: String, currency: String = "USD", delay: Duration = .zero

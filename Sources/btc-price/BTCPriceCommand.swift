@@ -39,6 +39,8 @@ struct BTCPriceCommand: AsyncParsableCommand {
         currency   e.g. "USD"               source    the source that delivered it
         stale      true when the tick failed (then the last known value, or nulls)
         error      when stale: the reason   alerts    when an alert fired
+        change24h  {absolute, percent, since}: exact, against the price 24 h before;
+                   left out while the price history cannot say (docs/HISTORY.md)
 
       ALERT COMMANDS (--on-alert) get BTC_PRICE_ALERT_RULE, _PRICE, _CURRENCY, \
       _TIME, _SOURCE, _DIRECTION and _TEXT, and are ended after 10 s.
@@ -51,7 +53,8 @@ struct BTCPriceCommand: AsyncParsableCommand {
 
       SETTINGS keys (the command line wins, then the environment, then the file): sources, \
       currency, interval, primary-timeout, format, <source>-url, \(apiKeySettings)cache-path, \
-      proxy, no-proxy, ca-file, alert (a list), on-alert, alert-webhook.
+      proxy, no-proxy, ca-file, alert (a list), on-alert, alert-webhook, history, \
+      <source>-candles-url.
 
       ENVIRONMENT:
         BTC_PRICE_SOURCES            default for --sources
@@ -61,6 +64,7 @@ struct BTCPriceCommand: AsyncParsableCommand {
         BTC_PRICE_ALERTS             default for --alert (comma-separated)
         BTC_PRICE_ON_ALERT           default for --on-alert
         BTC_PRICE_ALERT_WEBHOOK      default for serve's --alert-webhook
+        BTC_PRICE_HISTORY            false for --no-history
         XDG_CACHE_HOME               where the cache folder lives
         XDG_STATE_HOME               where the state folder lives
         XDG_CONFIG_HOME              where the settings folder lives
@@ -126,7 +130,7 @@ struct BTCPriceCommand: AsyncParsableCommand {
   @Option(
     help: ArgumentHelp(
       "Shape each line: {price} {amount} {currency} {time} {source} {arrow} {change} "
-        + "{change_pct} {stale} {alert}; {{ and }} for braces.",
+        + "{change_pct} {change_24h} {change_24h_pct} {stale} {alert}; {{ and }} for braces.",
       valueName: "template"))
   var format: String?
 

@@ -55,6 +55,16 @@ struct PipelineOptions: ParsableArguments {
 
   @OptionGroup var streamURLs: StreamURLOptions
 
+  @Flag(
+    inversion: .prefixedNo,
+    help: ArgumentHelp(
+      "Keep the day's price history for the 24-hour change and the chart, from the exchanges' "
+        + "candles a few times an hour (default); --no-history asks for none (env "
+        + "BTC_PRICE_HISTORY)."))
+  var history: Bool?
+
+  @OptionGroup var candlesURLs: CandlesURLOptions
+
   @Option(
     name: .customLong("cache-path"),
     help: ArgumentHelp(
@@ -132,7 +142,9 @@ struct PipelineOptions: ParsableArguments {
   {
     var given = sourceURLs.given.mapKeys { "\($0)-url" }
     given.merge(streamURLs.given.mapKeys { "\($0)-stream-url" }) { first, _ in first }
+    given.merge(candlesURLs.given.mapKeys { "\($0)-candles-url" }) { first, _ in first }
     given["stream"] = stream.map { $0 ? "true" : "false" }
+    given["history"] = history.map { $0 ? "true" : "false" }
     given["interval"] = interval
     given["primary-timeout"] = primaryTimeout
     given["sources"] = sources

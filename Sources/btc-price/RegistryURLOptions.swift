@@ -9,6 +9,10 @@ typealias SourceURLOptions = RegistryURLOptions<RESTURLs>
 /// endpoint.
 typealias StreamURLOptions = RegistryURLOptions<StreamURLs>
 
+/// `--<source>-candles-url` for every source with candles: where to ask for its price history
+/// instead of its real endpoint.
+typealias CandlesURLOptions = RegistryURLOptions<CandlesURLs>
+
 /// One option per source of the registry, read from the registry itself: a new source gets its
 /// option, its place in `--help` and its error messages with nothing written here.
 ///
@@ -90,6 +94,20 @@ enum StreamURLs: RegistryURLKind {
         help: ArgumentHelp(
           "\(definition.source.displayName) stream URL, ws:// or wss:// (env "
             + "\(definition.streamURLEnvironmentVariable)).",
+          valueName: "url"))
+    }
+  }
+}
+
+/// `--<source>-candles-url`, for every source with candles.
+enum CandlesURLs: RegistryURLKind {
+  static var options: [RegistryURLOption] {
+    PriceSourceRegistry.all.filter { $0.candles != nil }.map { definition in
+      RegistryURLOption(
+        sourceID: definition.source.id, name: definition.candlesURLOptionName,
+        help: ArgumentHelp(
+          "\(definition.source.displayName) price history (candles) URL (env "
+            + "\(definition.candlesURLEnvironmentVariable)).",
           valueName: "url"))
     }
   }

@@ -127,7 +127,10 @@ struct SourceRegistryAgreementTests {
       let ids = stride(from: 0, to: server.urlArguments.count, by: 2).map {
         server.urlArguments[$0]
       }
-      #expect(ids == PriceSourceRegistry.all.map { "--\($0.urlOptionName)" })
+      let withCandles = PriceSourceRegistry.all.filter { $0.candles != nil }
+      #expect(
+        ids == PriceSourceRegistry.all.map { "--\($0.urlOptionName)" }
+          + withCandles.map { "--\($0.candlesURLOptionName)" })
 
       for definition in PriceSourceRegistry.all {
         await server.stub(definition, FakeResponse(json: #"{"id":"\#(definition.source.id)"}"#))
@@ -139,6 +142,19 @@ struct SourceRegistryAgreementTests {
         let (body, _) = try await URLSession.shared.data(from: url)
 
         #expect(String(decoding: body, as: UTF8.self) == #"{"id":"\#(definition.source.id)"}"#)
+        #expect(await server.requests(to: definition).count == 1)
+      }
+      // Each exchange's candles at their own real path, apart from its price.
+      for definition in withCandles {
+        let candles = try #require(definition.candles)
+        await server.stubCandles(definition, FakeResponse(json: #"{"candles":1}"#))
+        let url = server.candlesURL(for: definition)
+        #expect(url.path(percentEncoded: false) == candles.defaultURL.path(percentEncoded: false))
+
+        let (body, _) = try await URLSession.shared.data(from: url)
+
+        #expect(String(decoding: body, as: UTF8.self) == #"{"candles":1}"#)
+        #expect(await server.candleRequests(to: definition).count == 1)
         #expect(await server.requests(to: definition).count == 1)
       }
     }

@@ -53,9 +53,11 @@ final class PrintAChartOverRealHTTPIntegrationTests {
     let history = CandleHistory(
       currency: .usd,
       store: FileCandleStore(folder: folder, knownSources: PriceSourceRegistry.sources),
-      load: CandleHistory.remoteLoader(
-        [.kraken], currency: .usd, urls: ["kraken": server.url(for: .kraken)], client: client,
-        clock: ContinuousClock(), now: now),
+      load: CandleHistory.RemoteChain(
+        [PriceSourceDefinition.kraken.candles!], currency: .usd,
+        urls: ["kraken": server.url(for: .kraken)], client: client,
+        clock: ContinuousClock(), now: now
+      ).load,
       clock: ContinuousClock(), now: now)
     var lines: [String] = []
     var warnings: [String] = []

@@ -91,7 +91,7 @@ struct AskForCandlesUseCaseTests {
     #expect(
       throws: PriceSourceDefinition.MarketError.notServed(sourceID: "coinbase", currency: .jpy)
     ) {
-      try CandleSourceDefinition.coinbase.request(for: .day, in: .jpy, now: Self.now)
+      try PriceSourceDefinition.coinbase.candles!.request(for: .day, in: .jpy, now: Self.now)
     }
     #expect(
       CandleSourceDefinition.serving(.eur).map(\.source.id) == [
@@ -113,7 +113,7 @@ struct AskForCandlesUseCaseTests {
   @Test func aUsersURL_isKeptWholeWithItsPairAndQuerySetForTheRange() throws {
     let base = URL(string: "http://127.0.0.1:8080/api/v3/klines?symbol=BTCUSDT&interval=1d&x=1")!
 
-    let request = try CandleSourceDefinition.binance.request(
+    let request = try PriceSourceDefinition.binance.candles!.request(
       for: .week, in: .eur, base: base, now: Self.now
     ).request
 
@@ -123,16 +123,18 @@ struct AskForCandlesUseCaseTests {
   }
 
   @Test func aRequest_saysWhoAsksAndTakesAnswersUpTo512KiB() throws {
-    let request = try CandleSourceDefinition.kraken.request(for: .day, in: .usd, now: Self.now)
-      .request
+    let request = try PriceSourceDefinition.kraken.candles!.request(
+      for: .day, in: .usd, now: Self.now
+    )
+    .request
 
     #expect(request.header("User-Agent") == BTCPriceVersion.userAgent)
     #expect(request.maxBodySize == 512 * 1024)
   }
 
   @Test func eachExchange_drawsARangeFromItsLongestPeriodUpToTheRanges() {
-    #expect(CandleSourceDefinition.kraken.period(for: .month) == .seconds(4 * 3_600))
-    #expect(CandleSourceDefinition.coinbase.period(for: .month) == .seconds(6 * 3_600))
+    #expect(PriceSourceDefinition.kraken.candles!.period(for: .month) == .seconds(4 * 3_600))
+    #expect(PriceSourceDefinition.coinbase.candles!.period(for: .month) == .seconds(6 * 3_600))
     for definition in CandleSourceDefinition.all {
       #expect(definition.period(for: .day) == .seconds(300), "\(definition.source.id)")
       #expect(definition.period(for: .week) == .seconds(3_600), "\(definition.source.id)")

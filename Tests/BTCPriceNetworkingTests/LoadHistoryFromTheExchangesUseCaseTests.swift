@@ -109,7 +109,39 @@ struct LoadHistoryFromTheExchangesUseCaseTests {
     let series = try await sut(.day)
 
     #expect(series.source == .coinbase)
-    #expect(asked.value == ["binance api.binance.com", "coinbase api.exchange.coinbase.com"])
+    // Each asked when the chain is made, and Coinbase again before its request.
+    #expect(
+      asked.value == [
+        "binance api.binance.com", "coinbase api.exchange.coinbase.com",
+        "coinbase api.exchange.coinbase.com",
+      ])
+    #expect(client.hosts == ["api.exchange.coinbase.com"])
+  }
+
+  @Test func aLimitSetSinceTheChainWasMade_isRespectedBeforeTheNextRequest() async throws {
+    let client = HostRoutedClient([
+      "api.binance.com": .init(status: 200, body: Self.binanceDay),
+      "api.exchange.coinbase.com": .init(status: 200, body: Self.coinbaseDay),
+    ])
+    // The prices meet a ban at api.binance.com after the history's chain was made.
+    let banned = Locked(false)
+    let sut = makeSUT(
+      client: client,
+      inheritedLimit: { source, _ in
+        banned.value && source == .binance
+          ? .init(
+            remaining: .seconds(120),
+            cause: .rateLimited(status: 418, retryAfter: nil, message: nil)) : nil
+      })
+
+    let before = try await sut(.day)
+    banned.withValue { $0 = true }
+    let after = try await sut(.day)
+
+    #expect(before.source == .binance)
+    #expect(after.source == .coinbase)
+    // Asking again during a ban lengthens it: no request to Binance once it is banned.
+    #expect(client.hosts == ["api.binance.com", "api.exchange.coinbase.com"])
   }
 
   @Test func everyExchangeFailing_saysWhyForEach() async throws {
@@ -140,8 +172,9 @@ struct LoadHistoryFromTheExchangesUseCaseTests {
     },
     onEvent: @escaping @Sendable (PriceSourceEvent) -> Void = { _ in }
   ) -> CandleHistory.Loader {
-    CandleHistory.remoteLoader(
-      [.binance, .coinbase], currency: .usd, client: client, clock: ContinuousClock(),
+    CandleHistory.RemoteChain(
+      [PriceSourceDefinition.binance.candles!, PriceSourceDefinition.coinbase.candles!],
+      currency: .usd, client: client, clock: ContinuousClock(),
       now: { Self.now }, inheritedLimit: inheritedLimit, onLimit: onLimit,
       onEvent: { event in
         // Latencies are real time here: kept out of the comparison.
@@ -150,7 +183,8 @@ struct LoadHistoryFromTheExchangesUseCaseTests {
         } else {
           onEvent(event)
         }
-      })
+      }
+    ).load
   }
 }
 

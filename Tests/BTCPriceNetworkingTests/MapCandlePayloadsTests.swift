@@ -58,7 +58,7 @@ struct MapCandlePayloadsTests {
 
   // MARK: Coinbase Exchange (time in s, LOW, HIGH, open, close as JSON numbers, newest first)
 
-  let coinbaseUSD = CandleSourceDefinition.coinbase.markets[.usd]!
+  let coinbaseUSD = PriceSourceDefinition.coinbase.candles!.markets[.usd]!
 
   @Test func coinbase_readsLowHighOpenCloseNewestFirst_asTheirLiteralText() throws {
     // The second row is ccxt's recorded BTC candle (coinbaseexchange.json, fetchOHLCV); the first,
@@ -187,7 +187,7 @@ struct MapCandlePayloadsTests {
 
   // MARK: OKX (every field a string, time in ms, newest first, `code` "0" or an error)
 
-  let okxUSD = CandleSourceDefinition.okx.markets[.usd]!
+  let okxUSD = PriceSourceDefinition.okx.candles!.markets[.usd]!
 
   @Test func okx_deliversExactPricesNewestFirstTurnedOldestFirst() throws {
     let body = """

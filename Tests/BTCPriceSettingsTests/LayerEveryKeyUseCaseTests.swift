@@ -102,6 +102,22 @@ struct LayerEveryKeyUseCaseTests {
         file: "ws://file.example/\(id)", defaultValue: nil,
         read: { $0.streamURLs[id]?.absoluteString })
     }
+    + [
+      Key(
+        // On by default: `--no-history` (false) is what the command line gives.
+        name: "history", variable: "BTC_PRICE_HISTORY", commandLine: "false", environment: "true",
+        file: "false", defaultValue: "\(PriceDefaults.history)",
+        read: { "\($0.effectiveHistory)" })
+    ]
+    + PriceSourceRegistry.all.compactMap { definition in
+      guard definition.candles != nil else { return nil }
+      let id = definition.source.id
+      return Key(
+        name: "\(id)-candles-url", variable: definition.candlesURLEnvironmentVariable,
+        commandLine: "http://cli.example/\(id)", environment: "https://env.example/\(id)",
+        file: "http://file.example/\(id)", defaultValue: nil,
+        read: { $0.candlesURLs[id]?.absoluteString })
+    }
 
   @Test func theTable_coversEverySettingKey() {
     #expect(Self.keys.map(\.name) == SettingKey.all.map(\.name))

@@ -74,7 +74,8 @@ struct LoadSettingsFileUseCaseTests {
         file,
         "\(file.path):3: unknown key \"intervall\"; known keys: sources, currency, interval, "
           + "primary-timeout, format, \(urlKeys), \(apiKeyKeys), cache-path, proxy, no-proxy, "
-          + "ca-file, alert, on-alert, alert-webhook, stream, \(streamURLKeys)")
+          + "ca-file, alert, on-alert, alert-webhook, stream, \(streamURLKeys), history, "
+          + candlesURLKeys)
     }
   }
 
@@ -113,7 +114,7 @@ struct LoadSettingsFileUseCaseTests {
       ),
       (
         "format: \"{prize}\"\n", 1,
-        "format: unknown placeholder {prize} at column 1; known placeholders: {price}, {amount}, {currency}, {time}, {source}, {arrow}, {change}, {change_pct}, {stale}, {alert}; write {{ and }} for literal braces"
+        "format: unknown placeholder {prize} at column 1; known placeholders: {price}, {amount}, {currency}, {time}, {source}, {arrow}, {change}, {change_pct}, {change_24h}, {change_24h_pct}, {stale}, {alert}; write {{ and }} for literal braces"
       ),
       (
         "format: {price}\n", 1,
@@ -369,6 +370,10 @@ struct LayerSettingsUseCaseTests {
 /// The registry's sources, as the settings' error messages list them.
 private let knownSources = PriceSourceRegistry.all.map(\.source.id).joined(separator: ", ")
 private let urlKeys = PriceSourceRegistry.all.map(\.urlOptionName).joined(separator: ", ")
+private let candlesURLKeys = PriceSourceRegistry.all.filter { $0.candles != nil }.map(
+  \.candlesURLOptionName
+)
+.joined(separator: ", ")
 private let streamURLKeys = PriceSourceRegistry.all.filter { $0.stream != nil }.map(
   \.streamURLOptionName
 )

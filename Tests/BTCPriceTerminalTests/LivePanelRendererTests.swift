@@ -49,6 +49,26 @@ struct LivePanelRendererTests {
         ])
   }
 
+  @Test func the24HourChange_followsTheOtherChanges_onTheirLineWhenTheyFit() {
+    let (_, history) = afterTicks(["68800.00", "68950.00", "68901.23"])
+    let day = CandleSeries.day(endingAt: 1_795_356_000) { _ in "68000.00" }
+    let state = presenter.present(.fresh(quote("68901.23")), dayHistory: day)
+
+    #expect(
+      LivePanelRenderer.render(
+        state, trend: presenter.presentTrend(history), width: 120, colors: false)[1]
+        == "▼ -$48.77 (-0.07%) since last tick   ▲ +$101.23 (+0.15%) since start   "
+        + "▲ +$901.23 (+1.33%) in 24 hours")
+    #expect(
+      Array(
+        LivePanelRenderer.render(
+          state, trend: presenter.presentTrend(history), width: 80, colors: false)[1...3]) == [
+          "▼ -$48.77 (-0.07%) since last tick",
+          "▲ +$101.23 (+0.15%) since start",
+          "▲ +$901.23 (+1.33%) in 24 hours",
+        ])
+  }
+
   @Test func stale_showsTheBannerOnItsOwnLinesAndNoChange() {
     var history = PriceHistory()
     history.record(presenter.present(.fresh(quote("68901.23"))))

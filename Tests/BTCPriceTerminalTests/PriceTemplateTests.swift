@@ -1,6 +1,7 @@
 import BTCPriceCore
 import BTCPriceFeature
 import BTCPriceTerminal
+import BTCPriceTestSupport
 import Foundation
 import Testing
 
@@ -55,6 +56,21 @@ struct RenderFormatTemplateUseCaseTests {
     #expect(try render(all, euro.nothingKnown, nil) == "-|-|EUR|-|-|•|||stale")
   }
 
+  @Test func render_showsThe24HourChange_andNothingWhileTheHistoryCannotSay() throws {
+    let presenter = PricePresenter(timestamps: .utc(precision: .seconds), currency: .eur)
+    let day = CandleSeries.day(endingAt: 1_795_356_000, currency: .eur) { _ in "70000" }
+    let fall = presenter.present(.fresh(quote("68901.23", currency: "EUR")), dayHistory: day)
+    let unknown = presenter.present(.fresh(quote("68901.23", currency: "EUR")), dayHistory: nil)
+    let template = "{price} {change_24h} ({change_24h_pct})"
+
+    #expect(try render(template, fall, up) == "€68,901.23 -€1,098.77 (-1.57%)")
+    #expect(try render(template, unknown, up) == "€68,901.23  ()")
+    // Coloured by its own direction, not the last tick's.
+    #expect(
+      try PriceTemplate("{change_24h}").render(fall, change: up, colors: true)
+        == "\u{1B}[31m-€1,098.77\u{1B}[0m")
+  }
+
   @Test func render_keepsTheExactAmountAndTheYensNoDecimals() throws {
     let yen = TickStates(currency: .jpy, value: "12081078.5")
     let change = TickStates.change("12080000", "12081078.5", currency: .jpy)
@@ -83,7 +99,7 @@ struct RenderFormatTemplateUseCaseTests {
     expectError(
       "{arrow} {prize}",
       #"unknown placeholder {prize} at column 9; known placeholders: {price}, {amount}, "#
-        + "{currency}, {time}, {source}, {arrow}, {change}, {change_pct}, {stale}, {alert}; "
+        + "{currency}, {time}, {source}, {arrow}, {change}, {change_pct}, {change_24h}, {change_24h_pct}, {stale}, {alert}; "
         + "write {{ and }} for literal braces")
   }
 
@@ -132,7 +148,7 @@ struct RenderFormatTemplateUseCaseTests {
   // MARK: Helpers
 
   private var knownList: String {
-    "{price}, {amount}, {currency}, {time}, {source}, {arrow}, {change}, {change_pct}, {stale}, "
+    "{price}, {amount}, {currency}, {time}, {source}, {arrow}, {change}, {change_pct}, {change_24h}, {change_24h_pct}, {stale}, "
       + "{alert}; write {{ and }} for literal braces"
   }
 
