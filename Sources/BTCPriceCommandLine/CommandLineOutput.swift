@@ -9,16 +9,20 @@ public struct CommandLineOutput: Sendable {
   let stderr: TerminalWriter
   /// The terminal's width in columns now.
   let width: @Sendable () -> Int
+  /// The terminal's height in rows now; nil when not known.
+  let height: @Sendable () -> Int?
 
   /// - Parameters:
   ///   - stdout: writes stdout (``TerminalWriter/standardStreams(stdout:stderr:)``).
   ///   - stderr: writes stderr; the same writer as `stdout` when they are the same file.
   public init(
-    stdout: TerminalWriter, stderr: TerminalWriter, width: @escaping @Sendable () -> Int = { 80 }
+    stdout: TerminalWriter, stderr: TerminalWriter, width: @escaping @Sendable () -> Int = { 80 },
+    height: @escaping @Sendable () -> Int? = { nil }
   ) {
     self.stdout = stdout
     self.stderr = stderr
     self.width = width
+    self.height = height
   }
 
   /// Queues bytes for stdout; `kind` says how they wait while the reader is away.

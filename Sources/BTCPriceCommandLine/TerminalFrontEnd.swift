@@ -67,7 +67,7 @@ public struct TerminalFrontEnd: Sendable {
       mode: mode, presenter: presenter,
       write: { text throws(TerminalOutputError) in try output.write(text, as: kind) },
       writeDiagnostic: output.writeDiagnostic, outputIsBehind: { output.stdout.isBehind },
-      width: output.width)
+      width: output.width, height: output.height)
     output.stdout.whenCaughtUp { session.outputCaughtUp() }
     return await finishWriting(await outcome(session: session, presenter: presenter))
   }

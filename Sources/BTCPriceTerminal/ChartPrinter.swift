@@ -14,6 +14,18 @@ import BTCPriceFeature
 public enum ChartPrinter {
   /// What the chart fills when stdout is not a terminal and has no size of its own.
   public static let pipeSize = (width: 80, height: 12)
+  /// The most lines a printed chart takes, however tall the terminal: a chart is read at a
+  /// glance, and the prompt and what was printed before stay on screen.
+  public static let maximumHeight = 20
+
+  /// The chart's size in a terminal of `columns` × `rows` (nil: not known, e.g. a pipe without
+  /// `$COLUMNS` or `$LINES`): the whole width, and the height less the prompt's line, at most
+  /// ``maximumHeight``; ``pipeSize`` where the terminal does not say.
+  public static func size(columns: Int?, rows: Int?) -> (width: Int, height: Int) {
+    let width = columns.flatMap { $0 > 0 ? $0 : nil } ?? pipeSize.width
+    let height = rows.flatMap { $0 > 0 ? min($0 - 1, maximumHeight) : nil } ?? pipeSize.height
+    return (width, height)
+  }
 
   /// Prints the chart of `range` through `write` (one call per line, without the newline) and
   /// any problem through `warn`.

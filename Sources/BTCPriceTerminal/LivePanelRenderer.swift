@@ -16,22 +16,69 @@ import BTCPriceFeature
 ///
 /// Narrow terminals drop the sparkline first (below ``sparklineMinimumWidth`` columns), then put
 /// the two changes on lines of their own; the banner wraps; anything else too long is cut with `…`.
+///
+/// With the day's chart (a run that keeps the price history) and a terminal tall enough for the
+/// panel and ``chartMinimumHeight`` more lines, the chart of the day (its time axis, low and high,
+/// the 24-hour change; at most ``chartMaximumHeight`` lines) takes the sparkline's place. A
+/// shorter terminal shows the sparkline, and one too short even for that shows neither: the
+/// panel never scrolls the screen.
 public enum LivePanelRenderer {
   public static let sparklineMinimumWidth = 60
+  /// The fewest lines the chart is drawn in: ``ChartRenderer/minimumHeight`` and its title.
+  public static let chartMinimumHeight = ChartRenderer.minimumHeight + 1
+  /// The most: enough for the day's shape, the rest of the terminal left to what was there.
+  public static let chartMaximumHeight = 12
 
+  /// - Parameters:
+  ///   - chart: the day's chart, drawn where `height` leaves room for it.
+  ///   - height: the terminal's rows; nil when not known (no chart; the sparkline as ever).
   public static func render(
-    _ state: PriceViewState, trend: PriceTrendViewState, width: Int, colors: Bool
+    _ state: PriceViewState, trend: PriceTrendViewState, width: Int, colors: Bool,
+    chart: ChartViewState? = nil, height: Int? = nil
   ) -> [String] {
     let width = max(width, 20)
-    var lines: [String] = []
+    var below: [String] = []
+    if let alert = state.alert {
+      below.append(ANSIStyle.banner.apply(fit(alert.panelText, width: width), enabled: colors))
+    }
+    // The chart's own last line says the 24-hour change: the lines above leave it out then.
+    let withChart = head(state, trend: trend, width: width, colors: colors, change24h: false)
+    // One row stays free for the cursor, so the panel never scrolls the screen.
+    if let chart, let height, height - 1 - withChart.count - below.count >= chartMinimumHeight {
+      let room = height - 1 - withChart.count - below.count
+      let drawn = ChartRenderer.render(
+        chart, width: width, height: min(room, chartMaximumHeight),
+        glyphs: colors ? .braille : .ascii, colors: colors)
+      if !drawn.isEmpty { return withChart + drawn + below }
+    }
+    var lines = head(state, trend: trend, width: width, colors: colors, change24h: true)
+    let room = height.map { $0 - 1 - lines.count - below.count }
+    if room.map({ $0 >= 1 }) ?? true, width >= sparklineMinimumWidth,
+      let rangeText = trend.rangeText
+    {
+      let bars = Sparkline.render(trend.recentValues)
+      let range = "  " + rangeText
+      if bars.count + range.count <= width {
+        lines.append(bars + ANSIStyle.dim.apply(range, enabled: colors))
+      }
+    }
+    return lines + below
+  }
 
+  /// The price, the changes (the 24-hour one when `change24h`), the source line and the banner.
+  private static func head(
+    _ state: PriceViewState, trend: PriceTrendViewState, width: Int, colors: Bool,
+    change24h: Bool
+  ) -> [String] {
+    var lines: [String] = []
     let price = ANSIStyle.paint(
       state.priceText, for: state.isStale ? nil : trend.sinceLastTick?.direction,
       enabled: colors)
     lines.append(
       fit(state.pairText + "  " + ANSIStyle.bold.apply(price, enabled: colors), width: width))
 
-    let segments = [trend.sinceLastTick, trend.sinceStart, state.change24h].compactMap { $0 }.map {
+    let changes = [trend.sinceLastTick, trend.sinceStart, change24h ? state.change24h : nil]
+    let segments = changes.compactMap { $0 }.map {
       change in
       "\(ANSIStyle.paint(change.text, for: change.direction, enabled: colors)) \(change.label)"
     }
@@ -50,18 +97,6 @@ public enum LivePanelRenderer {
       for line in wrap(banner, width: width) {
         lines.append(ANSIStyle.banner.apply(line, enabled: colors))
       }
-    }
-
-    if width >= sparklineMinimumWidth, let rangeText = trend.rangeText {
-      let bars = Sparkline.render(trend.recentValues)
-      let range = "  " + rangeText
-      if bars.count + range.count <= width {
-        lines.append(bars + ANSIStyle.dim.apply(range, enabled: colors))
-      }
-    }
-
-    if let alert = state.alert {
-      lines.append(ANSIStyle.banner.apply(fit(alert.panelText, width: width), enabled: colors))
     }
     return lines
   }

@@ -9,6 +9,6 @@ extension TerminalSession: PriceTickView {
   }
 
   public func show(_ tick: PriceTick) throws(TerminalOutputError) {
-    try show(tick.state, reason: tick.outageReason)
+    try show(tick.state, reason: tick.outageReason, chart: tick.chart)
   }
 }

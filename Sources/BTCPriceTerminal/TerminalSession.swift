@@ -68,6 +68,8 @@ public final class TerminalSession: Sendable {
     var lastAlert: AlertViewState?
     /// The live panel's lines as they are on screen now, to move back over them.
     var panel: [String] = []
+    /// The last tick's chart of the day, for the live panel.
+    var chart: ChartViewState?
     var cursorHidden = false
     /// The live panel or Waybar held back a frame while the output was behind.
     var owed = false
@@ -81,6 +83,7 @@ public final class TerminalSession: Sendable {
   private let writeDiagnostic: @Sendable (String) -> Void
   private let width: @Sendable () -> Int
   private let outputIsBehind: @Sendable () -> Bool
+  private let height: @Sendable () -> Int?
   private let state = Locked(State())
 
   /// - Parameters:
@@ -90,12 +93,14 @@ public final class TerminalSession: Sendable {
   ///   - outputIsBehind: whether what was written has not all reached stdout yet
   ///     (``TerminalWriter/isBehind``); the live panel and Waybar then hold their frame back.
   ///   - width: the terminal's width in columns now.
+  ///   - height: its height in rows now, nil when not known: the live panel shows the day's
+  ///     chart only where it fits.
   public init(
     mode: Mode, presenter: PricePresenter,
     write: @escaping @Sendable (String) throws(TerminalOutputError) -> Void,
     writeDiagnostic: @escaping @Sendable (String) -> Void = { _ in },
     outputIsBehind: @escaping @Sendable () -> Bool = { false },
-    width: @escaping @Sendable () -> Int
+    width: @escaping @Sendable () -> Int, height: @escaping @Sendable () -> Int? = { nil }
   ) {
     self.mode = mode
     self.presenter = presenter
@@ -103,6 +108,7 @@ public final class TerminalSession: Sendable {
     self.writeDiagnostic = writeDiagnostic
     self.outputIsBehind = outputIsBehind
     self.width = width
+    self.height = height
   }
 
   /// The mode for the flags and what stdout is, and a note for stderr when `--live` cannot be
@@ -136,9 +142,14 @@ public final class TerminalSession: Sendable {
     }
   }
 
-  /// - Parameter reason: why no source gives a price (``OutageNotice/reason``), for `--json`.
-  public func show(_ viewState: PriceViewState, reason: String? = nil) throws(TerminalOutputError) {
+  /// - Parameters:
+  ///   - reason: why no source gives a price (``OutageNotice/reason``), for `--json`.
+  ///   - chart: the day's chart, which the live panel shows where the terminal is tall enough.
+  public func show(
+    _ viewState: PriceViewState, reason: String? = nil, chart: ChartViewState? = nil
+  ) throws(TerminalOutputError) {
     try withState { state throws(TerminalOutputError) in
+      state.chart = chart
       state.history.record(viewState)
       state.last = viewState
       switch mode {
@@ -290,7 +301,8 @@ public final class TerminalSession: Sendable {
       try write(ANSIStyle.bell)
     }
     let lines = LivePanelRenderer.render(
-      last, trend: presenter.presentTrend(state.history), width: width(), colors: colors)
+      last, trend: presenter.presentTrend(state.history), width: width(), colors: colors,
+      chart: state.chart, height: height())
     try write(LiveFrame.compose(lines, replacingHeight: rows))
     state.panel = lines
   }

@@ -95,11 +95,11 @@ struct BTCPriceCommand: AsyncParsableCommand {
         btc-price --binance-url \\
           'https://api.binance.us/api/v3/ticker/price?symbol=BTCUSDT'      Binance.US
 
-      SEE ALSO: btc-price help serve | publish | doctor; the manual is docs/USAGE.md in \
+      SEE ALSO: btc-price help serve | publish | doctor | chart; the manual is docs/USAGE.md in \
       the source (also SOURCES.md, ALERTS.md, STATUS-BARS.md, SETTINGS.md).
       """,
     version: BTCPriceVersion.current,
-    subcommands: [ServeCommand.self, PublishCommand.self, DoctorCommand.self]
+    subcommands: [ServeCommand.self, PublishCommand.self, DoctorCommand.self, ChartCommand.self]
   )
 
   @OptionGroup var pipeline: PipelineOptions
@@ -194,7 +194,7 @@ struct BTCPriceCommand: AsyncParsableCommand {
 
   /// Ends quietly the way `yes | head` does: killed by SIGPIPE, which the shell reports as 141.
   /// (SwiftNIO ignores SIGPIPE for its sockets, which is why the write saw EPIPE instead.)
-  private static func endAsABrokenPipeDoes() -> Never {
+  static func endAsABrokenPipeDoes() -> Never {
     signal(SIGPIPE, SIG_DFL)
     kill(getpid(), SIGPIPE)
     _exit(128 + SIGPIPE)

@@ -18,7 +18,7 @@ enum Console {
 
   /// Where the front ends write.
   static let output = CommandLineOutput(
-    stdout: writers.stdout, stderr: writers.stderr, width: terminalWidth)
+    stdout: writers.stdout, stderr: writers.stderr, width: terminalWidth, height: terminalRows)
 
   /// Puts `text` on stdout and waits until it is written, or says why it cannot be: the reader
   /// is gone (EPIPE), or another error (`No space left on device`). For a one-shot report off any
@@ -55,10 +55,24 @@ enum Console {
 
   /// The terminal's width in columns, or `$COLUMNS`, or 80.
   static func terminalWidth() -> Int {
+    terminalColumns() ?? 80
+  }
+
+  /// The terminal's columns (`ioctl`), else `$COLUMNS`; nil when neither says.
+  static func terminalColumns() -> Int? {
     var size = winsize()
     if ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 {
       return Int(size.ws_col)
     }
-    return getenv("COLUMNS").flatMap { Int(String(cString: $0)) } ?? 80
+    return getenv("COLUMNS").flatMap { Int(String(cString: $0)) }
+  }
+
+  /// The terminal's rows (`ioctl`), else `$LINES`; nil when neither says.
+  static func terminalRows() -> Int? {
+    var size = winsize()
+    if ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_row > 0 {
+      return Int(size.ws_row)
+    }
+    return getenv("LINES").flatMap { Int(String(cString: $0)) }
   }
 }

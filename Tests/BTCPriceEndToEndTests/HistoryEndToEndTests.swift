@@ -1,4 +1,7 @@
+import BTCPriceCore
+import BTCPriceFeature
 import BTCPriceNetworking
+import BTCPricePersistence
 import BTCPriceTestSupport
 import Foundation
 import Testing
@@ -87,6 +90,74 @@ extension BinaryEndToEndTests {
         #expect(after.stdoutText.first?.contains(#""change24h":{"absolute":"901.23""#) == true)
         #expect(await server.candleRequests(to: .binance).count == 1)
         #expect(await server.requests(to: .binance).count == 61)
+      }
+    }
+
+    // MARK: btc-price chart
+
+    /// 2026-11-22 13:55 UTC: the last of the known candles opens here.
+    static let lastStart = 1_795_355_700
+    /// A V: $69,450.00 a day before, $68,000.00 at 01:55, back to $69,440.00.
+    static let vShape = (0..<290).map { "\(68_000 + abs($0 - 145) * 10).00" }
+
+    @Test func chart_printsTheKnownCandles_sizedByColumnsAndLines_inPlainCharacters() async throws {
+      try await FakeExchangeServer.withRunning { server in
+        await server.stubCandles(
+          .binance, .binanceKlines(Self.vShape, lastStart: Self.lastStart))
+
+        let run = try BinaryProcess(
+          ["chart", "--sources", "binance", "--cache-path", cachePath] + server.urlArguments,
+          environment: ["TZ": "UTC", "COLUMNS": "60", "LINES": "10"])
+
+        #expect(await run.waitForExit() == 0)
+        #expect(
+          run.stdoutText == [
+            "BTC/USD, last 24 hours · Binance",
+            "$69,440.00 ***                                           ***",
+            "             ******                                 ******  ",
+            "                  ******                       ******       ",
+            "                       ******             ******            ",
+            "                            ******   ******                 ",
+            "$68,000.00                       *****                      ",
+            "                   18:00       00:00       06:00       12:00",
+            "▲ +$10.00 (+0.01%) in 24 hours",
+          ])
+        #expect(run.stderrText.isEmpty)
+        #expect(await server.candleRequests(to: .binance).count == 1)
+      }
+    }
+
+    /// Offline with the day kept from three hours ago: the kept day is drawn with its age, the
+    /// failure said once, and the status is 1, as `--once`'s after a failed tick.
+    @Test func chart_offline_printsTheKeptDayWithItsAge() async throws {
+      try await FakeExchangeServer.withRunning { server in
+        await server.stubCandles(.binance, FakeResponse(status: 503, json: "{}"))
+        let fetchedAt = Date().addingTimeInterval(-3 * 3_600)
+        let store = FileCandleStore(
+          besidePriceFile: URL(fileURLWithPath: cachePath),
+          knownSources: PriceSourceRegistry.sources, currency: .usd)
+        let day = (0..<290).map { index in
+          Candle.flat(
+            TimeInterval(Self.lastStart - 300 * (289 - index)), Self.vShape[index])
+        }
+        try store.save(
+          CandleSeries(
+            currency: .usd, period: .seconds(300), candles: day, source: .binance,
+            fetchedAt: fetchedAt), for: .day)
+
+        let run = try BinaryProcess(
+          ["chart", "--sources", "binance", "--cache-path", cachePath] + server.urlArguments,
+          environment: ["TZ": "UTC", "COLUMNS": "60", "LINES": "10"])
+
+        #expect(await run.waitForExit() == 1)
+        let age = TimestampFormatter.utc(precision: .minutes).format(fetchedAt)
+        #expect(run.stdoutText.first == "BTC/USD, last 24 hours · Binance  as of \(age)")
+        #expect(run.stdoutText.count == 9)
+        #expect(run.stdoutText.last == "▲ +$10.00 (+0.01%) in 24 hours")
+        #expect(
+          run.stderrText
+            == "btc-price: warning: Failed to update the price history (binance: HTTP 503); "
+            + "showing it as of \(age)\n")
       }
     }
 

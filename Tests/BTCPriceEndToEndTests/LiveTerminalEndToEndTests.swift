@@ -77,6 +77,27 @@ extension BinaryEndToEndTests {
       }
     }
 
+    /// With the price history: a tall terminal shows the day's chart (title, time axis, the
+    /// 24-hour change as its last line) in the sparkline's place; a short one the sparkline and
+    /// the change on the changes' line.
+    @Test(arguments: [(rows: 40, chart: true), (rows: 9, chart: false)])
+    func live_showsTheDaysChartOnlyInATallEnoughTerminal(rows: Int, chart: Bool) async throws {
+      try await FakeExchangeServer.withRunning { server in
+        await server.stub(.binance, .binance(price: "68901.23"), .binance(price: "68950.00"))
+        await server.stubCandles(.binance, .binanceDay(flatAt: "68000.00"))
+
+        let run = try await runInTerminal(
+          server, ["--live", "--history", "--interval", "0.3", "--count", "2"], rows: rows,
+          environment: ["NO_COLOR": "1", "TZ": "UTC"])
+
+        #expect(run.status == 0)
+        #expect(run.output.contains("BTC/USD, last 24 hours · Binance") == chart)
+        #expect(run.output.contains("$68,000.00 ") == chart, "the chart's low beside it")
+        #expect(run.output.contains("low $68,901.23  high $68,950.00") == !chart, "the sparkline")
+        #expect(run.output.contains("▲ +$950.00 (+1.40%) in 24 hours"))
+      }
+    }
+
     @Test func plainLinesOnATerminal_paintRisesGreen() async throws {
       try await FakeExchangeServer.withRunning { server in
         await server.stub(.binance, .binance(price: "68901.23"), .binance(price: "68950.00"))
@@ -156,7 +177,7 @@ extension BinaryEndToEndTests {
     }
 
     private func runInTerminal(
-      _ server: FakeExchangeServer, _ arguments: [String], columns: Int = 80,
+      _ server: FakeExchangeServer, _ arguments: [String], columns: Int = 80, rows: Int = 24,
       environment: [String: String] = [:],
       interruptAfterPanels: Int = 0, signal: String = "INT", steps: String = "[]"
     ) async throws -> TerminalRun {
@@ -171,7 +192,8 @@ extension BinaryEndToEndTests {
       process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
       process.arguments =
         [
-          "python3", script.path, "--cols", "\(columns)", "--out", outputFile.path,
+          "python3", script.path, "--cols", "\(columns)", "--rows", "\(rows)", "--out",
+          outputFile.path,
           "--interrupt-after", "\(interruptAfterPanels)", "--signal", signal, "--steps", steps,
           "--",
           binary, "--no-cache", "--primary-timeout", "3",

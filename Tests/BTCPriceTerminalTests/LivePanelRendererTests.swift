@@ -69,6 +69,39 @@ struct LivePanelRendererTests {
         ])
   }
 
+  @Test func aTallTerminal_showsTheDaysChartInTheSparklinesPlace_thenTheSparkline_thenNeither() {
+    let (_, history) = afterTicks(["68800.00", "68950.00", "68901.23"])
+    let day = CandleSeries.day(endingAt: 1_795_356_000) { "\(68_000 + abs($0 - 145) * 10)" }
+    let state = presenter.present(.fresh(quote("68901.23")), dayHistory: day)
+    let chart = try! #require(
+      ChartPresenter(timestamps: .utc(precision: .minutes))
+        .present(day, range: .day, current: quote("68901.23"), now: quoteTime))
+    func panel(height: Int?) -> [String] {
+      LivePanelRenderer.render(
+        state, trend: presenter.presentTrend(history), width: 60, colors: false, chart: chart,
+        height: height)
+    }
+    let head = [
+      "BTC/USD  $68,901.23",
+      "▼ -$48.77 (-0.07%) since last tick",
+      "▲ +$101.23 (+0.15%) since start",
+      "Last updated Nov 22, 14:03:05 from Binance",
+    ]
+
+    // 4 lines, at most 12 of chart, and the cursor's row.
+    #expect(panel(height: 40).count == 4 + LivePanelRenderer.chartMaximumHeight)
+    #expect(Array(panel(height: 40).prefix(5)) == head + ["BTC/USD, last 24 hours · Binance"])
+    #expect(panel(height: 40).last == "▼ -$538.77 (-0.78%) in 24 hours")
+    #expect(panel(height: 11).count == 10)
+    // One row short of the chart's 6: the sparkline, and the 24-hour change above it.
+    var withChange = head
+    withChange.insert("▼ -$538.77 (-0.78%) in 24 hours", at: 3)
+    #expect(panel(height: 10) == withChange + ["▁█▆  low $68,800.00  high $68,950.00"])
+    // Not even the sparkline fits; without a known height it is there as ever.
+    #expect(panel(height: 6) == withChange)
+    #expect(panel(height: nil).count == 6)
+  }
+
   @Test func stale_showsTheBannerOnItsOwnLinesAndNoChange() {
     var history = PriceHistory()
     history.record(presenter.present(.fresh(quote("68901.23"))))

@@ -17,6 +17,15 @@ struct PrintOneChartUseCaseTests {
     .init(source: .binance, error: .httpStatus(451, message: nil))
   ])
 
+  @Test func size_isTheTerminalsWidth_andItsHeightLessThePromptUpTo20Lines() {
+    #expect(ChartPrinter.size(columns: 120, rows: 50) == (width: 120, height: 20))
+    #expect(ChartPrinter.size(columns: 60, rows: 21) == (width: 60, height: 20))
+    #expect(ChartPrinter.size(columns: 60, rows: 10) == (width: 60, height: 9))
+    // A pipe without $COLUMNS and $LINES, or a size of 0: 80 × 12.
+    #expect(ChartPrinter.size(columns: nil, rows: nil) == (width: 80, height: 12))
+    #expect(ChartPrinter.size(columns: 0, rows: 0) == (width: 80, height: 12))
+  }
+
   @Test func aFetchedHistory_isDrawnAndExitsZero() async throws {
     let fetches = Locked(0)
     let run = try await print(

@@ -1,0 +1,71 @@
+import ArgumentParser
+import BTCPriceCommandLine
+import BTCPriceCore
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+
+/// `btc-price chart [--range 24h|7d|30d]`: prints one chart of the price history and exits.
+/// Parsing only: ``ChartFrontEnd`` composes, ``ChartPrinter`` decides.
+struct ChartCommand: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "chart",
+    abstract: "Print a chart of the price over the last day, week or month, and exit.",
+    discussion: """
+      The exchanges' candles (docs/HISTORY.md), asked unless the kept history is younger than \
+      its refresh (15 min for the day, 1 h for the week and month), kept beside the cache. \
+      Sized to the terminal; plain characters into a pipe or with NO_COLOR. Offline, the kept \
+      history is drawn with its age.
+
+      Exit status 0 when the chart is up to date, 1 when the exchanges could not be asked or \
+      nothing is known, as --once.
+      """)
+
+  @Option(
+    help: ArgumentHelp(
+      "How far back: 24h (default), 7d or 30d.", valueName: "range"))
+  var range: ChartRange = .day
+
+  @OptionGroup(visibility: .private) var root: BTCPriceCommand
+
+  func validate() throws {
+    if root.once || root.count != nil || root.live || root.waybar || root.format != nil
+      || root.maxAge != nil || root.json
+    {
+      throw ValidationError(
+        "--once, --count, --live, --waybar, --format, --json and --max-age are for the "
+          + "price, not chart.")
+    }
+  }
+
+  func run() async throws {
+    let environment = ProcessInfo.processInfo.environment
+    let resolved = try root.pipeline.resolved(environment: environment, format: nil)
+    let isTerminal = Console.stdoutIsTerminal
+    let frontEnd = ChartFrontEnd(
+      options: resolved, range: range, output: Console.output,
+      terminal: (
+        columns: Console.terminalColumns(), rows: Console.terminalRows(), isTerminal: isTerminal
+      ),
+      environment: environment)
+    switch await frontEnd.run() {
+    case .printed(let status): throw ExitCode(status)
+    case .readerGone: BTCPriceCommand.endAsABrokenPipeDoes()
+    case .outputFailed(let reason):
+      Console.error("cannot write to stdout: \(reason)")
+      throw ExitCode(BTCPriceCommand.outputErrorStatus)
+    }
+  }
+}
+
+extension ChartRange: ExpressibleByArgument {
+  public init?(argument: String) {
+    guard let range = ChartRange.named(argument) else { return nil }
+    self = range
+  }
+
+  public static var allValueStrings: [String] { allCases.map(\.rawValue) }
+}
