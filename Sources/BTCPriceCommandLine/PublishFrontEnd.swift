@@ -87,7 +87,7 @@ public struct PublishFrontEnd: Sendable {
     }
 
     func show(_ tick: PriceTick) async throws {
-      let event = broadcaster.publish(tick.state)
+      let event = broadcaster.publish(tick.state, chart: tick.chart)
       publisher.publish(EdgeMessage.messages(for: event), tick: event.id)
     }
   }

@@ -35,9 +35,54 @@ public struct PricePagePresenter: Sendable {
   ///   - previousValue: the value the tick before showed, if any, for the change.
   ///   - recentValues: the fresh values of the ticks so far, oldest first, this tick's included;
   ///     the last ``sparklineLength`` are drawn.
-  public func present(_ state: PriceViewState, previousValue: Decimal?, recentValues: [Decimal])
-    -> PricePageViewState
-  {
+  ///   - chart: the day's chart (``PriceTick/chart``); nil without a price history.
+  public func present(
+    _ state: PriceViewState, previousValue: Decimal?, recentValues: [Decimal],
+    chart: ChartViewState? = nil
+  ) -> PricePageViewState {
+    var page = presentPrice(state, previousValue: previousValue, recentValues: recentValues)
+    if let change = state.change24h {
+      page.change24hText = "\(change.text) \(change.label)"
+      page.change24hDirection = Self.word(change.direction)
+    }
+    page.chart = chart.map(presentChart)
+    return page
+  }
+
+  /// The chart in the page's 600 × 200 box: the closes as a line (the high at the top, 10 units
+  /// of margin above and below so the line's width is not cut), the area under it, the axis's
+  /// marks in whole percent, the low and the high.
+  public func presentChart(_ chart: ChartViewState) -> PageChartViewState {
+    let (width, height) = (Double(PageChartViewState.width), Double(PageChartViewState.height))
+    let points = chart.points.map { point in
+      SparklinePoints.oneDecimal(point.x * width) + ","
+        + SparklinePoints.oneDecimal(10 + (1 - point.close) * (height - 20))
+    }
+    let first = chart.points.first.map { SparklinePoints.oneDecimal($0.x * width) } ?? "0.0"
+    let last = chart.points.last.map { SparklinePoints.oneDecimal($0.x * width) } ?? "0.0"
+    let bottom = SparklinePoints.oneDecimal(height)
+    return PageChartViewState(
+      title: chart.title, ageText: chart.ageText, line: points.joined(separator: " "),
+      area: ([first + "," + bottom] + points + [last + "," + bottom]).joined(separator: " "),
+      direction: Self.word(chart.direction), highText: "high \(chart.highText)",
+      lowText: "low \(chart.lowText)",
+      times: chart.timeLabels.map {
+        PageChartViewState.TimeMark(position: Int(($0.x * 100).rounded()), text: $0.text)
+      },
+      label: chart.accessibilityLabel)
+  }
+
+  private static func word(_ direction: PriceChange.Direction) -> String {
+    switch direction {
+    case .up: "up"
+    case .down: "down"
+    case .unchanged: "unchanged"
+    }
+  }
+
+  private func presentPrice(
+    _ state: PriceViewState, previousValue: Decimal?, recentValues: [Decimal]
+  ) -> PricePageViewState {
     let quote = state.quote
     let phase = quote == nil ? "empty" : state.isStale ? "stale" : "fresh"
     var direction = "none"

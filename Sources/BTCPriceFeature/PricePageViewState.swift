@@ -38,6 +38,12 @@ public struct PricePageViewState: Equatable, Sendable {
   public let sparklinePoints: String
   /// `Price over the last 60 ticks`.
   public let sparklineLabel: String
+  /// `▲ +$1,140.00 (+1.68%) in 24 hours`; empty while the price history cannot say.
+  public var change24hText: String = ""
+  /// `up`, `down`, `unchanged`, or `none` without a 24-hour change.
+  public var change24hDirection: String = "none"
+  /// The day's chart; nil without a price history.
+  public var chart: PageChartViewState? = nil
 
   /// Shown while the page has lost its stream and is reconnecting.
   public static let reconnectingText = "Reconnecting…"
@@ -54,10 +60,12 @@ public struct PricePageViewState: Equatable, Sendable {
       ("time", timeText), ("source", sourceText), ("banner", bannerText), ("title", titleText),
       ("announceState", stateAnnouncement), ("announcePrice", priceAnnouncement),
       ("sparkline", sparklinePoints), ("sparklineLabel", sparklineLabel),
-      ("silentBanner", silentBannerText),
+      ("silentBanner", silentBannerText), ("change24h", change24hText),
+      ("change24hDirection", change24hDirection),
     ]
     return "{"
       + fields.map { "\"\($0.0)\":" + ($0.1.map(JSONLineRenderer.string) ?? "null") }
-      .joined(separator: ",") + ",\"silentAfter\":\(silentAfterMilliseconds)}"
+      .joined(separator: ",") + ",\"silentAfter\":\(silentAfterMilliseconds),"
+      + "\"chart\":\(chart?.json ?? "null")}"
   }
 }

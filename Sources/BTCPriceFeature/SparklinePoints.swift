@@ -34,7 +34,7 @@ public enum SparklinePoints {
   }
 
   /// `12.3`: a coordinate rounded to tenths (the box is 600 × 100; tenths are finer than pixels).
-  private static func oneDecimal(_ value: Double) -> String {
+  static func oneDecimal(_ value: Double) -> String {
     let tenths = Int((value * 10).rounded())
     let sign = tenths < 0 ? "-" : ""
     return "\(sign)\(abs(tenths) / 10).\(abs(tenths) % 10)"

@@ -56,6 +56,32 @@ enum PageAssets {
         $("banner-text").textContent = view.banner || "";
         $("sparkline-line").setAttribute("points", view.sparkline);
         $("sparkline").setAttribute("aria-label", view.sparklineLabel);
+        // The 24-hour change and the day's chart, placed as the presenter sent them (an older
+        // publisher's events have neither: both stay hidden).
+        const day = $("change24h");
+        day.hidden = !view.change24h;
+        day.textContent = view.change24h || "";
+        day.dataset.direction = view.change24hDirection || "none";
+        const chart = view.chart || null;
+        $("chart").hidden = !chart;
+        $("sparkline").toggleAttribute("hidden", !!chart);
+        if (chart) {
+          $("chart").dataset.direction = chart.direction;
+          $("chart-title").textContent = chart.title;
+          $("chart-age").hidden = !chart.age;
+          $("chart-age").textContent = chart.age || "";
+          $("chart-line").setAttribute("points", chart.line);
+          $("chart-area").setAttribute("points", chart.area);
+          $("chart-svg").setAttribute("aria-label", chart.label);
+          $("chart-high").textContent = chart.high;
+          $("chart-low").textContent = chart.low;
+          $("chart-times").replaceChildren(...(chart.times || []).map((mark) => {
+            const span = document.createElement("span");
+            span.className = "at-" + mark.at;
+            span.textContent = mark.text;
+            return span;
+          }));
+        }
         document.title = view.title;
         // Screen readers hear changes of state at once and the price at most once a minute.
         if (view.phase !== wasPhase) {
@@ -228,6 +254,30 @@ enum PageAssets {
       font-weight: 600;
     }
     .sparkline { display: block; width: 100%; height: clamp(3.5rem, 16vh, 14rem); margin-top: 1em; color: var(--accent); }
+    .change24h { font-size: clamp(0.95rem, 2.6vw, 2.6rem); font-variant-numeric: tabular-nums; }
+    .change24h[data-direction="up"], .chart[data-direction="up"] { color: var(--up); }
+    .change24h[data-direction="down"], .chart[data-direction="down"] { color: var(--down); }
+    .chart { margin: 1em 0 0; color: var(--accent); }
+    .chart figcaption { color: var(--muted); font-size: clamp(0.85rem, 2vw, 2rem); margin-bottom: 0.3em; }
+    .chart-age { font-weight: 600; }
+    .chart-box { position: relative; }
+    .chart svg { display: block; width: 100%; height: clamp(6rem, 24vh, 26rem); }
+    .chart-area { fill: currentColor; opacity: 0.12; }
+    .chart-high, .chart-low {
+      position: absolute;
+      left: 0.3em;
+      color: var(--muted);
+      font-size: clamp(0.75rem, 1.7vw, 1.7rem);
+      font-variant-numeric: tabular-nums;
+      background: var(--background);
+      padding: 0 0.25em;
+      border-radius: 0.25em;
+    }
+    .chart-high { top: 0.2em; }
+    .chart-low { bottom: 0.2em; }
+    .chart-times { position: relative; height: 1.6em; color: var(--muted); font-size: clamp(0.75rem, 1.7vw, 1.7rem); }
+    .chart-times span { position: absolute; top: 0.2em; transform: translateX(-50%); white-space: nowrap; }
+    \#(PageAssets.timePositions)
     .connection, .noscript, .alerts { color: var(--muted); font-size: clamp(0.85rem, 2vw, 1.6rem); }
     .alerts button { font: inherit; margin-left: 0.5em; }
     .visually-hidden {
@@ -239,6 +289,12 @@ enum PageAssets {
       white-space: nowrap;
     }
     """#
+
+  /// `.at-0 { left: 0%; }` … `.at-100 { left: 100%; }`: where the chart's time marks go (the
+  /// presenter gives each its whole percent), in the stylesheet because the page allows no
+  /// inline style.
+  static let timePositions = (0...100).map { ".chart-times .at-\($0) { left: \($0)%; }" }
+    .joined(separator: "\n")
 
   /// `/icon.svg`: the home-screen and tab icon.
   static let icon = #"""

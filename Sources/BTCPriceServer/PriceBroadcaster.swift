@@ -109,8 +109,10 @@ public final class PriceBroadcaster: Sendable {
   public var recent: [PriceEvent] { state.withLockedValue { $0.ring } }
 
   /// Records a tick and hands it to every viewer.
+  ///
+  /// - Parameter chart: the day's chart (``PriceTick/chart``), which the page draws.
   @discardableResult
-  public func publish(_ viewState: PriceViewState) -> PriceEvent {
+  public func publish(_ viewState: PriceViewState, chart: ChartViewState? = nil) -> PriceEvent {
     let (event, sinks) = state.withLockedValue { state -> (PriceEvent, [any PriceEventSink]) in
       if !viewState.isStale, let value = viewState.quote?.value {
         state.freshValues.append(value)
@@ -122,7 +124,7 @@ public final class PriceBroadcaster: Sendable {
         id: state.latest.id + 1, state: viewState,
         page: page.present(
           viewState, previousValue: state.latest.state.quote?.value,
-          recentValues: state.freshValues))
+          recentValues: state.freshValues, chart: chart))
       state.latest = event
       state.ring.append(event)
       if state.ring.count > configuration.ringCapacity {

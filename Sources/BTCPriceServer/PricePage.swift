@@ -44,8 +44,11 @@ public enum PricePage {
       <span id="source">\(HTML.escape(view.sourceText ?? ""))</span></span></p>
       <p id="banner" class="banner"\(view.bannerText == nil ? " hidden" : "")>\
       <span id="banner-text">\(HTML.escape(view.bannerText ?? ""))</span> \(bannerTime)</p>
+      <p id="change24h" class="change24h" data-direction="\(view.change24hDirection)"\
+      \(view.change24hText.isEmpty ? " hidden" : "")>\(HTML.escape(view.change24hText))</p>
+      \(chartFigure(view.chart))
       <svg id="sparkline" class="sparkline" viewBox="0 0 600 100" preserveAspectRatio="none" \
-      role="img" aria-label="\(HTML.escape(view.sparklineLabel))">\
+      role="img" aria-label="\(HTML.escape(view.sparklineLabel))"\(view.chart == nil ? "" : " hidden")>\
       <polyline id="sparkline-line" fill="none" stroke="currentColor" stroke-width="3" \
       vector-effect="non-scaling-stroke" stroke-linejoin="round" \
       points="\(HTML.escape(view.sparklinePoints))"/></svg>
@@ -58,6 +61,35 @@ public enum PricePage {
       </body>
       </html>
 
+      """
+  }
+
+  /// The day's chart: its title and age, the line and the area under it in a 600 × 200 box
+  /// stretched to the page's width, the high and the low beside it, the time axis's marks
+  /// placed by the stylesheet's `at-<percent>` classes (no inline style: the page's
+  /// Content-Security-Policy allows none). Hidden without a chart; the script fills it then.
+  public static func chartFigure(_ chart: PageChartViewState?) -> String {
+    let times = (chart?.times ?? []).map {
+      "<span class=\"at-\($0.position)\">\(HTML.escape($0.text))</span>"
+    }.joined()
+    let box = "0 0 \(PageChartViewState.width) \(PageChartViewState.height)"
+    return """
+      <figure id="chart" class="chart" data-direction="\(chart?.direction ?? "none")"\
+      \(chart == nil ? " hidden" : "")>
+      <figcaption><span id="chart-title">\(HTML.escape(chart?.title ?? ""))</span> \
+      <span id="chart-age" class="chart-age"\(chart?.ageText == nil ? " hidden" : "")>\
+      \(HTML.escape(chart?.ageText ?? ""))</span></figcaption>
+      <div class="chart-box"><span id="chart-high" class="chart-high">\
+      \(HTML.escape(chart?.highText ?? ""))</span>\
+      <svg id="chart-svg" viewBox="\(box)" preserveAspectRatio="none" role="img" \
+      aria-label="\(HTML.escape(chart?.label ?? ""))">\
+      <polygon id="chart-area" class="chart-area" points="\(HTML.escape(chart?.area ?? ""))"/>\
+      <polyline id="chart-line" fill="none" stroke="currentColor" stroke-width="3" \
+      vector-effect="non-scaling-stroke" stroke-linejoin="round" \
+      points="\(HTML.escape(chart?.line ?? ""))"/></svg>\
+      <span id="chart-low" class="chart-low">\(HTML.escape(chart?.lowText ?? ""))</span></div>
+      <div id="chart-times" class="chart-times" aria-hidden="true">\(times)</div>
+      </figure>
       """
   }
 

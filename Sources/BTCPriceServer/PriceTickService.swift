@@ -70,7 +70,7 @@ public struct PriceTickService: Service {
 
     func show(_ tick: PriceTick) {
       metrics?.recordTick(tick.state)
-      broadcaster.publish(tick.state)
+      broadcaster.publish(tick.state, chart: tick.chart)
     }
   }
 }

@@ -90,6 +90,59 @@ struct PresentThePageUseCaseTests {
     #expect(json.hasPrefix(#"{"phase":"fresh","direction":"none","pair":"BTC/EUR""#))
   }
 
+  // MARK: The 24-hour change and the day's chart
+
+  /// Three candles of a day flat at €68,000 but for a dip to €67,000 at 02:00, and the live
+  /// price: the chart's points in the page's 600 × 200 box, high at the top.
+  @Test func chart_placesTheClosesInTheBox_andWordsItsTextsAndMarks() throws {
+    let end: TimeInterval = 1_795_356_000
+    let day = CandleSeries.of(
+      [
+        .flat(end - 86_400, "68000"), .flat(end - 43_200, "67000"), .flat(end - 300, "68000"),
+      ], currency: .eur)
+    let chart = try #require(
+      ChartPresenter(timestamps: .utc(precision: .minutes), currency: .eur)
+        .present(day, range: .day, current: quote("68500", currency: "EUR"), now: receivedAt))
+
+    let page = PricePagePresenter(currency: .eur).presentChart(chart)
+
+    // x: each candle's start in the day that ends at 14:03:05 (the first began before it);
+    // y: 10 + (1 - close) × 180, between the day's low and high.
+    #expect(page.line == "0.0,10.0 298.7,190.0 596.6,10.0")
+    #expect(page.area == "0.0,200.0 0.0,10.0 298.7,190.0 596.6,10.0 596.6,200.0")
+    #expect(page.title == "BTC/EUR, last 24 hours · Binance")
+    #expect(page.highText == "high €68,000.00")
+    #expect(page.lowText == "low €67,000.00")
+    #expect(page.direction == "up")
+    #expect(page.times.map(\.text) == ["18:00", "00:00", "06:00", "12:00"])
+    #expect(page.times.map(\.position) == [16, 41, 66, 91])
+    #expect(page.ageText == nil)
+    #expect(page.label.hasPrefix("Bitcoin over the last 24 hours, from Binance: up "))
+  }
+
+  @Test func the24HourChange_andTheChart_goInTheEvent_andAreAbsentWithoutAHistory() throws {
+    let day = CandleSeries.day(endingAt: 1_795_356_000, currency: .eur) { _ in "68000.00" }
+    let tick = quote("68901.23", currency: "EUR")
+    let state = presenter.present(.fresh(tick), dayHistory: day)
+    let chart = ChartPresenter(timestamps: .utc(precision: .minutes), currency: .eur)
+      .present(day, range: .day, current: tick, now: receivedAt)
+    let sut = PricePagePresenter(currency: .eur)
+
+    let with = sut.present(state, previousValue: nil, recentValues: [], chart: chart)
+    let without = sut.present(
+      presenter.present(.fresh(tick)), previousValue: nil, recentValues: [])
+
+    #expect(with.change24hText == "▲ +€901.23 (+1.33%) in 24 hours")
+    #expect(with.change24hDirection == "up")
+    #expect(with.chart?.title == "BTC/EUR, last 24 hours · Binance")
+    #expect(with.json.contains(#""change24h":"▲ +€901.23 (+1.33%) in 24 hours","#))
+    #expect(
+      with.json.contains(#","chart":{"title":"BTC/EUR, last 24 hours · Binance","age":null,"#))
+    #expect(without.change24hText.isEmpty)
+    #expect(without.change24hDirection == "none")
+    #expect(without.json.hasSuffix(#""chart":null}"#))
+  }
+
   @Test func silence_turnsThePageStaleAfterFourIntervals_atLeastTwoSeconds_inTheBannersWords() {
     let state = presenter.present(.fresh(quote("1", currency: "EUR")))
     let silence = { (interval: Duration) in
@@ -107,6 +160,6 @@ struct PresentThePageUseCaseTests {
     #expect(
       view.json.hasSuffix(
         #","silentBanner":"Failed to update value. Displaying last updated value from","#
-          + #""silentAfter":4000}"#))
+          + #""change24h":"","change24hDirection":"none","silentAfter":4000,"chart":null}"#))
   }
 }

@@ -48,6 +48,32 @@
     $("banner-text").textContent = view.banner || "";
     $("sparkline-line").setAttribute("points", view.sparkline);
     $("sparkline").setAttribute("aria-label", view.sparklineLabel);
+    // The 24-hour change and the day's chart, placed as the presenter sent them (an older
+    // publisher's events have neither: both stay hidden).
+    const day = $("change24h");
+    day.hidden = !view.change24h;
+    day.textContent = view.change24h || "";
+    day.dataset.direction = view.change24hDirection || "none";
+    const chart = view.chart || null;
+    $("chart").hidden = !chart;
+    $("sparkline").toggleAttribute("hidden", !!chart);
+    if (chart) {
+      $("chart").dataset.direction = chart.direction;
+      $("chart-title").textContent = chart.title;
+      $("chart-age").hidden = !chart.age;
+      $("chart-age").textContent = chart.age || "";
+      $("chart-line").setAttribute("points", chart.line);
+      $("chart-area").setAttribute("points", chart.area);
+      $("chart-svg").setAttribute("aria-label", chart.label);
+      $("chart-high").textContent = chart.high;
+      $("chart-low").textContent = chart.low;
+      $("chart-times").replaceChildren(...(chart.times || []).map((mark) => {
+        const span = document.createElement("span");
+        span.className = "at-" + mark.at;
+        span.textContent = mark.text;
+        return span;
+      }));
+    }
     document.title = view.title;
     // Screen readers hear changes of state at once and the price at most once a minute.
     if (view.phase !== wasPhase) {
