@@ -36,7 +36,8 @@ public enum AppComposition {
     return makePriceViewModel(
       client: URLSessionHTTPClient(), clock: ContinuousClock(), now: { Date() },
       cacheFileURL: cacheFileURL, limitsFileURL: limitsFileURL, currency: currency,
-      backgroundTask: backgroundTask, streamConnector: URLSessionWebSocketConnector(), log: log)
+      backgroundTask: backgroundTask, streamConnector: URLSessionWebSocketConnector(),
+      history: true, log: log)
   }
 
   /// The same wiring with every dependency given.
@@ -49,11 +50,13 @@ public enum AppComposition {
   ///   - backgroundTask: keeps the app running while the save on the way out ends.
   ///   - streamConnector: opens the price streams, which are open while the app is in the
   ///     foreground and read before REST; nil ticks over REST alone.
+  ///   - history: keeps the day's price history (beside the cache) for the 24-hour change and
+  ///     the chart; the live app does.
   public static func makePriceViewModel(
     client: any BTCHTTPClient, clock: any Clock<Duration>, now: @escaping @Sendable () -> Date,
     cacheFileURL: URL?, limitsFileURL: URL? = nil, currency: Currency = .usd,
     backgroundTask: BackgroundTaskHooks = .none, streamConnector: (any WebSocketConnector)? = nil,
-    log: @escaping @Sendable (String) -> Void
+    history: Bool = false, log: @escaping @Sendable (String) -> Void
   ) -> PriceViewModel {
     // The terminal's default chain and pipeline for the currency: CryptoCompare is skipped for an
     // hour after its 401 while the app has no key (a key would come from the Keychain, never from
@@ -65,21 +68,33 @@ public enum AppComposition {
     // would ever remove it. The folder holds one or two small files, so this costs the launch
     // next to nothing.
     store?.removeAbandonedTemporaryFiles(now: now())
+    // The day's history beside the cache, in the App Group's folder, so the widget reads the
+    // 24-hour change from it too.
     let pipeline = PricePipeline(
       PricePipeline.Configuration(
         currency: currency, primaryTimeout: PriceDefaults.primaryTimeout, stream: true),
       client: client, clock: clock, now: now, store: store,
       limitStore: limitsFileURL.map { FileSourceLimitStore(fileURL: $0) },
-      streamConnector: streamConnector, warn: log)
+      streamConnector: streamConnector, warn: log, history: history,
+      candleStore: cacheFileURL.map {
+        FileCandleStore(
+          besidePriceFile: $0, knownSources: PriceSourceRegistry.sources, currency: currency)
+      })
     // Open only while the screen ticks (the foreground): iOS suspends a backgrounded app, and a
     // socket it leaves open would be cut under it anyway. The first tick after opening waits at
     // most the primary's timeout for a trade, as the terminal's does.
-    let connections =
+    // The history is fetched at its pace while the screen ticks (at launch and on return to the
+    // foreground, unless the kept day is younger than its refresh), never per tick.
+    let streams =
       pipeline.streams == nil
       ? PriceConnections.none
       : PriceConnections(run: pipeline.runStreams, ready: pipeline.waitForFirstStreamPrice)
+    let fetches =
+      pipeline.history == nil
+      ? PriceConnections.none
+      : PriceConnections(run: pipeline.runHistory, ready: pipeline.waitForHistory)
     return PriceViewModel(
       feed: pipeline.feed, clock: clock, currency: currency, backgroundTask: backgroundTask,
-      connections: connections)
+      connections: streams.with(fetches), history: pipeline.history)
   }
 }

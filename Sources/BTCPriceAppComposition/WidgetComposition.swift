@@ -67,7 +67,8 @@ public struct WidgetComposition: Sendable {
   public func snapshot() -> WidgetTimelinePolicy.Entry {
     let currency = preference.currency
     let cached = try? store(for: currency)?.load()
-    return policy(for: currency).snapshot(for: cached ?? nil, now: now())
+    return policy(for: currency).snapshot(
+      for: cached ?? nil, now: now(), dayHistory: dayHistory(for: currency))
   }
 
   /// The cached price, then the sources within ``deadline``; a fresh price is saved to the
@@ -86,7 +87,20 @@ public struct WidgetComposition: Sendable {
     if case .fresh(let quote, _) = tick?.update { fresh = quote } else { fresh = nil }
     let lastKnown = await feed.lastKnown
     return policy(for: currency).timeline(
-      for: fresh ?? lastKnown, fetchFailed: fresh == nil, now: now())
+      for: fresh ?? lastKnown, fetchFailed: fresh == nil, now: now(),
+      dayHistory: dayHistory(for: currency))
+  }
+
+  /// The day's history the app keeps beside the cache, for the 24-hour change: the widget asks
+  /// no exchange for candles (a reload is a one-shot), so the change is there while the app has
+  /// been opened within the day, and absent otherwise.
+  private func dayHistory(for currency: Currency) -> CandleSeries? {
+    folder.flatMap {
+      try? FileCandleStore(
+        besidePriceFile: AppGroup.cacheFileURL(in: $0, currency: currency),
+        knownSources: PriceSourceRegistry.sources, currency: currency
+      ).load(.day)
+    }
   }
 
   private func policy(for currency: Currency) -> WidgetTimelinePolicy {

@@ -169,13 +169,9 @@ public struct ChartPresenter: Sendable {
     var words = "Bitcoin over the last \(Self.spokenRange(range)), from \(source.displayName)"
     if let age { words += ", as of \(age)" }
     if let change {
-      let amount = SpokenPrice.text(abs(change.amount), currency: currency)
-      let percent = PriceFormatter.number(change.percent.magnitude, decimals: 2)
-      switch change.direction {
-      case .up: words += ": up \(amount) since a day ago, \(percent) percent"
-      case .down: words += ": down \(amount) since a day ago, \(percent) percent"
-      case .unchanged: words += ": unchanged since a day ago"
-      }
+      words +=
+        ": "
+        + PricePresenter(timestamps: timestamps, currency: currency).presentSpokenChange24h(change)
     }
     return words + ". Low \(SpokenPrice.text(low, currency: currency)), high "
       + "\(SpokenPrice.text(high, currency: currency))."

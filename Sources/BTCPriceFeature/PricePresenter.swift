@@ -46,8 +46,9 @@ public struct PricePresenter: Sendable {
     var state = present(update)
     guard let quote = state.quote, let change = TwentyFourHourChange.of(quote, in: dayHistory)
     else { return state }
-    state.change24h = self.change(
-      PriceChange(from: change.reference, to: change.current), label: Self.change24hLabel)
+    let moved = PriceChange(from: change.reference, to: change.current)
+    state.change24h = self.change(moved, label: Self.change24hLabel)
+    state.change24hAccessibilityLabel = presentSpokenChange24h(moved)
     state.record.change24h = ChangeRecord(change)
     return state
   }
@@ -140,6 +141,18 @@ public struct PricePresenter: Sendable {
       return "Bitcoin price up to date again: \(spoken)."
     default:
       return nil
+    }
+  }
+
+  /// The 24-hour change in words VoiceOver says the same in every locale:
+  /// `up 1,140 dollars since a day ago, 1.68 percent`, `unchanged since a day ago`.
+  public func presentSpokenChange24h(_ change: PriceChange) -> String {
+    let amount = SpokenPrice.text(abs(change.amount), currency: currency)
+    let percent = PriceFormatter.number(change.percent.magnitude, decimals: 2)
+    switch change.direction {
+    case .up: return "up \(amount) since a day ago, \(percent) percent"
+    case .down: return "down \(amount) since a day ago, \(percent) percent"
+    case .unchanged: return "unchanged since a day ago"
     }
   }
 

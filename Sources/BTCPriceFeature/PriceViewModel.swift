@@ -45,6 +45,15 @@ public final class PriceViewModel {
   public private(set) var sparklineHeights: [Double] = []
   /// `low $68,800.00  high $68,950.00` over the sparkline's values; nil while there are none.
   public private(set) var rangeText: String?
+  /// `▲ +$1,140.00 (+1.68%) in 24 hours`; nil while the price history cannot say (never a zero).
+  public private(set) var change24hText: String?
+  /// Which way the price moved in 24 hours, for the change's colour.
+  public private(set) var change24hDirection: PriceChange.Direction?
+  /// The 24-hour change in words for VoiceOver: `up 1,140 dollars since a day ago, 1.68 percent`.
+  public private(set) var change24hAccessibilityLabel: String?
+  /// The day's chart: its points (x and close from 0 to 1), time axis marks, low and high texts,
+  /// direction and spoken words; nil without a price history. Swift Charts only draws it.
+  public private(set) var chart: ChartViewState?
 
   @ObservationIgnored private let feed: PriceFeed
   @ObservationIgnored private let ticks: PriceTickLoop
@@ -68,12 +77,15 @@ public final class PriceViewModel {
   ///   - currency: the currency the feed's sources quote in, for the pair and the changes.
   ///   - backgroundTask: keeps the app running while the save on the way to the background ends.
   ///   - connections: opened whenever ticking starts and closed whenever it stops (the price
-  ///     streams the feed reads first, ``PriceTickLoop``): open in the foreground only.
+  ///     streams the feed reads first, ``PriceTickLoop``, and the history's fetches): open in the
+  ///     foreground only.
+  ///   - history: the price history each tick extends and the 24-hour change and the day's
+  ///     chart come from; nil shows neither.
   public init(
     feed: PriceFeed, clock: any Clock<Duration>, interval: Duration = PriceDefaults.interval,
     timeZone: @escaping @Sendable () -> TimeZone = { .autoupdatingCurrent },
     currency: Currency = .usd, backgroundTask: BackgroundTaskHooks = .none,
-    connections: PriceConnections = .none
+    connections: PriceConnections = .none, history: CandleHistory? = nil
   ) {
     self.feed = feed
     self.backgroundTask = backgroundTask
@@ -82,7 +94,7 @@ public final class PriceViewModel {
     self.presenter = presenter
     self.ticks = PriceTickLoop(
       interval: interval, clock: clock, feed: feed, presenter: presenter,
-      connections: connections)
+      connections: connections, history: history)
     show(presenter.presentRestored(nil))
   }
 
@@ -132,7 +144,7 @@ public final class PriceViewModel {
     ticking = Task {
       await previous?.value
       guard !Task.isCancelled else { return }
-      _ = try? await ticks.run { tick in await self.render(tick.state) }
+      _ = try? await ticks.run { tick in await self.render(tick) }
     }
   }
 
@@ -152,12 +164,17 @@ public final class PriceViewModel {
     }
   }
 
-  private func render(_ state: PriceViewState) {
+  private func render(_ tick: PriceTick) {
     // Ticks are cancelled on the main actor, so checking here means a tick cancelled by going to
     // the background can never change the screen afterwards.
     guard !Task.isCancelled else { return }
+    let state = tick.state
     history.record(state)
     showTrend(presenter.presentTrend(history))
+    change24hText = state.change24h.map { "\($0.text) \($0.label)" }
+    change24hDirection = state.change24h?.direction
+    change24hAccessibilityLabel = state.change24hAccessibilityLabel
+    chart = tick.chart
     show(state)
   }
 

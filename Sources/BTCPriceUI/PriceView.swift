@@ -61,7 +61,19 @@
             .accessibilityLabel(Text(verbatim: model.changeAccessibilityLabel ?? change))
         }
 
-        if !model.sparklineHeights.isEmpty {
+        if let change = model.change24hText {
+          Text(verbatim: change)
+            .font(.subheadline)
+            .monospacedDigit()
+            .foregroundStyle(color(of: model.change24hDirection))
+            .accessibilityLabel(Text(verbatim: model.change24hAccessibilityLabel ?? change))
+        }
+
+        if let chart = model.chart {
+          // The day's chart takes the sparkline's place, as in the terminal and on the page.
+          DayChartView(chart: chart)
+            .frame(height: 180)
+        } else if !model.sparklineHeights.isEmpty {
           VStack(spacing: 4) {
             SparklineView(heights: model.sparklineHeights)
               .stroke(.tint, style: StrokeStyle(lineWidth: 2, lineJoin: .round))

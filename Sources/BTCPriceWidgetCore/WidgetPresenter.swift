@@ -32,7 +32,28 @@ public struct WidgetPresenter: Sendable {
   /// - Parameters:
   ///   - quote: the newest price known (fetched now, or from the app's cache).
   ///   - fetchFailed: the reload that made this entry could not get a fresh price.
-  public func present(_ quote: PriceQuote?, fetchFailed: Bool, at date: Date)
+  ///   - dayHistory: the day's price history the app keeps, for the 24-hour change.
+  public func present(
+    _ quote: PriceQuote?, fetchFailed: Bool, at date: Date, dayHistory: CandleSeries? = nil
+  ) -> WidgetPriceContent {
+    var content = presentPrice(quote, fetchFailed: fetchFailed, at: date)
+    guard let quote, let change = TwentyFourHourChange.of(quote, in: dayHistory) else {
+      return content
+    }
+    let moved = PriceChange(from: change.reference, to: change.current)
+    let currency = Currency.named(quote.currency) ?? self.currency
+    let worded = PricePresenter(timestamps: timestamps, currency: currency).presentChange(moved)
+    content.change24hText =
+      moved.direction == .unchanged
+      ? "\(worded.arrow) unchanged in 24h" : "\(worded.arrow) \(worded.percentText) in 24h"
+    content.change24hRises = moved.direction == .unchanged ? nil : moved.direction == .up
+    content.accessibilityLabel +=
+      ", "
+      + PricePresenter(timestamps: timestamps, currency: currency).presentSpokenChange24h(moved)
+    return content
+  }
+
+  private func presentPrice(_ quote: PriceQuote?, fetchFailed: Bool, at date: Date)
     -> WidgetPriceContent
   {
     let currency = quote.flatMap { Currency.named($0.currency) } ?? self.currency

@@ -22,7 +22,13 @@ public struct WidgetPriceContent: Equatable, Sendable {
   /// the views then mark it (a warning symbol, the secondary colour).
   public let isStale: Bool
   /// What VoiceOver says for the whole widget, in locale-independent words.
-  public let accessibilityLabel: String
+  public var accessibilityLabel: String
+  /// `▲ +1.33% in 24h`, against the price 24 hours before, from the day the app keeps; nil while
+  /// that cannot say (never a zero).
+  public var change24hText: String? = nil
+  /// Its colour: true for a rise (green), false for a fall (red), nil when unchanged or absent
+  /// (the secondary colour). A flag, so the widget's views need no other module.
+  public var change24hRises: Bool? = nil
 
   public init(
     pairText: String, priceText: String, asOfText: String, compactPriceText: String,

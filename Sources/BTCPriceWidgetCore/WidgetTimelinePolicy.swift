@@ -39,9 +39,16 @@ public struct WidgetTimelinePolicy: Sendable {
   }
 
   /// The timeline for what a reload at `now` found.
-  public func timeline(for quote: PriceQuote?, fetchFailed: Bool, now: Date) -> Timeline {
+  ///
+  /// - Parameter dayHistory: the day the app keeps, for the 24-hour change.
+  public func timeline(
+    for quote: PriceQuote?, fetchFailed: Bool, now: Date, dayHistory: CandleSeries? = nil
+  ) -> Timeline {
     var entries = [
-      Entry(date: now, content: presenter.present(quote, fetchFailed: fetchFailed, at: now))
+      Entry(
+        date: now,
+        content: presenter.present(
+          quote, fetchFailed: fetchFailed, at: now, dayHistory: dayHistory))
     ]
     if let quote, !fetchFailed, !presenter.isTooOld(quote, at: now) {
       // Apple wants entries at least 5 minutes apart: a price about to turn stale is marked a
@@ -50,7 +57,10 @@ public struct WidgetTimelinePolicy: Sendable {
         quote.timestamp.addingTimeInterval(WidgetPresenter.staleAfterSeconds),
         now.addingTimeInterval(Self.minimumEntrySpacing))
       entries.append(
-        Entry(date: staleAt, content: presenter.present(quote, fetchFailed: false, at: staleAt)))
+        Entry(
+          date: staleAt,
+          content: presenter.present(
+            quote, fetchFailed: false, at: staleAt, dayHistory: dayHistory)))
     }
     let interval = TimeInterval(Self.reloadInterval.components.seconds)
     return Timeline(entries: entries, reloadAfter: now.addingTimeInterval(interval))
@@ -58,7 +68,11 @@ public struct WidgetTimelinePolicy: Sendable {
 
   /// What the widget gallery and a first placement show before any reload: the cached price if
   /// there is one, never a made-up one.
-  public func snapshot(for cached: PriceQuote?, now: Date) -> Entry {
-    Entry(date: now, content: presenter.present(cached, fetchFailed: false, at: now))
+  public func snapshot(for cached: PriceQuote?, now: Date, dayHistory: CandleSeries? = nil)
+    -> Entry
+  {
+    Entry(
+      date: now,
+      content: presenter.present(cached, fetchFailed: false, at: now, dayHistory: dayHistory))
   }
 }

@@ -179,6 +179,36 @@ struct AppCompositionTests {
     {"currency":"USD","price":"68901.23","source":"binance","timestamp":"2026-11-22T14:03:05.250Z","version":1}
     """
 
+  @Test func compose_withTheHistory_showsThe24HourChangeAndTheDaysChart_andKeepsTheDay()
+    async throws
+  {
+    try await withCacheFolder { cacheFile in
+      let klines = FakeResponse.binanceKlines(
+        Array(repeating: "68000.00", count: 290), lastStart: 1_795_356_000
+      ).body
+      let client = KlinesAndPriceClient(
+        klines: klines, price: Data(#"{"symbol":"BTCUSDT","price":"68901.23"}"#.utf8))
+      let now = self.now
+      let sut = AppComposition.makePriceViewModel(
+        client: client, clock: clock, now: { now }, cacheFileURL: cacheFile, history: true,
+        log: { _ in })
+
+      let running = Task { await sut.run() }
+      await waitOnMainActor(until: { sut.change24hText != nil })
+      running.cancel()
+      await running.value
+
+      #expect(sut.change24hText == "▲ +$901.23 (+1.33%) in 24 hours")
+      #expect(sut.change24hDirection == .up)
+      #expect(
+        sut.change24hAccessibilityLabel == "up 901 dollars 23 cents since a day ago, 1.33 percent")
+      #expect(sut.chart?.title == "BTC/USD, last 24 hours · Binance")
+      #expect(sut.chart?.points.count == 289)
+      let kept = cacheFile.deletingLastPathComponent().appendingPathComponent("history-24h.json")
+      #expect(FileManager.default.fileExists(atPath: kept.path))
+    }
+  }
+
   private func makeSUT(
     cacheFileURL: URL, client: AnsweringClient,
     log: @escaping @Sendable (String) -> Void = { _ in }
@@ -240,5 +270,21 @@ private struct HangingPrimaryClient: BTCHTTPClient {
     for await _ in never {}
     continuation.finish()
     throw CancellationError()
+  }
+}
+
+/// Binance's klines on their path, its ticker on any other.
+private final class KlinesAndPriceClient: BTCHTTPClient {
+  let klines: Data
+  let price: Data
+
+  init(klines: Data, price: Data) {
+    self.klines = klines
+    self.price = price
+  }
+
+  func get(_ request: BTCHTTPRequest) async throws -> BTCHTTPResponse {
+    BTCHTTPResponse(
+      status: 200, body: request.url.path.hasSuffix("/klines") ? klines : price)
   }
 }

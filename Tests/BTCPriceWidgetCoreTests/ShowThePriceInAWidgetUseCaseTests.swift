@@ -89,3 +89,40 @@ struct ShowThePriceInAWidgetUseCaseTests {
     WidgetPresenter(currency: currency, timeZone: { TimeZone(identifier: "UTC")! })
   }
 }
+
+@Suite("Show the 24-hour change in the widget")
+struct ShowThe24HourChangeInTheWidgetUseCaseTests {
+  let presenter = WidgetPresenter(currency: .usd, timeZone: { TimeZone(identifier: "UTC")! })
+  static let day = CandleSeries.day(endingAt: 1_795_356_000) { _ in "68000.00" }
+
+  @Test func withTheAppsDay_theChangeIsShownAndSpoken_andAbsentWithoutIt() {
+    let rise = presenter.present(
+      quote("68901.23"), fetchFailed: false, at: quoteTime, dayHistory: Self.day)
+    let fall = presenter.present(
+      quote("67000"), fetchFailed: false, at: quoteTime, dayHistory: Self.day)
+    let unknown = presenter.present(quote("68901.23"), fetchFailed: false, at: quoteTime)
+    let tooOld = presenter.present(
+      quote("68901.23"), fetchFailed: false, at: quoteTime,
+      dayHistory: CandleSeries.day(endingAt: 1_795_356_000 - 2 * 86_400) { _ in "68000.00" })
+
+    #expect(rise.change24hText == "▲ +1.33% in 24h")
+    #expect(rise.change24hRises == true)
+    #expect(
+      rise.accessibilityLabel
+        == "Bitcoin price 68,901 dollars 23 cents, as of 14:03, up 901 dollars 23 cents since a "
+        + "day ago, 1.33 percent")
+    #expect(fall.change24hText == "▼ -1.47% in 24h")
+    #expect(fall.change24hRises == false)
+    #expect(unknown.change24hText == nil)
+    #expect(unknown.change24hRises == nil)
+    #expect(tooOld.change24hText == nil)
+  }
+
+  @Test func theTimeline_carriesTheChangeInEachEntry() {
+    let timeline = WidgetTimelinePolicy(presenter: presenter).timeline(
+      for: quote("68901.23"), fetchFailed: false, now: quoteTime, dayHistory: Self.day)
+
+    #expect(
+      timeline.entries.map(\.content.change24hText) == ["▲ +1.33% in 24h", "▲ +1.33% in 24h"])
+  }
+}

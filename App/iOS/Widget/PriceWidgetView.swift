@@ -53,11 +53,22 @@ struct PriceWidgetView: View {
           .monospacedDigit()
           .lineLimit(1)
           .minimumScaleFactor(0.5)
+        if let change = content.change24hText {
+          Text(verbatim: change)
+            .font(.caption)
+            .monospacedDigit()
+            .foregroundStyle(tint(rises: content.change24hRises))
+        }
         Spacer(minLength: 0)
         status
       }
       .frame(maxWidth: .infinity, maxHeight: .infinity, alignment: .leading)
     }
+  }
+
+  /// The presenter's direction as a colour: a rise green, a fall red.
+  private func tint(rises: Bool?) -> Color {
+    rises.map { $0 ? Color.green : Color.red } ?? Color.secondary
   }
 
   /// `as of 14:03`, or with a warning sign `not updated since 14:03`.
