@@ -36,6 +36,11 @@ struct UseTheHistoryDefaultsTests {
     #expect(PriceDefaults.historyBudget == .seconds(15))
   }
 
+  @Test func aRunKeepsTheHistory_andItsFirstTickWaitsForItAtMostTwoSeconds() {
+    #expect(PriceDefaults.history)
+    #expect(PriceDefaults.historyFirstTickWait == .seconds(2))
+  }
+
   @Test(arguments: [("24h", ChartRange.day), ("7D", .week), ("30d", .month)])
   func aRange_isNamedAsTheCommandLineWritesIt(name: String, range: ChartRange) {
     #expect(ChartRange.named(name) == range)
