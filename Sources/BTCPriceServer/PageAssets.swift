@@ -293,8 +293,13 @@ enum PageAssets {
   /// `.at-0 { left: 0%; }` … `.at-100 { left: 100%; }`: where the chart's time marks go (the
   /// presenter gives each its whole percent), in the stylesheet because the page allows no
   /// inline style.
-  static let timePositions = (0...100).map { ".chart-times .at-\($0) { left: \($0)%; }" }
-    .joined(separator: "\n")
+  /// A mark within 5 % of an edge is kept inside the box: it starts at its place near the left
+  /// edge and ends there near the right one, instead of centred on it.
+  static let timePositions = (0...100).map { percent in
+    let inside =
+      percent <= 5 ? " transform: none;" : percent >= 95 ? " transform: translateX(-100%);" : ""
+    return ".chart-times .at-\(percent) { left: \(percent)%;\(inside) }"
+  }.joined(separator: "\n")
 
   /// `/icon.svg`: the home-screen and tab icon.
   static let icon = #"""

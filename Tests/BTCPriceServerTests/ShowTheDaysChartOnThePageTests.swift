@@ -46,9 +46,11 @@ struct ShowTheDaysChartOnThePageTests {
     #expect(event.data.hasSuffix(#""chart":null}}"#))
   }
 
-  @Test func theStylesheet_placesEveryWholePercentOfTheTimeAxis() {
+  @Test func theStylesheet_placesEveryWholePercentOfTheTimeAxis_insideTheBoxNearItsEdges() {
     let stylesheet = EdgeFiles.all().first { $0.name == "app.css" }?.contents ?? ""
-    #expect(stylesheet.contains(".chart-times .at-0 { left: 0%; }"))
-    #expect(stylesheet.contains(".chart-times .at-100 { left: 100%; }"))
+    #expect(stylesheet.contains(".chart-times .at-0 { left: 0%; transform: none; }"))
+    #expect(stylesheet.contains(".chart-times .at-50 { left: 50%; }"))
+    #expect(
+      stylesheet.contains(".chart-times .at-100 { left: 100%; transform: translateX(-100%); }"))
   }
 }
