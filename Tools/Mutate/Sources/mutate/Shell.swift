@@ -21,29 +21,20 @@ enum Shell {
         "mutate-\(UUID().uuidString).log")
     _ = FileManager.default.createFile(atPath: output.path, contents: nil)
     defer { if outputFile == nil { try? FileManager.default.removeItem(at: output) } }
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
     var command = arguments
     if let limit {
       command = ["timeout", "--kill-after=5", String(format: "%.0f", limit.rounded(.up))] + command
     }
-    process.arguments = command
-    process.currentDirectoryURL = directory
-    process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-    let handle = try? FileHandle(forWritingTo: output)
-    process.standardOutput = handle
-    process.standardError = handle
-    process.standardInput = FileHandle.nullDevice
     let started = Date()
-    do {
-      try process.run()
-      process.waitUntilExit()
-    } catch {
-      return Result(status: 127, timedOut: false, output: "\(error)", seconds: 0)
+    // The command runs in `directory` through sh (posix_spawn has no portable chdir) and env
+    // (PATH finds it); stdout and stderr go to the file, stdin is /dev/null.
+    let shell = ["/bin/sh", "-c", #"cd "$0" && exec /usr/bin/env "$@""#, directory.path] + command
+    let variables = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+      .map { "\($0.key)=\($0.value)" }
+    guard let status = spawnAndWait(shell, environment: variables, output: output.path) else {
+      return Result(status: 127, timedOut: false, output: "cannot start \(command)", seconds: 0)
     }
-    try? handle?.close()
     let text = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
-    let status = process.terminationStatus
     // timeout(1) exits 124 when it ended the command, 137 when it had to kill it.
     let timedOut = limit != nil && (status == 124 || status == 137)
     return Result(
@@ -59,6 +50,34 @@ enum Shell {
     }
     return result.output
   }
+}
+
+/// Starts `arguments` with posix_spawn(2), stdout and stderr to the file at `output` and stdin
+/// from /dev/null, and waits for it with waitpid(2): its exit status, 128 + the signal that ended
+/// it, or nil when it could not start. Foundation's `Process.waitUntilExit()` lost the end of two
+/// children of a run (left as zombies, never reaped) and held the run forever.
+func spawnAndWait(_ arguments: [String], environment: [String], output: String) -> Int32? {
+  #if canImport(Darwin)
+    var actions: posix_spawn_file_actions_t?
+  #else
+    var actions = posix_spawn_file_actions_t()
+  #endif
+  guard posix_spawn_file_actions_init(&actions) == 0 else { return nil }
+  defer { posix_spawn_file_actions_destroy(&actions) }
+  posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+  posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+  posix_spawn_file_actions_adddup2(&actions, 1, 2)
+  let argv = arguments.map { strdup($0) } + [nil]
+  let envp = environment.map { strdup($0) } + [nil]
+  defer { for pointer in argv + envp { free(pointer) } }
+  var pid = pid_t()
+  guard posix_spawn(&pid, arguments[0], &actions, nil, argv, envp) == 0 else { return nil }
+  var status: Int32 = 0
+  while waitpid(pid, &status, 0) == -1 {
+    guard errno == EINTR else { return nil }
+  }
+  // WIFEXITED / WEXITSTATUS / WTERMSIG, which Swift does not import (they are macros).
+  return status & 0x7f == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
 }
 
 struct Failure: Error, CustomStringConvertible {
