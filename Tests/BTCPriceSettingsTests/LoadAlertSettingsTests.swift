@@ -1,9 +1,10 @@
 import BTCPriceCore
 import BTCPriceSettings
+import BTCPriceTestSupport
 import Foundation
 import Testing
 
-@Suite("Load alert rules from every layer")
+@Suite("Load alert rules from every layer", .hangLimit(.seconds(10)))
 struct LoadAlertSettingsTests {
   @Test func theFile_takesAListOfRulesAndTheCommand() throws {
     let settings = try SettingsFile(path: "/config").parse(
