@@ -169,6 +169,9 @@ struct ReadAHandWrittenSettingsFileUseCaseTests {
   @Test func printedSettings_showEachSetValueOnItsOwnLineInTheFilesOrder() throws {
     let settings = try parse(
       """
+      coinbase-candles-url: https://coinbase.example/candles
+      history: false
+      kraken-candles-url: https://kraken.example/ohlc
       stream: false
       kraken-stream-url: wss://kraken.example/v2
       alert-webhook: https://ntfy.sh/topic
@@ -209,6 +212,9 @@ struct ReadAHandWrittenSettingsFileUseCaseTests {
         stream: false
         binance-stream-url: wss://binance.example/ws
         kraken-stream-url: wss://kraken.example/v2
+        history: false
+        coinbase-candles-url: https://coinbase.example/candles
+        kraken-candles-url: https://kraken.example/ohlc
         """)
   }
 
