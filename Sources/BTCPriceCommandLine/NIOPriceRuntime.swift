@@ -141,9 +141,12 @@ struct NIOPriceRuntime: Sendable {
   }
 
   /// The tick loop of every front end: `--interval`, this runtime's clock, the streams as its
-  /// connections, the report told of each tick's start.
+  /// connections, the report told of each tick's start. The first tick waits a bounded moment
+  /// for the price history only when `waitingForTheHistory` (a view that shows the 24-hour
+  /// change); the history is kept either way.
   func tickLoop(
-    presenter: PricePresenter, alerts: AlertEngine?, deliveries: [any AlertDelivery]
+    presenter: PricePresenter, alerts: AlertEngine?, deliveries: [any AlertDelivery],
+    waitingForTheHistory: Bool = true
   ) -> PriceTickLoop {
     let pipeline = self.pipeline
     let streams =
@@ -156,7 +159,8 @@ struct NIOPriceRuntime: Sendable {
       pipeline.history == nil
       ? PriceConnections.none
       : PriceConnections(
-        run: { await Self.offTheLoop(pipeline.runHistory) }, ready: pipeline.waitForHistory)
+        run: { await Self.offTheLoop(pipeline.runHistory) },
+        ready: { if waitingForTheHistory { await pipeline.waitForHistory() } })
     return PriceTickLoop(
       interval: options.interval, clock: clock, feed: pipeline.feed, presenter: presenter,
       connections: streams.with(history), alerts: alerts, deliveries: deliveries,

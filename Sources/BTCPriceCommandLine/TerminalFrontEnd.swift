@@ -99,7 +99,8 @@ public struct TerminalFrontEnd: Sendable {
     let deliveries = AlertDeliveries.terminal(
       command: options.onAlert, notify: options.notify, environment: environment, warn: warn)
     let ticks = runtime.tickLoop(
-      presenter: presenter, alerts: runtime.alertEngine(), deliveries: [deliveries])
+      presenter: presenter, alerts: runtime.alertEngine(), deliveries: [deliveries],
+      waitingForTheHistory: mode.showsTheDaysChange)
 
     // The trap goes first: a signal at any later moment must find it, and give the cursor back.
     // Its hard way out waits for nothing a stalled reader holds: the cache is written on the

@@ -45,6 +45,11 @@ public struct PriceTemplate: Equatable, Sendable {
   public let text: String
   let segments: [Segment]
 
+  /// Whether `{change_24h}` or `{change_24h_pct}` is in the template.
+  public var showsTheDaysChange: Bool {
+    segments.contains { $0 == .placeholder(.change24h) || $0 == .placeholder(.change24hPercent) }
+  }
+
   /// Parses `text` once; fails on an unknown placeholder or a brace without its pair.
   public init(_ text: String) throws(ParseError) {
     self.text = text

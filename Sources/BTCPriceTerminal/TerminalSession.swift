@@ -59,6 +59,18 @@ public final class TerminalSession: Sendable {
     /// `--waybar`: Waybar's custom-module JSON, its text shaped by `--format` when given.
     case waybar(PriceTemplate?)
     case live(colors: Bool)
+
+    /// Whether this output shows the 24-hour change: only then does a run's first tick wait
+    /// (a bounded moment) for the price history. A plain line never shows it, so a status bar's
+    /// `--once` is never held up by a slow candle endpoint.
+    public var showsTheDaysChange: Bool {
+      switch self {
+      case .plain: false
+      case .template(let template, _): template.showsTheDaysChange
+      case .json, .live: true
+      case .waybar(let template): template?.showsTheDaysChange ?? false
+      }
+    }
   }
 
   private struct State {

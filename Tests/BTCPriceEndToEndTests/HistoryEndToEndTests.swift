@@ -161,6 +161,31 @@ extension BinaryEndToEndTests {
       }
     }
 
+    @Test func aSlowCandleEndpoint_holdsUpOnlyTheOutputsThatShowTheDay() async throws {
+      try await FakeExchangeServer.withRunning { server in
+        await server.stub(.binance, .binance(price: "68901.23"))
+        await server.stubCandles(.binance, .hang)
+
+        // Started together: `--json` shows the day, so its first tick waits for the history
+        // (a bounded 2 s); the plain line does not, and is printed and done long before.
+        let json = try run(server, "--once", "--json")
+        let plain = try BinaryProcess(
+          [
+            "--primary-timeout", "3", "--sources", "binance", "--history", "--cache-path",
+            folder.appendingPathComponent("plain/last-price.json").path, "--once",
+          ]
+            + server.urlArguments,
+          environment: ["TZ": "UTC"])
+
+        #expect(await plain.waitForExit() == 0)
+        #expect(json.isRunning, "the plain line waited for the history as --json does")
+        #expect(plain.stdoutText.count == 1)
+        #expect(plain.stdoutText.first?.hasSuffix(" - $68,901.23") == true)
+        #expect(await json.waitForExit() == 0)
+        #expect(json.stdoutText.first?.contains("change24h") == false)
+      }
+    }
+
     /// The binary against the fake, Binance alone, with its history on (the tests' environment
     /// turns it off) and its cache in this suite's folder.
     private func run(_ server: FakeExchangeServer, _ arguments: String...) throws -> BinaryProcess {
