@@ -153,7 +153,7 @@ public struct ChartPresenter: Sendable {
         labels.append(
           ChartViewState.TimeLabel(
             x: Self.fraction(mark.timeIntervalSince(start), of: range.duration),
-            text: range == .day ? timestamps.timeOfDay(mark) : timestamps.day(mark)))
+            text: range == .day ? timestamps.timeOfDay(mark) : timestamps.day(mark), at: mark))
       }
       local += step
     }

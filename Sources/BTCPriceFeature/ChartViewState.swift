@@ -1,5 +1,11 @@
 import BTCPriceCore
 
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+
 /// A price chart, already worded and placed: where each candle sits, what the time axis says and
 /// where, the low and the high, the 24-hour change, how old the history is, and what a screen
 /// reader says. The terminal, the web page and the app only scale it to their size.
@@ -23,14 +29,17 @@ public struct ChartViewState: Equatable, Sendable {
     }
   }
 
-  /// A mark on the time axis: `18:00`, `Nov 22`, at `x` from 0 to 1.
+  /// A mark on the time axis: `18:00`, `Nov 22`, at `x` from 0 to 1; `at` is its instant, for a
+  /// view that words it in another time zone (the web page, in its viewer's).
   public struct TimeLabel: Equatable, Sendable {
     public let x: Double
     public let text: String
+    public let at: Date
 
-    public init(x: Double, text: String) {
+    public init(x: Double, text: String, at: Date) {
       self.x = x
       self.text = text
+      self.at = at
     }
   }
 

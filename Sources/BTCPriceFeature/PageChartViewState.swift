@@ -2,14 +2,18 @@
 /// server's presenter (``PricePagePresenter``): the page's script sets these, computing nothing.
 public struct PageChartViewState: Equatable, Sendable {
   /// A mark on the time axis: `18:00` at `position` percent from the left, in whole percent (the
-  /// page's stylesheet has a class per percent: `at-25`).
+  /// page's stylesheet has a class per percent: `at-25`). `time` is its instant in ISO 8601 UTC:
+  /// the page's script writes it in the viewer's own zone, as it does the price's time (the
+  /// server words `text` in its own zone, which is not the viewer's).
   public struct TimeMark: Equatable, Sendable {
     public let position: Int
     public let text: String
+    public let time: String
 
-    public init(position: Int, text: String) {
+    public init(position: Int, text: String, time: String) {
       self.position = position
       self.text = text
+      self.time = time
     }
   }
 
@@ -52,7 +56,9 @@ public struct PageChartViewState: Equatable, Sendable {
   /// The chart as a JSON object, keys in a fixed order, for the page's event stream.
   var json: String {
     let string = JSONLineRenderer.string
-    let times = times.map { "{\"at\":\($0.position),\"text\":\(string($0.text))}" }
+    let times = times.map {
+      "{\"at\":\($0.position),\"text\":\(string($0.text)),\"time\":\(string($0.time))}"
+    }
     return "{\"title\":\(string(title)),\"age\":\(ageText.map(string) ?? "null"),"
       + "\"line\":\(string(line)),\"area\":\(string(area)),"
       + "\"direction\":\(string(direction)),\"high\":\(string(highText)),"

@@ -67,7 +67,9 @@ public struct PricePagePresenter: Sendable {
       direction: Self.word(chart.direction), highText: "high \(chart.highText)",
       lowText: "low \(chart.lowText)",
       times: chart.timeLabels.map {
-        PageChartViewState.TimeMark(position: Int(($0.x * 100).rounded()), text: $0.text)
+        PageChartViewState.TimeMark(
+          position: Int(($0.x * 100).rounded()), text: $0.text,
+          time: ISO8601Timestamp.format($0.at))
       },
       label: chart.accessibilityLabel)
   }

@@ -67,10 +67,12 @@ public enum PricePage {
   /// The day's chart: its title and age, the line and the area under it in a 600 × 200 box
   /// stretched to the page's width, the high and the low beside it, the time axis's marks
   /// placed by the stylesheet's `at-<percent>` classes (no inline style: the page's
-  /// Content-Security-Policy allows none). Hidden without a chart; the script fills it then.
+  /// Content-Security-Policy allows none), each with its instant (`data-time`), which the script
+  /// writes in the viewer's zone. Hidden without a chart; the script fills it then.
   public static func chartFigure(_ chart: PageChartViewState?) -> String {
     let times = (chart?.times ?? []).map {
-      "<span class=\"at-\($0.position)\">\(HTML.escape($0.text))</span>"
+      "<span class=\"at-\($0.position)\" data-time=\"\(HTML.escape($0.time))\">"
+        + "\(HTML.escape($0.text))</span>"
     }.joined()
     let box = "0 0 \(PageChartViewState.width) \(PageChartViewState.height)"
     return """

@@ -125,6 +125,10 @@ struct PresentTheChartUseCaseTests {
         "Oct 22", "Oct 23", "Oct 24", "Oct 25", "Oct 26", "Oct 27", "Oct 28",
       ])
     #expect(chart.timeLabels.map(\.x) == midnights.map { $0 / 604_800 })
+    // Each mark's instant, for a view that words it in another zone (the page, the viewer's).
+    #expect(
+      chart.timeLabels.map(\.at)
+        == midnights.map { Date(timeIntervalSince1970: end - 604_800 + $0) })
   }
 
   @Test func aHistoryOlderThanTwoOfItsRefreshes_saysSince() throws {

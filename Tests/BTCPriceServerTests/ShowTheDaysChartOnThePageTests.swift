@@ -25,13 +25,34 @@ struct ShowTheDaysChartOnThePageTests {
 
     #expect(html.contains(#"<figure id="chart" class="chart" data-direction="down">"#))
     #expect(html.contains(#"<span id="chart-title">BTC/USD, last 24 hours · Binance</span>"#))
-    #expect(html.contains(#"<span class="at-16">18:00</span>"#))
+    #expect(html.contains(#"<span class="at-16" data-time="2026-11-21T18:00:00Z">18:00</span>"#))
     #expect(html.contains(#"<span id="chart-high" class="chart-high">high $69,440.00</span>"#))
     #expect(html.contains(#"data-direction="down">▼ -$538.77 (-0.78%) in 24 hours</p>"#))
     #expect(html.contains(#"aria-label="Price over the last 1 ticks" hidden>"#))
     #expect(!html.contains("style="), "the page's policy allows no inline style")
     #expect(event.data.contains(#","chart":{"title":"BTC/USD, last 24 hours · Binance","#))
     #expect(event.data.contains(#""change24h":{"absolute":"-538.77","percent":"-0.78","#))
+  }
+
+  @Test func theTimeMarks_carryTheirInstantInUTC_forThePageToWordInTheViewersZone() throws {
+    // A server in India words its marks at its own midnight and sixes; each mark's instant is
+    // UTC whatever the server's zone, and the page's script writes it in the viewer's.
+    let india = TimestampFormatter(
+      precision: .minutes, timeZone: try #require(TimeZone(identifier: "Asia/Kolkata")))
+    let tick = quote("68901.23")
+    let chart = ChartPresenter(timestamps: india)
+      .present(Self.day, range: .day, current: tick, now: quoteTime)
+    let broadcaster = PriceBroadcaster(initial: presenter.presentRestored(nil))
+
+    let event = broadcaster.publish(
+      presenter.present(.fresh(tick), dayHistory: Self.day), chart: chart)
+    let html = PricePage.render(latest: event)
+
+    #expect(html.contains(#"data-time="2026-11-21T18:30:00Z">00:00</span>"#))
+    #expect(event.data.contains(#"{"at":19,"text":"00:00","time":"2026-11-21T18:30:00Z"}"#))
+    let script = EdgeFiles.all().first { $0.name == "app.js" }?.contents ?? ""
+    #expect(script.contains("span.textContent = (mark.time && timeOfDay(mark.time)) || mark.text;"))
+    #expect(script.contains(##"document.querySelectorAll("#chart-times span[data-time]")"##))
   }
 
   @Test func withoutAHistory_theChartAndTheChangeAreHidden() {

@@ -89,8 +89,9 @@ struct DrawTheChartInTheTerminalTests {
 
   @Test func timeLabelsCloserThanTwoSpaces_leaveOutTheLaterOne() {
     let crowded = chart(labels: [
-      .init(x: 0, text: "18:00"), .init(x: 0.1, text: "00:00"), .init(x: 0.3, text: "06:00"),
-      .init(x: 1, text: "12:00"),
+      .init(x: 0, text: "18:00", at: .distantPast), .init(x: 0.1, text: "00:00", at: .distantPast),
+      .init(x: 0.3, text: "06:00", at: .distantPast),
+      .init(x: 1, text: "12:00", at: .distantPast),
     ])
 
     let axis = ChartRenderer.render(crowded, width: 31, height: 5, glyphs: .ascii, colors: false)[3]
@@ -121,8 +122,10 @@ struct DrawTheChartInTheTerminalTests {
         .init(x: 1, low: 0.5, high: 0.7, close: 0.6),
       ],
       timeLabels: labels ?? [
-        .init(x: 0.1, text: "18:00"), .init(x: 0.35, text: "00:00"), .init(x: 0.6, text: "06:00"),
-        .init(x: 0.85, text: "12:00"),
+        .init(x: 0.1, text: "18:00", at: .distantPast),
+        .init(x: 0.35, text: "00:00", at: .distantPast),
+        .init(x: 0.6, text: "06:00", at: .distantPast),
+        .init(x: 0.85, text: "12:00", at: .distantPast),
       ],
       lowText: "$67,980.00", highText: "$69,120.00",
       rangeText: "low $67,980.00  high $69,120.00",

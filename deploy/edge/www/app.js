@@ -19,6 +19,18 @@
     for (const { type, value } of clock.formatToParts(date)) part[type] = value;
     return `${part.month} ${part.day}, ${part.hour}:${part.minute}:${part.second}`;
   };
+  // 18:00 in the viewer's own zone: the day chart's time marks, which the server worded in
+  // its own (the page draws only the day).
+  const hourClock = new Intl.DateTimeFormat("en-US", {
+    hour: "2-digit", minute: "2-digit", hourCycle: "h23",
+  });
+  const timeOfDay = (iso) => {
+    const date = new Date(iso);
+    if (Number.isNaN(date.getTime())) return null;
+    const part = {};
+    for (const { type, value } of hourClock.formatToParts(date)) part[type] = value;
+    return `${part.hour}:${part.minute}`;
+  };
   const setTime = (element, iso, fallback) => {
     element.textContent = (iso && when(iso)) || fallback;
     if (iso) element.setAttribute("datetime", iso);
@@ -70,7 +82,8 @@
       $("chart-times").replaceChildren(...(chart.times || []).map((mark) => {
         const span = document.createElement("span");
         span.className = "at-" + mark.at;
-        span.textContent = mark.text;
+        span.textContent = (mark.time && timeOfDay(mark.time)) || mark.text;
+        if (mark.time) span.dataset.time = mark.time;
         return span;
       }));
     }
@@ -83,11 +96,15 @@
     }
   };
 
-  // The server wrote its times in UTC; show them in the viewer's zone.
+  // The server wrote its times in UTC, and the chart's marks in its own zone; show them in
+  // the viewer's.
   for (const id of ["time", "banner-time"]) {
     const element = $(id);
     const iso = element && element.getAttribute("datetime");
     if (iso) element.textContent = when(iso) || element.textContent;
+  }
+  for (const span of document.querySelectorAll("#chart-times span[data-time]")) {
+    span.textContent = timeOfDay(span.dataset.time) || span.textContent;
   }
 
   // The alerts a tick fired (serve's --alert rules), as notifications where the viewer allowed
