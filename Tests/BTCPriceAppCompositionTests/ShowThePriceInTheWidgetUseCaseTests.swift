@@ -1,5 +1,6 @@
 import BTCPriceCore
 import BTCPriceNetworking
+import BTCPricePersistence
 import BTCPriceTestSupport
 import BTCPriceWidgetCore
 import Foundation
@@ -66,6 +67,31 @@ struct ShowThePriceInTheWidgetUseCaseTests {
 
       #expect(entry.content.priceText == "€63,250.10")
       #expect(client.requests.isEmpty)
+    }
+  }
+
+  /// The widget asks no exchange for candles: its 24-hour change comes from the day the app
+  /// keeps in the shared folder, in the chosen currency's file, and is left out without it.
+  @Test func theDayTheAppKept_givesTheWidgetsChange_inTheChosenCurrencyOnly() async throws {
+    try await withSharedFolder { folder in
+      try Data(Self.cachedEURJSON.utf8).write(
+        to: folder.appendingPathComponent("last-price-eur.json"))
+      let client = StubHTTPClient(status: 500, body: "{}")
+      let eur = makeSUT(folder: folder, client: client, currency: .eur)
+      let usd = makeSUT(folder: folder, client: client, currency: .usd)
+      #expect(eur.snapshot().content.change24hText == nil, "no day kept yet")
+
+      // Where the app keeps it (AppComposition: beside the App Group's price file).
+      try FileCandleStore(
+        besidePriceFile: AppGroup.cacheFileURL(in: folder, currency: .eur),
+        knownSources: PriceSourceRegistry.sources, currency: .eur
+      ).save(.day(endingAt: 1_795_356_000, currency: .eur) { _ in "62000.00" }, for: .day)
+
+      #expect(eur.snapshot().content.change24hText == "▲ +2.02% in 24h")
+      let timeline = await eur.loadTimeline()
+      #expect(timeline.entries.first?.content.change24hText == "▲ +2.02% in 24h")
+      try Data(Self.cachedJSON.utf8).write(to: folder.appendingPathComponent("last-price.json"))
+      #expect(usd.snapshot().content.change24hText == nil, "the euro day says nothing of USD")
     }
   }
 
