@@ -6,6 +6,12 @@ import BTCPriceTestSupport
 import Foundation
 import Testing
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// The built binary with its price history, against the fake exchange's candles: the 24-hour
 /// change in `--json` and `--format`, absent without candles, and the candles asked once at the
 /// start of a run, never per tick, and not again by a run right after.
@@ -41,6 +47,29 @@ extension BinaryEndToEndTests {
         let asked = await server.candleRequests(to: .binance)
         #expect(asked.map(\.path) == ["/api/v3/klines"])
         #expect(asked.first?.query == "symbol=BTCUSDT&interval=5m&limit=290")
+      }
+    }
+
+    /// serve's `/api/price` is the `--json` line: the 24-hour change included, in the same
+    /// exact decimals, once the day's candles have come.
+    @Test func serve_apiPrice_carriesThe24HourChange_asTheJSONLineDoes() async throws {
+      try await FakeExchangeServer.withRunning { server in
+        await server.stub(.binance, .binance(price: "68901.23"))
+        await server.stubCandles(.binance, .binanceDay(flatAt: "68000.00"))
+        let serve = try BinaryProcess(
+          [
+            "serve", "--port", "0", "--interval", "0.5", "--sources", "binance", "--no-cache",
+            "--history",
+          ]
+            + server.urlArguments, environment: ["TZ": "UTC"])
+        defer { serve.send(SIGKILL) }
+        #expect(await serve.waitForLines(1))
+        let address = try #require(serve.serveAddress, "\(serve.stdoutText) \(serve.stderrText)")
+
+        let body = try await apiPrice(at: address) { $0.contains("change24h") }
+
+        #expect(body.contains(#","change24h":{"absolute":"901.23","percent":"1.33","since":"#))
+        #expect(body.hasPrefix("{") && body.hasSuffix("}\n"), "one JSON line: \(body)")
       }
     }
 
