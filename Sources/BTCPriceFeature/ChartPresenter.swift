@@ -109,6 +109,13 @@ public struct ChartPresenter: Sendable {
     return failure.map { "\(text): \(Self.reasons($0))" } ?? text
   }
 
+  /// What is said where the space is too small for any chart: `No room for a chart in 10
+  /// columns and 7 lines: it needs at least 20 columns and 5 lines`.
+  public func presentNoRoom(columns: Int, lines: Int, needs: (columns: Int, lines: Int)) -> String {
+    "No room for a chart in \(columns) columns and \(lines) lines: it needs at least "
+      + "\(needs.columns) columns and \(needs.lines) lines"
+  }
+
   /// What is said when a fetch failed and the history kept from before is shown instead:
   /// `Failed to update the price history (binance: HTTP 451); showing it as of Nov 22, 14:03`.
   public func presentKeptHistory(after failure: PriceFetchFailure, fetchedAt: Date) -> String {

@@ -34,8 +34,8 @@ public enum ChartPrinter {
   ///   - current: the last price known (the price cache), which the chart ends at when it is
   ///     newer than the history; nil ends it at the history's own last price.
   /// - Returns: 0 when the chart is up to date (fetched now, or young enough not to be), 1 when
-  ///   the exchanges could not be asked (the kept history is drawn with its age) or nothing is
-  ///   known (nothing is drawn).
+  ///   the exchanges could not be asked (the kept history is drawn with its age), nothing is
+  ///   known, or the size leaves no room for a chart (nothing is drawn; `warn` says why).
   /// - Throws: only `CancellationError`.
   public static func run(
     _ range: ChartRange, history: CandleHistory, presenter: ChartPresenter,
@@ -67,6 +67,14 @@ public enum ChartPrinter {
     }
     let lines = ChartRenderer.render(
       chart, width: width, height: height, glyphs: glyphs, colors: colors)
+    // A terminal too small for any chart: said, not an empty success.
+    guard !lines.isEmpty else {
+      warn(
+        presenter.presentNoRoom(
+          columns: width, lines: height,
+          needs: (ChartRenderer.minimumPlotWidth, ChartRenderer.minimumHeight)))
+      return 1
+    }
     for line in lines { write(line) }
     return status
   }

@@ -20,8 +20,8 @@ struct ChartCommand: AsyncParsableCommand {
       Sized to the terminal; plain characters into a pipe or with NO_COLOR. Offline, the kept \
       history is drawn with its age.
 
-      Exit status 0 when the chart is up to date, 1 when the exchanges could not be asked or \
-      nothing is known, as --once.
+      Exit status 0 when the chart is up to date, 1 when the exchanges could not be asked, \
+      nothing is known, or the terminal has no room for a chart (20 columns, 5 lines), as --once.
       """)
 
   @Option(

@@ -68,6 +68,31 @@ struct PrintOneChartUseCaseTests {
     #expect(run.lines[0] == "BTC/USD, last 24 hours · Binance  as of Nov 22, 12:01")
   }
 
+  /// A terminal too narrow or too short for any chart says so and exits 1, rather than print
+  /// nothing and exit 0.
+  @Test func noRoomForAChart_saysTheSizeItNeedsAndExitsOne() async throws {
+    let narrow = try await print(
+      store: InMemoryCandleStore(stored: [.day: Self.day]), load: { _ in Self.day }, width: 19)
+    let short = try await print(
+      store: InMemoryCandleStore(stored: [.day: Self.day]), load: { _ in Self.day }, height: 4)
+    let enough = try await print(
+      store: InMemoryCandleStore(stored: [.day: Self.day]), load: { _ in Self.day }, width: 20,
+      height: 5)
+
+    #expect(narrow.status == 1)
+    #expect(narrow.lines.isEmpty)
+    #expect(
+      narrow.warnings == [
+        "No room for a chart in 19 columns and 7 lines: it needs at least 20 columns and 5 lines"
+      ])
+    #expect(short.status == 1)
+    #expect(
+      short.warnings.first?.hasPrefix("No room for a chart in 60 columns and 4 lines") == true)
+    #expect(enough.status == 0)
+    #expect(enough.lines.count == 5)
+    #expect(enough.warnings.isEmpty)
+  }
+
   @Test func nothingKnown_drawsNothingSaysWhyAndExitsOne() async throws {
     let run = try await print(store: InMemoryCandleStore(), load: { _ in throw Self.failure })
 
@@ -90,7 +115,7 @@ struct PrintOneChartUseCaseTests {
 
   private func print(
     store: InMemoryCandleStore, current: PriceQuote? = nil,
-    load: @escaping CandleHistory.Loader
+    load: @escaping CandleHistory.Loader, width: Int = 60, height: Int = 7
   ) async throws -> (status: Int32, lines: [String], warnings: [String]) {
     let now: @Sendable () -> Date = { Date(timeIntervalSince1970: Self.now) }
     let history = CandleHistory(
@@ -100,7 +125,7 @@ struct PrintOneChartUseCaseTests {
     let status = try await ChartPrinter.run(
       .day, history: history,
       presenter: ChartPresenter(timestamps: .utc(precision: .minutes)), current: current,
-      width: 60, height: 7, glyphs: .ascii, colors: false, now: now,
+      width: width, height: height, glyphs: .ascii, colors: false, now: now,
       write: { lines.append($0) }, warn: { warnings.append($0) })
     return (status, lines, warnings)
   }
