@@ -22,6 +22,11 @@ struct ChartCommand: AsyncParsableCommand {
 
       Exit status 0 when the chart is up to date, 1 when the exchanges could not be asked, \
       nothing is known, or the terminal has no room for a chart (20 columns, 5 lines), as --once.
+
+      PIPELINE: takes the pipeline options of btc-price (see btc-price --help) before or \
+      after "chart": --currency, --sources, --<name>-candles-url, --cache-path, --no-cache, \
+      --config, --verbose, --proxy, --ca-file, their environment variables and the settings \
+      file.
       """)
 
   @Option(
