@@ -15,29 +15,32 @@ enum PageAssets {
       if (!panel) return;
       const $ = (id) => document.getElementById(id);
 
-      // Nov 22, 14:03:05 in the viewer's own time zone, the presenter's pattern.
+      // An ISO 8601 instant's parts in the viewer's own time zone, as `format` names them; null
+      // for anything that is not an instant.
+      const partsOf = (format, iso) => {
+        const date = new Date(iso);
+        if (Number.isNaN(date.getTime())) return null;
+        const part = {};
+        for (const { type, value } of format.formatToParts(date)) part[type] = value;
+        return part;
+      };
+      // Nov 22, 14:03:05, the presenter's pattern.
       const clock = new Intl.DateTimeFormat("en-US", {
         month: "short", day: "numeric", hour: "2-digit", minute: "2-digit", second: "2-digit",
         hourCycle: "h23",
       });
       const when = (iso) => {
-        const date = new Date(iso);
-        if (Number.isNaN(date.getTime())) return null;
-        const part = {};
-        for (const { type, value } of clock.formatToParts(date)) part[type] = value;
-        return `${part.month} ${part.day}, ${part.hour}:${part.minute}:${part.second}`;
+        const part = partsOf(clock, iso);
+        return part && `${part.month} ${part.day}, ${part.hour}:${part.minute}:${part.second}`;
       };
-      // 18:00 in the viewer's own zone: the day chart's time marks, which the server worded in
-      // its own (the page draws only the day).
+      // 18:00: the day chart's time marks, which the server worded in its own zone (the page
+      // draws only the day).
       const hourClock = new Intl.DateTimeFormat("en-US", {
         hour: "2-digit", minute: "2-digit", hourCycle: "h23",
       });
       const timeOfDay = (iso) => {
-        const date = new Date(iso);
-        if (Number.isNaN(date.getTime())) return null;
-        const part = {};
-        for (const { type, value } of hourClock.formatToParts(date)) part[type] = value;
-        return `${part.hour}:${part.minute}`;
+        const part = partsOf(hourClock, iso);
+        return part && `${part.hour}:${part.minute}`;
       };
       const setTime = (element, iso, fallback) => {
         element.textContent = (iso && when(iso)) || fallback;
