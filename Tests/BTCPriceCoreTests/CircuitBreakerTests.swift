@@ -63,6 +63,26 @@ struct CircuitBreakerTests {
     #expect(sut.phase == .closed)
   }
 
+  /// A success forgets the openings before it: the next run of failures starts again at 5 s and
+  /// doubles from there, as the first did.
+  @Test func afterASuccess_theCoolDownsStartAgainAtFiveSecondsAndDouble() {
+    var sut = Breaker()
+    for second in 0..<3 { _ = sut.recordFailure(timeout, at: at(Double(second))) }
+    _ = sut.admit(at: at(7))
+    _ = sut.recordFailure(timeout, at: at(7))  // a failed probe: 10 s
+    _ = sut.admit(at: at(17))
+    _ = sut.recordSuccess()
+
+    var coolDowns: [Duration?] = []
+    for second in 18..<21 {
+      coolDowns.append(sut.recordFailure(timeout, at: at(Double(second)))?.coolDown)
+    }
+    _ = sut.admit(at: at(25))
+    coolDowns.append(sut.recordFailure(timeout, at: at(25))?.coolDown)
+
+    #expect(coolDowns == [nil, nil, .seconds(5), .seconds(10)])
+  }
+
   @Test func doublesTheCoolDownAfterEachFailedProbeUpToFiveMinutes() {
     var sut = Breaker()
     for second in 0..<3 { _ = sut.recordFailure(timeout, at: at(Double(second))) }
