@@ -11,9 +11,10 @@ import BTCPriceTerminal
   import Foundation
 #endif
 
-/// `btc-price doctor`: asks every source once and opens every stream the ticks read once, side by
-/// side, and says how far each got, with the settings (and where each came from), the files and
-/// the limits in effect. Never asks a source or opens a stream that an earlier run's limit rests.
+/// `btc-price doctor`: asks every source once, opens every stream the ticks read once and asks
+/// every exchange with candles for the day's once, side by side, and says how far each got, with
+/// the settings (and where each came from), the files and the limits in effect. Never asks a
+/// source, opens a stream or asks for candles where an earlier run's limit rests it.
 /// ``DoctorReport`` renders what it finds.
 public struct Doctor: Sendable {
   private let options: ResolvedOptions
@@ -49,6 +50,7 @@ public struct Doctor: Sendable {
     async let streams = Self.sideBySide(streamEndpoints(limits: sourceLimits)) { endpoint in
       await streamCheck(endpoint, limits: sourceLimits)
     }
+    async let history = historyChecks(limits: sourceLimits)
     let markets = configuration.marketURLs
     let checks = await Self.sideBySide(configuration.sources) { definition in
       await sourceCheck(
@@ -65,7 +67,8 @@ public struct Doctor: Sendable {
           origin: "$\(PublishTarget.environmentVariable)"))
     }
     return DoctorReport(
-      checks: checks, streams: await streams, settings: settings + published,
+      checks: checks, streams: await streams, history: await history,
+      settings: settings + published,
       files: files(now: now()),
       limits: limits.sorted(by: { $0.key < $1.key }).map { id, limit in
         "\(id): not asked for \(limit.remaining.humanText) (\(limit.cause))"
@@ -130,6 +133,46 @@ public struct Doctor: Sendable {
     return await probe.check(endpoint)
   }
 
+  /// The day's candles asked once of every exchange of the chain that has them in the currency,
+  /// at the URL a run would ask (`--<name>-candles-url`); nil when the history is off.
+  private func historyChecks(limits: SourceLimits?) async -> [DoctorHistoryCheck]? {
+    let configuration = options.configuration
+    guard configuration.history else { return nil }
+    let loaders = CandleSourceDefinition.serving(
+      configuration.currency, from: configuration.sources
+    ).compactMap {
+      try? RemoteCandleLoader(
+        client: client, definition: $0, currency: configuration.currency,
+        url: configuration.candlesURLs[$0.source.id], now: now)
+    }
+    return await Self.sideBySide(loaders) { loader in
+      let (id, url) = (loader.definition.source.id, loader.url)
+      func check(_ outcome: DoctorHistoryCheck.Outcome, _ latency: Duration?)
+        -> DoctorHistoryCheck
+      {
+        DoctorHistoryCheck(
+          source: id, url: url.absoluteString, route: options.proxies.explain(for: url),
+          outcome: outcome, latency: latency)
+      }
+      if let limit = limits?.streamLimit(source: id, url: url) {
+        return check(.notAsked(Self.resting(limit)), nil)
+      }
+      let clock = ContinuousClock()
+      let start = clock.now
+      do {
+        let series = try await loader.load(.day)
+        return check(
+          .history(
+            candles: series.candles.count, period: series.period,
+            newest: series.candles[series.candles.count - 1].start), clock.now - start)
+      } catch let error as PriceSourceError {
+        return check(.failed(error), clock.now - start)
+      } catch {
+        return check(.failed(.unreachable("\(error)")), clock.now - start)
+      }
+    }
+  }
+
   private static func resting(_ limit: PriceSourceChain.InheritedLimit) -> String {
     "resting for \(limit.remaining.humanText) after \(limit.cause) (an earlier run)"
   }
@@ -172,6 +215,14 @@ public struct Doctor: Sendable {
         Self.file("cache", at: store.fileURL, now: now) {
           try store.load().map { "holds \($0.value) \($0.currency) from \($0.source.id)" }
             ?? "missing (no price kept yet)"
+        })
+    }
+    if let candleStore = options.candleStore {
+      files.append(
+        Self.file("history", at: candleStore.fileURL(for: .day), now: now) {
+          try candleStore.load(.day).map {
+            "holds \($0.candles.count) candles of \($0.period.humanText) from \($0.source.id)"
+          } ?? "missing (no price history kept yet)"
         })
     }
     if let limitStore = options.limitStore {

@@ -7,8 +7,9 @@ import BTCPriceCore
 #endif
 
 /// `btc-price doctor`'s findings and their two renderings (text for people, `--json`), and its
-/// exit status: 0 when at least one source gave a valid price, else 1. The stream checks do not
-/// change the status: without a stream the ticks still get their price over REST.
+/// exit status: 0 when at least one source gave a valid price, else 1. The stream and history
+/// checks do not change the status: without a stream the ticks still get their price over REST,
+/// and without a history only the chart and the 24-hour change are missing.
 public struct DoctorReport: Sendable {
   /// A setting in effect: its name, value (secrets already redacted) and where it came from.
   public struct Setting: Equatable, Sendable, Encodable {
@@ -42,17 +43,21 @@ public struct DoctorReport: Sendable {
   /// The streams the ticks read (the primary's, then the cross-check's), each opened once;
   /// empty when the currency has no stream.
   public let streams: [DoctorStreamCheck]
+  /// The exchanges asked once for the day's candles, in the chain's order; nil when the price
+  /// history is off (`--no-history`).
+  public let history: [DoctorHistoryCheck]?
   public let settings: [Setting]
   public let files: [File]
   /// Limits in force from earlier runs, one line each.
   public let limits: [String]
 
   public init(
-    checks: [DoctorCheck], streams: [DoctorStreamCheck] = [], settings: [Setting], files: [File],
-    limits: [String]
+    checks: [DoctorCheck], streams: [DoctorStreamCheck] = [], history: [DoctorHistoryCheck]? = [],
+    settings: [Setting], files: [File], limits: [String]
   ) {
     self.checks = checks
     self.streams = streams
+    self.history = history
     self.settings = settings
     self.files = files
     self.limits = limits
@@ -76,6 +81,19 @@ public struct DoctorReport: Sendable {
         stream.source, stream.url, stream.route,
         steps: stream.steps.map { ($0.step.rawValue, $0.state) }, verdict: stream.verdict,
         latency: stream.latency, advice: stream.advice)
+    }
+    switch history {
+    case nil:
+      lines.append("Price history: off (no-history)")
+    case let checks? where checks.isEmpty:
+      lines.append("Price history: no source of the chain has candles in this currency")
+    case let checks?:
+      lines.append("Price history (the day's candles), each asked once:")
+      for check in checks {
+        lines += Self.block(
+          check.source, check.url, check.route, steps: [], verdict: check.verdict,
+          latency: check.latency, advice: nil)
+      }
     }
     lines.append("Settings in effect:")
     for setting in settings {
@@ -111,10 +129,17 @@ public struct DoctorReport: Sendable {
       let latencyMilliseconds: Int?
       let advice: String?
     }
+    struct History: Encodable {
+      let source, url, route, verdict: String
+      let candles: Int?
+      let latencyMilliseconds: Int?
+    }
     struct Document: Encodable {
       let ok: Bool
       let sources: [Check]
       let streams: [Stream]
+      /// Absent when the history is off.
+      let history: [History]?
       let settings: [Setting]
       let files: [File]
       let limits: [String]
@@ -138,6 +163,13 @@ public struct DoctorReport: Sendable {
             uniqueKeysWithValues: stream.steps.map { ($0.step.rawValue, $0.state.rawValue) }),
           latencyMilliseconds: stream.latency.map(Self.milliseconds), advice: stream.advice)
       },
+      history: history?.map { check in
+        var candles: Int?
+        if case .history(let count, _, _) = check.outcome { candles = count }
+        return History(
+          source: check.source, url: check.url, route: check.route, verdict: check.verdict,
+          candles: candles, latencyMilliseconds: check.latency.map(Self.milliseconds))
+      },
       settings: settings, files: files, limits: limits)
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
@@ -153,11 +185,11 @@ public struct DoctorReport: Sendable {
     advice: String?
   ) -> [String] {
     let time = latency.map { " in \($0.millisecondsText)" } ?? ""
-    var lines = [
-      "  \(source) (\(url)), \(route)",
-      "    " + steps.map { "\($0.name) \($0.state.rawValue)" }.joined(separator: ", "),
-      "    \(verdict)\(time)",
-    ]
+    var lines = ["  \(source) (\(url)), \(route)"]
+    if !steps.isEmpty {
+      lines.append("    " + steps.map { "\($0.name) \($0.state.rawValue)" }.joined(separator: ", "))
+    }
+    lines.append("    \(verdict)\(time)")
     if let advice { lines.append("    advice: \(advice)") }
     return lines
   }

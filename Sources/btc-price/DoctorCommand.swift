@@ -22,9 +22,10 @@ struct DoctorCommand: AsyncParsableCommand {
       request (proxy, dns, connect, tls, http, body, price) with the latency and a verdict, \
       and advice. Then the streams the ticks read (the primary's and the cross-check's), each \
       opened once the way the ticks open it (proxy, connect, tls, upgrade, first message, the \
-      time taken, and why it failed). Then the \
-      settings in effect and where they came from (secrets redacted), the cache and state \
-      files with their age and health, and the limits from earlier runs (a source under a \
+      time taken, and why it failed). Then the day's candles of each exchange with them (the \
+      chart's and the 24-hour change's), asked once. Then the \
+      settings in effect and where they came from (secrets redacted), the cache, history and \
+      state files with their age and health, and the limits from earlier runs (a source under a \
       ban or rate limit is not asked). With BTC_PRICE_PUBLISH_URLS set, each edge that \
       btc-price publish would publish to, asked once (credentials redacted). --json prints one \
       object.

@@ -83,13 +83,43 @@ final class DiagnoseTheRunUseCaseTests {
 
     #expect(report.checks.map(\.source) == ["binance", "kraken"])
     #expect(report.checks.first?.verdict == "price 63412.7 EUR")
+    let prices = client.requests.map(\.url.absoluteString).filter {
+      !$0.contains("klines") && !$0.contains("OHLC")
+    }
     #expect(
-      Set(client.requests.map(\.url.absoluteString)) == [
+      Set(prices) == [
         "https://api.binance.com/api/v3/ticker/price?symbol=BTCEUR",
         "https://api.kraken.com/0/public/Ticker?pair=XBTEUR",
       ])
+    #expect(prices.count == 2)
     #expect(report.streams.map(\.source) == ["binance", "kraken"])
     #expect(report.streams.allSatisfy { $0.verdict == "not asked: streams are off (no-stream)" })
+  }
+
+  @Test func theDaysCandles_areAskedOnceOfEachExchange_andNotWithTheHistoryOff() async throws {
+    let client = StubHTTPClient(body: #"{"symbol":"BTCEUR","price":"63412.70"}"#)
+    let on = try resolve(
+      ["sources": "binance,kraken", "currency": "EUR", "stream": "false"], environment: [:],
+      file: "")
+    let off = try resolve(
+      ["sources": "binance,kraken", "currency": "EUR", "stream": "false", "history": "false"],
+      environment: [:], file: "")
+
+    let withHistory = await report(on, client: client)
+    let candles = client.requests.map(\.url).filter {
+      $0.path.hasSuffix("/klines") || $0.path.hasSuffix("/OHLC")
+    }
+    let withoutHistory = await report(off, client: client)
+
+    #expect(withHistory.history?.map(\.source) == ["binance", "kraken"])
+    #expect(candles.map(\.host) == ["api.binance.com", "api.kraken.com"].map(Optional.some))
+    #expect(candles.first?.query?.contains("symbol=BTCEUR&interval=5m") == true)
+    // The stub's price is no candle: each says why, and the exit status is the prices'.
+    #expect(
+      withHistory.history?.allSatisfy { $0.verdict.hasPrefix("failed: invalid data") } == true)
+    #expect(withHistory.exitStatus == 0)
+    #expect(withoutHistory.history == nil)
+    #expect(client.requests.count == 6, "the run without history asked only the two prices")
   }
 
   @Test func aSourceAnEarlierRunBanned_isNotAsked_andItsLimitListed() async throws {

@@ -24,6 +24,24 @@ extension BinaryEndToEndTests {
       }
     }
 
+    /// The day's candles, asked once of each exchange with them: what came, or why nothing did.
+    @Test func thePriceHistory_isAskedOnce_andSaysWhatCame() async throws {
+      try await FakeExchangeServer.withRunning { server in
+        await server.stub(.binance, .binance(price: "68901.23"))
+        await server.stubCandles(.binance, .binanceDay(flatAt: "68000.00"))
+        let run = try BinaryProcess(
+          ["doctor", "--no-cache", "--no-stream", "--history", "--sources", "binance"]
+            + server.urlArguments)
+        let status = await run.waitForExit()
+
+        #expect(status == 0, "\(run.stderrText)")
+        let text = run.stdoutText.joined(separator: "\n")
+        #expect(text.contains("Price history (the day's candles), each asked once:"), "\(text)")
+        #expect(text.contains("    290 candles of 5 min, the newest from "), "\(text)")
+        #expect(await server.candleRequests(to: .binance).count == 1)
+      }
+    }
+
     /// Slow sources are asked side by side, so doctor takes as long as the slowest, not the sum,
     /// and still lists them in chain order.
     @Test func slowSources_areAskedSideBySide_andListedInChainOrder() async throws {
