@@ -1,0 +1,147 @@
+import BTCPriceCore
+import BTCPriceTestSupport
+import Foundation
+import Testing
+
+private let onLinux: Bool = {
+  #if os(Linux)
+    true
+  #else
+    false
+  #endif
+}()
+
+/// `SerialWorker`, the writers' thread (stdout, stderr, the stores' files): jobs run one at a
+/// time in the order handed over, on a thread of the worker's own, and handing over never waits
+/// for a job, however long one blocks. The thread takes no signal, so the tool's signal handling
+/// never finds a writer stuck in a `write(2)`, and it ends with the worker.
+@Suite("Work on a thread of its own", .timeLimit(.minutes(1)), .hangLimit(.seconds(10)))
+struct WorkOnAThreadOfItsOwnUseCaseTests {
+  @Test func jobs_runInTheOrderHandedOver_oneAtATime() {
+    let done = Locked<[Int]>([])
+    let running = Locked((now: 0, most: 0))
+    let sut = makeSUT { job in
+      running.withValue {
+        $0.now += 1
+        $0.most = max($0.most, $0.now)
+      }
+      done.append(job)
+      running.withValue { $0.now -= 1 }
+    }
+
+    for job in 0..<200 { handOver(job, to: sut) }
+
+    #expect(sut.waitUntilIdle(atMost: .seconds(5)))
+    #expect(done.value == Array(0..<200))
+    #expect(running.value.most == 1)
+  }
+
+  @Test func hand_returnsAtOnce_whileAJobIsStuck_andTheWaitIsBounded() {
+    let stall = Stall()
+    let done = Locked<[Int]>([])
+    let sut = makeSUT { job in
+      if job == 1 { stall.pass() }
+      done.append(job)
+    }
+
+    handOver(1, to: sut)
+    #expect(stall.hasStalled())
+    handOver(2, to: sut)
+
+    #expect(!sut.isIdle)
+    #expect(!sut.waitUntilIdle(atMost: .milliseconds(20)), "the wait ended although a job is stuck")
+    stall.release()
+    #expect(sut.waitUntilIdle(atMost: .seconds(5)))
+    #expect(done.value == [1, 2])
+  }
+
+  @Test func finish_returnsOnceTheJobsHandedOverAreDone_includingThoseTheCatchUpHandsOver()
+    async
+  {
+    let done = Locked<[Int]>([])
+    let worker = Locked<SerialWorker<[Int], Int>?>(nil)
+    let sut = SerialWorker<[Int], Int>(
+      label: "test", [], next: { $0.isEmpty ? nil : $0.removeFirst() },
+      run: { done.append($0) },
+      caughtUp: {
+        // The first catch-up hands over one more job: the waiters wait for it too.
+        guard done.value.count == 1 else { return }
+        if let worker = worker.value { handOver(2, to: worker) }
+      })
+    worker.withValue { $0 = sut }
+
+    handOver(1, to: sut)
+    await sut.finish()
+
+    #expect(done.value == [1, 2])
+    worker.withValue { $0 = nil }
+  }
+
+  @Test func jobs_runOnAThreadThatTakesNoSignal_namedAfterTheWorker() {
+    let seen = Locked<(blocked: [Int32], sameThread: Bool)?>(nil)
+    let caller = pthread_self()
+    let sut = SerialWorker<[Int], Int>(
+      label: "btc-price.stdout", [], next: { $0.isEmpty ? nil : $0.removeFirst() },
+      run: { _ in
+        var mask = sigset_t()
+        pthread_sigmask(SIG_SETMASK, nil, &mask)
+        let blocked = [SIGINT, SIGTERM, SIGTSTP, SIGCONT, SIGWINCH, SIGPIPE].filter {
+          sigismember(&mask, $0) == 1
+        }
+        seen.withValue { $0 = (blocked, pthread_equal(pthread_self(), caller) != 0) }
+      })
+
+    handOver(1, to: sut)
+
+    #expect(sut.waitUntilIdle(atMost: .seconds(5)))
+    #expect(seen.value?.blocked == [SIGINT, SIGTERM, SIGTSTP, SIGCONT, SIGWINCH, SIGPIPE])
+    #expect(seen.value?.sameThread == false)
+  }
+
+  @Test(.enabled(if: onLinux, "reads the thread's name and life from /proc"))
+  func theThread_isNamedAfterTheWorker_andEndsOnceTheWorkerIsReleased() async throws {
+    let thread = Locked<(id: String, name: String)?>(nil)
+    var sut: SerialWorker<[Int], Int>? = SerialWorker(
+      label: "btc-price.stdout", [], next: { $0.isEmpty ? nil : $0.removeFirst() },
+      run: { _ in
+        // "PID/task/TID"
+        let link = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/thread-self")
+        let name = try? String(contentsOfFile: "/proc/thread-self/comm", encoding: .utf8)
+        thread.withValue {
+          $0 = (
+            link.map { String($0.split(separator: "/").last ?? "") } ?? "",
+            name?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+          )
+        }
+      })
+    handOver(1, to: sut!)
+    #expect(sut?.waitUntilIdle(atMost: .seconds(5)) == true)
+    let (id, name) = try #require(thread.value)
+    #expect(name == "writer-stdout")
+    #expect(FileManager.default.fileExists(atPath: "/proc/self/task/\(id)"))
+
+    sut = nil
+
+    await waitUntil(
+      { !FileManager.default.fileExists(atPath: "/proc/self/task/\(id)") },
+      "the worker's thread outlived the worker")
+  }
+
+  @Test func threadName_isTheLabelWithoutTheToolsName_cutToWhatLinuxKeeps() {
+    #expect(SerialWorker<Int, Int>.threadName("btc-price.disk") == "writer-disk")
+    #expect(SerialWorker<Int, Int>.threadName("btc-price.stderr") == "writer-stderr")
+    #expect(SerialWorker<Int, Int>.threadName("a-very-long-label") == "writer-a-very-l")
+  }
+
+  private func makeSUT(run: @escaping @Sendable (Int) -> Void) -> SerialWorker<[Int], Int> {
+    SerialWorker(
+      label: "test", [], next: { $0.isEmpty ? nil : $0.removeFirst() }, run: run)
+  }
+}
+
+private func handOver(_ job: Int, to sut: SerialWorker<[Int], Int>) {
+  sut.hand { pending in
+    pending.append(job)
+    return (handed: true, result: ())
+  }
+}
