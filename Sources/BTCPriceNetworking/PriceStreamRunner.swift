@@ -154,7 +154,10 @@ public struct PriceStreamRunner: Sendable {
         return error
       }
     }
-    if connection.deliver(at: clock.now.advanced(by: .zero - receivedAgo)) {
+    let now = clock.now
+    if connection.deliver(
+      at: now.advanced(by: .zero - receivedAgo), now: now, silenceLimit: silenceLimit)
+    {
       onEvent(.connected(endpoint.source))
     }
     board.record(message, from: endpoint.source, receivedAgo: receivedAgo)
@@ -201,6 +204,17 @@ private final class Connection: Sendable {
     var delivered = false
     var task: Task<Void, Never>?
     var retiring: Connection?
+    var nap = Nap.awake
+  }
+
+  /// Where the watchdog's sleep stands: a message read in the last half of its silence limit
+  /// wakes it early, so that it sets its timer again during the tick that read the message.
+  private enum Nap {
+    case awake
+    /// Asleep until the connection would be silent at `silentAt` (unless a message comes).
+    case napping(silentAt: ElapsedClock.Instant, wake: CheckedContinuation<Void, Never>)
+    /// Woken (or cancelled) before it went to sleep: it must not.
+    case woken
   }
 
   private let state: Locked<State>
@@ -240,10 +254,14 @@ private final class Connection: Sendable {
   /// reconnect), with N the silence limit, well under OKX's 30 s.
   ///
   /// It sleeps until the moment the connection would have been silent too long (or must be
-  /// handed over), not on a fixed beat: a connection that talks wakes it once a limit (5 s)
-  /// instead of twice, and a silent one is dropped as its limit runs out. The keep-alive is sent
-  /// on that same wake-up, so it costs a talking connection nothing. The deadline is absolute,
-  /// so a late wake-up never drifts it.
+  /// handed over), not on a fixed beat, and a silent one is dropped as its limit runs out. A
+  /// message read in the last half of that wait moves the timer at once
+  /// (``deliver(at:now:silenceLimit:)``): the tick that read it is awake anyway, so at ticks
+  /// up to 2.5 s apart (half the shortest limit) a connection that talks never wakes the event
+  /// loop for its watchdog, where it woke it once a limit before (docs/PERFORMANCE.md, issue
+  /// 32). A message earlier in the wait leaves the timer alone: no work a message. The
+  /// keep-alive is sent on the watchdog's own wake-up. The deadline is absolute, so a late
+  /// wake-up never drifts it.
   private func watch(_ runner: PriceStreamRunner) async {
     let opened = state.value.opened ?? runner.now
     let limit = runner.silenceLimit
@@ -256,7 +274,13 @@ private final class Connection: Sendable {
     }
     while !Task.isCancelled {
       let silentAt = quietSince().advanced(by: limit)
-      do { try await runner.sleep(until: handover.map { min($0, silentAt) } ?? silentAt) } catch {
+      do {
+        if let handover, handover < silentAt {
+          try await runner.sleep(until: handover)
+        } else {
+          try await nap(until: silentAt, runner)
+        }
+      } catch {
         return
       }
       if quietSince().duration(to: runner.now) >= limit {
@@ -284,16 +308,63 @@ private final class Connection: Sendable {
     }
   }
 
-  /// Records a message; true for the connection's first, which also lets the one it replaces go.
-  func deliver(at instant: ElapsedClock.Instant) -> Bool {
-    let (first, retiring) = state.withValue { state in
+  /// Sleeps until `silentAt`, or until a message moves it (``deliver(at:now:silenceLimit:)``);
+  /// throws when the watchdog is cancelled.
+  private func nap(until silentAt: ElapsedClock.Instant, _ runner: PriceStreamRunner) async throws {
+    state.withValue { $0.nap = .awake }
+    try await withThrowingTaskGroup(of: Void.self) { group in
+      group.addTask { try await runner.sleep(until: silentAt) }
+      group.addTask { await self.pushedBack(silentAt) }
+      defer { group.cancelAll() }
+      _ = try await group.next()
+    }
+    try Task.checkCancellation()
+  }
+
+  /// Returns once a message moves the silence deadline, or once cancelled.
+  private func pushedBack(_ silentAt: ElapsedClock.Instant) async {
+    await withTaskCancellationHandler {
+      await withCheckedContinuation { (wake: CheckedContinuation<Void, Never>) in
+        let woken = state.withValue { state -> Bool in
+          guard case .awake = state.nap else { return true }
+          state.nap = .napping(silentAt: silentAt, wake: wake)
+          return false
+        }
+        if woken { wake.resume() }
+      }
+    } onCancel: {
+      let wake = state.withValue { state -> CheckedContinuation<Void, Never>? in
+        defer { state.nap = .woken }
+        guard case .napping(_, let wake) = state.nap else { return nil }
+        return wake
+      }
+      wake?.resume()
+    }
+  }
+
+  /// Records a message read at `now`; true for the connection's first, which also lets the one
+  /// it replaces go. A message that moves the silence deadline in the last half of the
+  /// watchdog's wait wakes the watchdog, to set its timer again now.
+  func deliver(
+    at instant: ElapsedClock.Instant, now: ElapsedClock.Instant, silenceLimit: Duration
+  ) -> Bool {
+    let (first, retiring, wake) = state.withValue { state in
       let first = !state.delivered
       state.delivered = true
       state.lastMessage = instant
       let retiring = first ? state.retiring : nil
       if first { state.retiring = nil }
-      return (first, retiring)
+      var wake: CheckedContinuation<Void, Never>?
+      if case .napping(let silentAt, let continuation) = state.nap,
+        instant.advanced(by: silenceLimit) > silentAt,
+        now.duration(to: silentAt) <= silenceLimit / 2
+      {
+        state.nap = .woken
+        wake = continuation
+      }
+      return (first, retiring, wake)
     }
+    wake?.resume()
     retiring?.close()
     return first
   }

@@ -91,8 +91,8 @@ struct KeepAStreamConnectedUseCaseTests {
     await waitUntil { events.value.contains(.connected(.binance)) }
 
     // Silence limit 5 s. A message at 4 s moves the deadline to 9 s: nothing is dropped at 5 s
-    // or 8.5 s (the watchdog's wake at 5 s finds the newer message and sleeps on to 9 s), and the
-    // connection is dropped at 9 s, 5 s after its last message.
+    // or 8.5 s (the message came in the last half of the watchdog's wait, which sets its timer
+    // again to 9 s at once), and the connection is dropped at 9 s, 5 s after its last message.
     await clock.advance(to: .seconds(4), afterSleeps: 1)
     connector.send(
       FakeStreamMessage.binanceTrade(price: "68902.00"), toHost: "data-stream.binance.vision")
@@ -103,6 +103,51 @@ struct KeepAStreamConnectedUseCaseTests {
 
     await clock.advance(to: .seconds(9))
     await waitUntil { events.value.contains { if case .closed = $0 { true } else { false } } }
+    #expect(events.value.contains(.closed(.binance, .silent(after: .seconds(5)))))
+    task.cancel()
+    await task.value
+  }
+
+  /// The watchdog's timer moves when a message comes in the last half of its wait (the tick
+  /// that read it is awake anyway), so a connection that talks never wakes the loop for it; an
+  /// earlier message leaves it alone (no work a message). The bound is the same: a connection
+  /// that falls silent is dropped 5 s after its last message, not a moment later or sooner.
+  @Test func run_movesTheWatchdogsTimerOnAMessageInTheLastHalfOfItsWait_andDropsItOnTime() async {
+    let clock = SteppedTestClock()
+    let board = StreamPriceBoard(clock: clock, now: { Date(timeIntervalSince1970: 1_795_356_185) })
+    let connector = TestWebSocketConnector(greetings: [
+      "data-stream.binance.vision": [FakeStreamMessage.binanceTrade(price: "68901.23")]
+    ])
+    let events = Locked<[PriceStreamEvent]>([])
+    let runner = PriceStreamRunner(
+      endpoint: try! PriceSourceDefinition.binance.streamEndpoint(for: .usd), connector: connector,
+      board: board, clock: clock, random: { 0 },
+      onEvent: { event in events.withValue { $0.append(event) } })
+    let task = Task { await runner.run() }
+    await waitUntil { events.value.contains(.connected(.binance)) }
+    let isClosed = { events.value.contains { if case .closed = $0 { true } else { false } } }
+
+    // The watchdog sleeps until 5 s. A message at 2 s, 3 s before that, leaves its timer alone.
+    await clock.advance(to: .seconds(2), afterSleeps: 1)
+    connector.send(
+      FakeStreamMessage.binanceTrade(price: "68902.00"), toHost: "data-stream.binance.vision")
+    await waitUntil { connector.delivered == 2 }
+    for _ in 0..<1_000 { await Task.yield() }
+    #expect(clock.sleepsStarted == 1, "a message 3 s before the deadline moved the timer")
+
+    // A message at 3 s, in the last half (2.5 s) of the wait: the timer moves to 8 s at once,
+    // before the clock reaches the old deadline.
+    await clock.advance(to: .seconds(3))
+    connector.send(
+      FakeStreamMessage.binanceTrade(price: "68903.00"), toHost: "data-stream.binance.vision")
+    await waitUntil({ clock.sleepsStarted == 2 }, "the timer stayed at 5 s")
+
+    await clock.advance(to: .seconds(5))
+    await clock.advance(to: .milliseconds(7_999))
+    for _ in 0..<1_000 { await Task.yield() }
+    #expect(!isClosed())
+    await clock.advance(to: .seconds(8))
+    await waitUntil { isClosed() }
     #expect(events.value.contains(.closed(.binance, .silent(after: .seconds(5)))))
     task.cancel()
     await task.value
