@@ -167,13 +167,14 @@ package final class SerialWorker<Pending: Sendable, Job: Sendable>: Sendable {
   }
 
   /// `writer-` and the label without its `btc-price.`, cut to the 15 bytes a Linux thread name
-  /// holds.
+  /// holds (labels are ASCII). Worked out on bytes: `String`'s own `hasPrefix` and `count`
+  /// compare and count characters, which brings in Unicode tables the tool otherwise leaves on
+  /// disk (resident pages: docs/PERFORMANCE.md, issue 32).
   package static func threadName(_ label: String) -> String {
-    let prefix = "btc-price."
-    let short = label.hasPrefix(prefix) ? String(label.dropFirst(prefix.count)) : label
-    var name = "writer-" + short
-    while name.utf8.count > 15 { name.removeLast() }
-    return name
+    let prefix = Array("btc-price.".utf8)
+    var short = Array(label.utf8)
+    if short.starts(with: prefix) { short.removeFirst(prefix.count) }
+    return String(decoding: (Array("writer-".utf8) + short).prefix(15), as: UTF8.self)
   }
 }
 
