@@ -195,6 +195,13 @@ public final class TerminalSession: Sendable {
   /// The output caught up with everything handed over: draws the newest frame held back
   /// meanwhile, if any. Called on the writer's thread (``TerminalWriter/whenCaughtUp(_:)``).
   public func outputCaughtUp() {
+    // Only the live panel and Waybar hold a frame back. In the other modes there is nothing to
+    // draw, and the writer says so right after writing the line of a tick that may still be
+    // showing it under the lock: waiting for that lock woke the writer's thread once more.
+    switch mode {
+    case .live, .waybar: break
+    case .plain, .template, .json: return
+    }
     try? withState { state throws(TerminalOutputError) in
       try drawOwedFrame(&state)
     }

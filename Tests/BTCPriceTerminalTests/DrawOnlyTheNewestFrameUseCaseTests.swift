@@ -122,6 +122,36 @@ struct DrawOnlyTheNewestFrameUseCaseTests {
 
   // MARK: - Helpers
 
+  /// A log (plain lines, `--format`, `--json`) holds no frame back, so the writer's "caught
+  /// up" has nothing to draw and never waits for the session: the writer tells it right after
+  /// writing the line of a tick that may still be showing it.
+  @Test(arguments: [TerminalSession.Mode.plain(colors: false), .plain(colors: true), .json])
+  func log_caughtUpWhileATickIsShowing_returnsWithoutWaitingForIt(
+    mode: TerminalSession.Mode
+  ) throws {
+    let writing = DispatchSemaphore(value: 0)
+    let release = DispatchSemaphore(value: 0)
+    let sut = TerminalSession(
+      mode: mode, presenter: presenter,
+      write: { _ in
+        writing.signal()
+        release.wait()
+      },
+      writeDiagnostic: { _ in }, outputIsBehind: { false }, width: { 80 })
+    let state = fresh("68800.00")
+    Thread { try? sut.show(state) }.start()
+    #expect(writing.wait(timeout: .now() + 5) == .success)
+
+    let returned = DispatchSemaphore(value: 0)
+    Thread {
+      sut.outputCaughtUp()
+      returned.signal()
+    }.start()
+
+    #expect(returned.wait(timeout: .now() + 2) == .success, "caught up waited for the tick")
+    release.signal()
+  }
+
   private func makeSUT(_ mode: TerminalSession.Mode, width: Locked<Int> = Locked(80))
     -> (TerminalSession, Locked<[String]>, Locked<Bool>)
   {
