@@ -12,9 +12,13 @@ import Testing
 /// which value is shown, whether the banner shows, that every tick ends within its second, and
 /// that the cache file stays valid.
 extension RealTimePipelineTests {
+  // Serialized: twenty real-time pipelines at once (ten faults, two tests) on two cores, beside
+  // the rest of the run, starved a first tick of the half second its fallbacks have (a CI run
+  // with another build beside it saw "-" for the slow primary's first tick). One at a time they
+  // take about a minute, under the end-to-end suites' four that run beside them.
   @Suite(
-    "Hostile servers: fault injection through the whole pipeline", .timeLimit(.minutes(2)),
-    .hangLimit(.seconds(30)))
+    "Hostile servers: fault injection through the whole pipeline", .serialized,
+    .timeLimit(.minutes(2)), .hangLimit(.seconds(30)))
   struct HostileServerIntegrationTests {
     /// Something a server can do wrong, and what it is called in test output.
     struct Fault: Sendable, CustomTestStringConvertible {
