@@ -8,6 +8,9 @@ public enum Outcome: String, Codable, Sendable, CaseIterable {
   case hung
   /// The runner's own limit ended the run: no test said anything.
   case timedOut
+  /// The only failing tests were end-to-end or integration tests that failed again with no
+  /// mutant in: a timing test under load, not a caught mutant. Counted, not killed.
+  case flaky
   /// The tests that run the mutated line all passed.
   case survived
   /// No test runs the mutated line.
@@ -42,6 +45,29 @@ public enum Outcome: String, Codable, Sendable, CaseIterable {
       return (.hung, named)
     }
     return (.crashed, nil)
+  }
+
+  /// Whether a suite (`Target.Suite/Inner`) belongs to an end-to-end or integration test target:
+  /// timing tests that run the real binary or a real server, whose lone failure under load may
+  /// be the machine's, not the mutant's.
+  public static func isEndToEnd(suite: String) -> Bool {
+    let target = suite.split(separator: ".").first.map(String.init) ?? suite
+    return target.hasSuffix("EndToEndTests") || target.hasSuffix("IntegrationTests")
+  }
+
+  /// The suites (`Target.Suite/Inner`) of the failing test cases of a JUnit XML report, as
+  /// Swift Testing writes it with `--xunit-output` (a failing `<testcase classname="…">` holds a
+  /// `<failure`).
+  public static func failingSuites(junit: String) -> Set<String> {
+    var suites: Set<String> = []
+    for chunk in junit.components(separatedBy: "<testcase").dropFirst() {
+      let body = chunk.components(separatedBy: "</testcase>").first ?? chunk
+      guard body.contains("<failure"), let start = chunk.range(of: "classname=\""),
+        let end = chunk[start.upperBound...].firstIndex(of: "\"")
+      else { continue }
+      suites.insert(String(chunk[start.upperBound..<end]))
+    }
+    return suites
   }
 
   static func testName(in line: String) -> String? {

@@ -9,6 +9,7 @@ public struct Tally: Sendable {
   public var crashed = 0
   public var hung = 0
   public var timedOut = 0
+  public var flaky = 0
   public var survived = 0
   public var notCovered = 0
 
@@ -29,6 +30,7 @@ public struct Tally: Sendable {
     case .crashed: crashed += 1
     case .hung: hung += 1
     case .timedOut: timedOut += 1
+    case .flaky: flaky += 1
     case .survived: survived += 1
     case .notCovered: notCovered += 1
     case .notCompiling: break
@@ -78,22 +80,24 @@ public struct Report {
       "",
       "Score: the share of the mutants that compile and are not marked equivalent that a failing "
         + "test kills. \"hung\": only a `.hangLimit` named a hung test; \"timed out\": the runner's "
-        + "limit ended a run that named nothing; \"not covered\": no test runs the line.",
+        + "limit ended a run that named nothing; \"flaky\": only end-to-end or integration tests "
+        + "failed, and they failed again with no mutant in (not a kill); \"not covered\": no test "
+        + "runs the line.",
       "",
-      "| module | generated | not compiling | equivalent | killed | crashed | hung | timed out | survived | not covered | score | time |",
-      "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+      "| module | generated | not compiling | equivalent | killed | crashed | hung | timed out | flaky | survived | not covered | score | time |",
+      "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for module in modules {
       let t = tally(module.results)
       lines.append(
         "| \(module.name) | \(t.generated) | \(t.notCompiling) | \(t.equivalent) | \(t.killed) | "
-          + "\(t.crashed) | \(t.hung) | \(t.timedOut) | \(t.survived) | \(t.notCovered) | "
+          + "\(t.crashed) | \(t.hung) | \(t.timedOut) | \(t.flaky) | \(t.survived) | \(t.notCovered) | "
           + "\(t.scoreText) | \(Self.minutes(module.seconds)) |")
     }
     for module in modules {
       lines += ["", "## \(module.name)", ""]
       lines += [
-        "| file | generated | not compiling | equivalent | killed | hung / timed out | survived / not covered | score |",
+        "| file | generated | not compiling | equivalent | killed | hung / timed out | survived / not covered / flaky | score |",
         "|---|---:|---:|---:|---:|---:|---:|---:|",
       ]
       let byFile = Dictionary(grouping: module.results, by: \.mutant.file)
@@ -102,13 +106,13 @@ public struct Report {
         lines.append(
           "| \((file as NSString).lastPathComponent) | \(t.generated) | \(t.notCompiling) | "
             + "\(t.equivalent) | \(t.failing) | \(t.hung + t.timedOut) | "
-            + "\(t.survived + t.notCovered) | \(t.scoreText) |")
+            + "\(t.survived + t.notCovered + t.flaky) | \(t.scoreText) |")
       }
       let sorted = module.results.sorted {
         ($0.mutant.file, $0.mutant.line) < ($1.mutant.file, $1.mutant.line)
       }
       let alive = sorted.filter {
-        [.survived, .notCovered, .hung, .timedOut].contains($0.outcome)
+        [.survived, .notCovered, .hung, .timedOut, .flaky].contains($0.outcome)
           && verdicts.equivalence(of: $0.mutant) == nil
       }
       if !alive.isEmpty {
@@ -119,6 +123,9 @@ public struct Report {
           case .notCovered: what = "survived, no test runs this line"
           case .hung: what = "hung; named by the hang limit of \(result.killedBy ?? "a test")"
           case .timedOut: what = "timed out with no failure named"
+          case .flaky:
+            what =
+              "flaky: only \(result.killedBy ?? "an end-to-end test") failed, and it fails unmutated too"
           default: what = "survived"
           }
           let behaviour = verdicts.behaviour(of: result.mutant) ?? Self.behaviour(result.mutant)

@@ -4,7 +4,7 @@ import MutateKit
 /// One module's run: find the mutants, compile them all in (schemata), learn which suites run
 /// which lines (coverage of the unmutated build), then run each mutant against only those suites.
 final class Runner: @unchecked Sendable {
-  static let version = "1"
+  static let version = "2"
   static let variable = "MUTATE_ACTIVE_MUTANT"
 
   let options: Options
@@ -90,44 +90,71 @@ final class Runner: @unchecked Sendable {
       for file in files { for mutant in mutantsByFile[file] ?? [] { print(mutant.key) } }
       return []
     }
-    var cache = Cache(url: work.appendingPathComponent("cache/\(module).json"))
+    // Results are kept as each mutant ends (not at the run's end), so a run stopped midway
+    // resumes where it was: a file whose mutants all have results under its hash is not run
+    // again, and of a file half done only the mutants without a result are.
+    let cache = Locked(Cache(url: work.appendingPathComponent("cache/\(module).json")))
     var results: [MutantResult] = []
     var todo: [String] = []
+    var keys: [String: String] = [:]
+    var known: [String: [MutantResult]] = [:]
     for file in files {
       var hash = testsHash
       hash.add(text(file))
-      if options.useCache,
-        let cached = cache.results(file: file, key: options.lastResults ? nil : hash.hex),
-        cached.count == mutantsByFile[file]?.count
+      keys[file] = hash.hex
+      let mutants = mutantsByFile[file] ?? []
+      guard options.useCache else {
+        cache.with { $0.start(file: file, key: hash.hex) }
+        todo.append(file)
+        continue
+      }
+      if options.lastResults, let cached = cache.current.results(file: file, key: nil),
+        cached.count == mutants.count
       {
-        results += zip(mutantsByFile[file] ?? [], cached).map { mutant, result in
+        results += zip(mutants, cached).map { mutant, result in
           var result = result
           result.mutant = mutant
           return result
         }
+        continue
+      }
+      let kept = cache.current.results(file: file, key: hash.hex) ?? []
+      let matched = Cache.match(mutants, kept)
+      if matched.count == mutants.count {
+        results += matched
       } else {
+        known[file] = matched
         todo.append(file)
       }
     }
-    log("\(results.count) results from the cache; \(todo.count) files to run")
+    let resumed = known.values.map(\.count).reduce(0, +)
+    log(
+      "\(results.count) results from the cache; \(todo.count) files to run"
+        + (resumed > 0 ? " (\(resumed) of their mutants done by a run that stopped)" : ""))
     guard !todo.isEmpty else { return results }
 
+    let fileKeys = keys
     let fresh = try runFiles(
-      todo, of: module, directory: target.directory, mutants: mutantsByFile, tests: tests,
-      package: package)
-    results += fresh
-    for file in todo {
-      var hash = testsHash
-      hash.add(text(file))
-      cache.store(file: file, key: hash.hex, results: fresh.filter { $0.mutant.file == file })
+      todo, of: module, directory: target.directory, mutants: mutantsByFile, known: known,
+      tests: tests, package: package
+    ) { result in
+      // Kept at once, whatever happens to the run after.
+      cache.with { cache in
+        cache.add(result, file: result.mutant.file, key: fileKeys[result.mutant.file] ?? "")
+        do { try cache.save() } catch { self.log("cache: cannot save: \(error)") }
+      }
     }
-    try cache.save()
+    results += known.values.joined() + fresh
+    try cache.current.save()
     return results
   }
 
+  /// Runs the mutants of `files` that have no result in `known`; `record` gets each result as
+  /// soon as it is known (the mutants that do not compile once the build stands).
   private func runFiles(
     _ files: [String], of module: String, directory: String, mutants: [String: [Mutant]],
-    tests: [String], package: (name: String, graph: PackageGraph)
+    known: [String: [MutantResult]], tests: [String], package: (name: String, graph: PackageGraph),
+    record: @escaping @Sendable (MutantResult) -> Void
   ) throws -> [MutantResult] {
     try mirror.sync()
     let switchName = "__mutate_" + module.filter { $0.isLetter || $0.isNumber }
@@ -137,6 +164,11 @@ final class Runner: @unchecked Sendable {
 
     // Build with every mutant in; drop those the compiler refuses, and build again.
     var live = mutants.filter { files.contains($0.key) }
+    for file in files {
+      let done = Set((known[file] ?? []).map(\.mutant.id))
+      live[file]?.removeAll { done.contains($0.id) }
+    }
+    let pending = live
     var discarded: [Int: String] = [:]
     var schemata: [String: Schemata] = [:]
     for attempt in 1...12 {
@@ -192,9 +224,10 @@ final class Runner: @unchecked Sendable {
       }
       for file in files { live[file]?.removeAll { discarded[$0.id] != nil } }
     }
-    var results: [MutantResult] = mutants.filter { files.contains($0.key) }.values.joined()
+    var results: [MutantResult] = pending.values.joined()
       .filter { discarded[$0.id] != nil }
       .map { MutantResult(mutant: $0, outcome: .notCompiling, killedBy: discarded[$0.id]) }
+    for result in results { record(result) }
     log("\(results.count) mutants do not compile (discarded)")
 
     let binary = mirror.root.appendingPathComponent(
@@ -219,27 +252,49 @@ final class Runner: @unchecked Sendable {
         let quick = suites.filter { (coverage.seconds[$0] ?? 1) <= 3 }
         let slow = suites.filter { (coverage.seconds[$0] ?? 1) > 3 }
         var seconds = 0.0
+        var flakyBy: String?
         for stage in [quick, slow] where !stage.isEmpty {
-          let baseline = stage.map { coverage.seconds[$0] ?? 1 }.reduce(0, +)
-          // Past the largest `.hangLimit` (30 s) and its 5 s grace, so that a hang is named by
-          // the suite's own limit before this one ends the run.
-          let limit = 2 * baseline + 45
-          let run = Shell.run(
-            [binary.path, "--testing-library", "swift-testing"] + Self.filters(stage),
-            in: self.mirror.root,
-            environment: [
-              Self.variable: String(mutant.id),
-              "LLVM_PROFILE_FILE": scratch.appendingPathComponent("m\(mutant.id)-%p.profraw").path,
-            ], limit: limit)
+          let report = scratch.appendingPathComponent("m\(mutant.id).xml")
+          let run = self.runTests(
+            stage, binary: binary, mutant: mutant.id, coverage: coverage, scratch: scratch,
+            junit: report)
           seconds += run.seconds
-          let (outcome, test) = Outcome.of(
+          var (outcome, test) = Outcome.of(
             status: run.status, timedOut: run.timedOut, output: run.output)
+          let failing = Outcome.failingSuites(
+            junit: (try? String(contentsOf: report, encoding: .utf8)) ?? "")
+          try? FileManager.default.removeItem(at: report)
+          Self.removeProfiles(of: mutant.id, in: scratch)
+          if outcome == .killed, !failing.isEmpty, failing.allSatisfy(Outcome.isEndToEnd) {
+            // Only timing tests failed: run them once more with no mutant in. If they fail
+            // again, the machine failed them, not the mutant: not a kill (the next stage may
+            // still kill it).
+            // The JUnit class names are the suites' (nested ones with either separator).
+            let names = Set(failing.map { $0.replacingOccurrences(of: "/", with: ".") })
+            let named = stage.filter { names.contains($0.replacingOccurrences(of: "/", with: ".")) }
+            let again = self.runTests(
+              named.isEmpty ? stage.filter(Outcome.isEndToEnd) : named, binary: binary, mutant: 0,
+              coverage: coverage, scratch: scratch)
+            Self.removeProfiles(of: 0, in: scratch)
+            seconds += again.seconds
+            self.log(
+              "\(mutant.key): killed only by \(failing.sorted().joined(separator: ", ")); "
+                + "unmutated they \(again.status == 0 ? "pass: a kill" : "fail too: flaky")")
+            if again.status != 0 {
+              flakyBy = flakyBy ?? test ?? failing.sorted().first
+              (outcome, test) = (.survived, nil)
+            }
+          }
           result = MutantResult(
             mutant: mutant, outcome: outcome, killedBy: test, suites: suites, seconds: seconds)
-          Self.removeProfiles(of: mutant.id, in: scratch)
           if outcome != .survived { break }
         }
+        if result.outcome == .survived, let flakyBy {
+          result.outcome = .flaky
+          result.killedBy = flakyBy
+        }
       }
+      record(result)
       let count = done.with { done in
         done.append(result)
         return done.count
@@ -251,6 +306,24 @@ final class Runner: @unchecked Sendable {
     }
     results += done.current
     return results
+  }
+
+  /// Runs `suites` with mutant `mutant` switched on (0: none), within twice their unmutated time
+  /// plus 45 s: past the largest `.hangLimit` (30 s) and its 5 s grace, so that a hang is named
+  /// by the suite's own limit before this one ends the run.
+  func runTests(
+    _ suites: [String], binary: URL, mutant: Int, coverage: SuiteCoverage, scratch: URL,
+    junit: URL? = nil
+  ) -> Shell.Result {
+    let baseline = suites.map { coverage.seconds[$0] ?? 1 }.reduce(0, +)
+    return Shell.run(
+      [binary.path, "--testing-library", "swift-testing"] + Self.filters(suites)
+        + (junit.map { ["--xunit-output", $0.path] } ?? []),
+      in: mirror.root,
+      environment: [
+        Self.variable: String(mutant),
+        "LLVM_PROFILE_FILE": scratch.appendingPathComponent("m\(mutant)-%p.profraw").path,
+      ], limit: 2 * baseline + 45)
   }
 
   static func removeProfiles(of id: Int, in directory: URL) {
@@ -412,7 +485,8 @@ final class Runner: @unchecked Sendable {
   }
 }
 
-/// Results kept per file, under the hash of the file, its module's tests and the runner.
+/// Results kept per file, under the hash of the file, its module's tests and the runner; a file's
+/// entry grows a mutant at a time while it runs, so a stopped run keeps what it did.
 struct Cache {
   struct Entry: Codable {
     var key: String
@@ -434,13 +508,38 @@ struct Cache {
     return entry.results.sorted { $0.mutant.id < $1.mutant.id }
   }
 
-  mutating func store(file: String, key: String, results: [MutantResult]) {
-    entries[file] = Entry(key: key, results: results.sorted { $0.mutant.id < $1.mutant.id })
+  /// Of `mutants`, those that have a result in `kept` (results of the same text, so the same
+  /// mutants at the same places), with that result; their ids are this run's.
+  static func match(_ mutants: [Mutant], _ kept: [MutantResult]) -> [MutantResult] {
+    func place(_ mutant: Mutant) -> String {
+      "\(mutant.start):\(mutant.end):\(mutant.mutationOperator.rawValue):\(mutant.mutatedText)"
+    }
+    let byPlace = Dictionary(kept.map { (place($0.mutant), $0) }) { first, _ in first }
+    return mutants.compactMap { mutant in
+      byPlace[place(mutant)].map { kept in
+        var result = kept
+        result.mutant = mutant
+        return result
+      }
+    }
+  }
+
+  /// Forgets what `file` had: a run with --no-cache starts it again.
+  mutating func start(file: String, key: String) {
+    entries[file] = Entry(key: key, results: [])
+  }
+
+  /// Adds one result to `file`'s entry (a new entry when the file's key changed).
+  mutating func add(_ result: MutantResult, file: String, key: String) {
+    var entry = entries[file].flatMap { $0.key == key ? $0 : nil } ?? Entry(key: key, results: [])
+    entry.results.removeAll { $0.mutant.id == result.mutant.id }
+    entry.results.append(result)
+    entries[file] = entry
   }
 
   func save() throws {
     try FileManager.default.createDirectory(
       at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-    try JSONEncoder().encode(entries).write(to: url)
+    try JSONEncoder().encode(entries).write(to: url, options: .atomic)
   }
 }

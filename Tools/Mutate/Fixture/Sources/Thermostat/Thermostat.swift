@@ -11,5 +11,8 @@ public struct Thermostat {
   /// Cools above the target, not at it.
   public func cooling(at degrees: Int) -> Bool { degrees > target }
 
+  /// Moves air whenever the temperature is off the target.
+  public func ventilating(at degrees: Int) -> Bool { degrees != target }
+
   public func label(for degrees: Int) -> String { String(degrees) + unit }
 }
