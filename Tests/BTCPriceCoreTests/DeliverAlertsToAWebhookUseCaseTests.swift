@@ -87,7 +87,89 @@ struct DeliverAlertsToAWebhookUseCaseTests {
     await waitUntil({ receiver.attemptsAt.value.count == 1 })
     for index in 0..<100 { sut.enqueue("\(index)") }
 
-    #expect(sut.pending == Policy.standard.capacity)
+    #expect(sut.pending == 64, "the standard queue holds 64 alerts")
+    running.cancel()
+  }
+
+  @Test func anAlertQueuedWhileTheQueueIsIdle_isDelivered() async {
+    let receiver = Receiver()
+    let (sut, _) = makeSUT(receiver)
+    let running = Task { await sut.run() }
+
+    sut.enqueue("a")
+    await waitUntil({ receiver.received.value == ["a"] && sut.pending == 0 })
+    // Lets the delivering task go back to waiting for work.
+    for _ in 0..<1000 { await Task.yield() }
+    sut.enqueue("b")
+
+    await waitUntil({ receiver.received.value == ["a", "b"] }, "b waits in the queue")
+    running.cancel()
+  }
+
+  @Test func anAlertDroppedWhileItWasBeingDelivered_takesNoOtherAlertWithIt() async {
+    let receiver = Receiver(hangs: true)
+    let (sut, events) = makeSUT(
+      receiver, policy: .init(capacity: 2, firstRetry: .seconds(1), longestRetry: .seconds(60)))
+    let running = Task { await sut.run() }
+
+    sut.enqueue("a")
+    await waitUntil({ receiver.attemptsAt.value.count == 1 })
+    sut.enqueue("b")
+    sut.enqueue("c")
+    #expect(events.value == [.dropped], "a, the oldest, left the full queue")
+    await clock.advance(to: .seconds(3600), afterSleeps: 1)
+
+    await waitUntil({ receiver.received.value == ["a", "b", "c"] })
+    running.cancel()
+  }
+
+  @Test func aDeliveryThatSucceeds_startsTheBackOffAgain() async {
+    let receiver = Receiver(failingAttempts: [0, 1, 3])
+    let (sut, _) = makeSUT(receiver)
+    let running = Task { await sut.run() }
+
+    sut.enqueue("a")
+    await clock.advance(to: .seconds(1), afterSleeps: 1)
+    await clock.advance(to: .seconds(3), afterSleeps: 2)
+    await waitUntil({ receiver.received.value == ["a"] })
+    sut.enqueue("b")
+    await clock.advance(to: .seconds(4), afterSleeps: 3)
+
+    await waitUntil({ receiver.received.value == ["a", "b"] }, "b is retried after 1 s, not 4")
+    #expect(
+      receiver.attemptsAt.value == [.zero, .seconds(1), .seconds(3), .seconds(3), .seconds(4)])
+    running.cancel()
+  }
+
+  @Test func theStandardBackOff_doublesUpToAMinute() async {
+    let receiver = Receiver(failures: 1000)
+    let (sut, _) = makeSUT(receiver)
+    let running = Task { await sut.run() }
+
+    sut.enqueue("a")
+    let attempts: [Int64] = [1, 3, 7, 15, 31, 63, 123, 183]
+    for (step, at) in attempts.enumerated() {
+      await clock.advance(to: .seconds(at), afterSleeps: step + 1)
+    }
+    await waitUntil({ receiver.attemptsAt.value.count == 9 })
+
+    #expect(receiver.attemptsAt.value == [.zero] + attempts.map { .seconds($0) })
+    running.cancel()
+  }
+
+  @Test(arguments: [(2.0, Duration.seconds(1)), (-1.0, Duration.milliseconds(500))])
+  func aJitterOutsideZeroToOne_keepsThePauseWithinHalfAndAllOfTheBackOff(
+    jitter: Double, pause: Duration
+  ) async {
+    let receiver = Receiver(failures: 1)
+    let (sut, _) = makeSUT(receiver, jitter: jitter)
+    let running = Task { await sut.run() }
+
+    sut.enqueue("a")
+    await clock.advance(to: pause, afterSleeps: 1)
+
+    await waitUntil({ receiver.received.value == ["a"] })
+    #expect(receiver.attemptsAt.value == [.zero, pause])
     running.cancel()
   }
 
@@ -116,15 +198,21 @@ struct DeliverAlertsToAWebhookUseCaseTests {
     let received = Locked<[String]>([])
     let attemptsAt = Locked<[Duration]>([])
     private let failuresLeft: Locked<Int>
+    private let failingAttempts: Set<Int>
     private let hangs: Bool
 
-    init(failures: Int = 0, hangs: Bool = false) {
+    /// Fails its first `failures` deliveries and those numbered in `failingAttempts` (from 0).
+    init(failures: Int = 0, failingAttempts: Set<Int> = [], hangs: Bool = false) {
       failuresLeft = Locked(failures)
+      self.failingAttempts = failingAttempts
       self.hangs = hangs
     }
 
     func receive(_ alert: String, on clock: SteppedTestClock) async throws {
-      attemptsAt.append(clock.elapsed)
+      let attempt = attemptsAt.withValue { attempts in
+        attempts.append(clock.elapsed)
+        return attempts.count - 1
+      }
       if hangs {
         // The test never advances this far: the delivery hangs until cancelled.
         try await clock.sleep(until: clock.origin.advanced(by: .seconds(3600)))
@@ -133,7 +221,7 @@ struct DeliverAlertsToAWebhookUseCaseTests {
         defer { left -= 1 }
         return left > 0
       }
-      if fails { throw Down() }
+      if fails || failingAttempts.contains(attempt) { throw Down() }
       received.append(alert)
     }
   }

@@ -64,6 +64,42 @@ struct FireAlertsOnceUseCaseTests {
     #expect(fire(sut, "100001").count == 1)
   }
 
+  @Test func above_atExactlyTheThreshold_doesNotFire() {
+    let (sut, _, _) = makeSUT(["above:100000"])
+
+    _ = fire(sut, "99000")
+    #expect(fire(sut, "100000").isEmpty, "at the threshold is not above it")
+    #expect(fire(sut, "100000.01").map(\.direction) == [.up])
+  }
+
+  @Test func above_reArmsAtExactlyTheMargin() {
+    let (sut, _, _) = makeSUT(["above:100000"])
+
+    _ = fire(sut, "99000")
+    #expect(fire(sut, "100001").count == 1)
+    _ = fire(sut, "99500")
+
+    #expect(fire(sut, "100001").count == 1, "99,500 is 0.5 % below 100,000: the rule re-armed")
+  }
+
+  @Test func below_doesNotReArmShortOfTheMargin() {
+    let (sut, _, _) = makeSUT(["below:90000"])
+
+    _ = fire(sut, "91000")
+    #expect(fire(sut, "89999").count == 1)
+    _ = fire(sut, "90449.99")
+
+    #expect(fire(sut, "89999").isEmpty, "90,449.99 is short of 90,450 (0.5 % above 90,000)")
+  }
+
+  @Test func aPriceReceivedAtTheRunsFirstInstant_counts() {
+    let (sut, _, _) = makeSUT(["above:100000"])
+
+    _ = sut.evaluate(.fresh(quote("99000", at: runStarted)))
+
+    #expect(sut.evaluate(.fresh(quote("100001", at: runStarted))).count == 1)
+  }
+
   // MARK: move
 
   @Test func move_firesOnARiseWithinTheWindow() async {
@@ -113,6 +149,53 @@ struct FireAlertsOnceUseCaseTests {
     #expect(fire(sut, "102500").isEmpty, "2.5 % above 100,000, but the move already fired")
     await clock.advance(to: .seconds(30))
     #expect(fire(sut, "104040").count == 1, "2 % above 102,000")
+  }
+
+  @Test func move_doesNotFireShortOfThePercentage() async {
+    let (rising, _, _) = makeSUT(["move:2%/15m"])
+    let (falling, _, _) = makeSUT(["move:2%/15m"])
+
+    _ = fire(rising, "100000")
+    _ = fire(falling, "100000")
+
+    #expect(fire(rising, "101990").isEmpty, "1.99 % above the low")
+    #expect(fire(falling, "98010").isEmpty, "1.99 % below the high")
+  }
+
+  @Test func move_firesOnAFallOfExactlyThePercentage_andThenWatchesFromThere() async {
+    let (sut, clock, _) = makeSUT(["move:2%/15m"])
+
+    _ = fire(sut, "100000")
+    await clock.advance(to: .seconds(10))
+    let alerts = fire(sut, "98000")
+    #expect(alerts.map(\.direction) == [.down])
+    #expect(alerts.first?.reference == 100_000)
+    await clock.advance(to: .seconds(20))
+    #expect(fire(sut, "97990").isEmpty, "the fall already fired; the window starts at 98,000")
+    await clock.advance(to: .seconds(30))
+    #expect(fire(sut, "99960").map(\.direction) == [.up], "2 % above 98,000, the alert's price")
+  }
+
+  @Test func move_countsAPriceExactlyAWindowOld() async {
+    let (rising, risingClock, _) = makeSUT(["move:2%/15m"])
+    let (falling, fallingClock, _) = makeSUT(["move:2%/15m"])
+
+    _ = fire(rising, "100000")
+    _ = fire(falling, "100000")
+    await risingClock.advance(to: .seconds(900))
+    await fallingClock.advance(to: .seconds(900))
+
+    #expect(fire(rising, "102000").map(\.direction) == [.up], "100,000 is 15 minutes old: in")
+    #expect(fire(falling, "98000").map(\.direction) == [.down], "100,000 is 15 minutes old: in")
+  }
+
+  @Test func move_forgetsAHighOlderThanTheWindow() async {
+    let (sut, clock, _) = makeSUT(["move:2%/15m"])
+
+    _ = fire(sut, "100000")
+    await clock.advance(to: .seconds(901))
+
+    #expect(fire(sut, "98000").isEmpty, "100,000 left the window a second ago")
   }
 
   // MARK: prices that cannot be trusted

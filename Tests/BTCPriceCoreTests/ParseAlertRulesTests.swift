@@ -21,10 +21,28 @@ struct ParseAlertRulesTests {
     #expect(try AlertRule.parse("move:1%/90m").description == "move:1%/90m")
   }
 
+  @Test func moves_acceptTheirBoundsExactly() throws {
+    #expect(try AlertRule.parse("move:5%/1s").kind == .move(percent: 5, window: .seconds(1)))
+    #expect(
+      try AlertRule.parse("move:1%/86400s").kind == .move(percent: 1, window: .seconds(86_400)))
+    #expect(try AlertRule.parse("move:1%/86400s").description == "move:1%/24h")
+    #expect(
+      try AlertRule.parse("move:99.99%/1m").kind
+        == .move(percent: Decimal(string: "99.99")!, window: .seconds(60)))
+  }
+
+  @Test func aLongMalformedRule_isQuotedToItsFirst60Characters() {
+    let text = "above:" + String(repeating: "9", count: 54) + "abcdefghij"
+
+    #expect(
+      AlertRuleError(text: text).description.hasPrefix(
+        "invalid alert rule \"above:" + String(repeating: "9", count: 54) + "\": expected "))
+  }
+
   @Test(arguments: [
     "", "above", "above:", "above:-1", "above:0", "above:1e5", "above:100,000", "above:$100000",
     "above:100000abc", "over:100000", "move:2/15m", "move:2%", "move:2%/15", "move:2%/0m",
-    "move:2%/25h", "move:100%/1m", "move:0%/1m", "move:2%/15d", "move:2%/1.5m",
+    "move:2%/25h", "move:2%/86401s", "move:100%/1m", "move:0%/1m", "move:2%/15d", "move:2%/1.5m",
   ])
   func malformedRules_areRefusedWithTheAcceptedForms(text: String) {
     #expect(throws: AlertRuleError(text: text)) { try AlertRule.parse(text) }
