@@ -94,6 +94,24 @@ struct DrawOnlyPossibleCandlesTests {
     #expect(throws: CandleError.empty) { try series([]) }
   }
 
+  @Test func candle_takesInALaterTradeAboveZero_evenBelowOne() throws {
+    let widened = try candle("2", "3", "1", "2").including(Decimal(string: "0.5")!)
+
+    #expect(widened.low == Decimal(string: "0.5"))
+    #expect(widened.close == Decimal(string: "0.5"))
+    #expect(widened.high == 3)
+  }
+
+  @Test(arguments: ["0", "-0.5"])
+  func candle_leavesAPriceThatIsNotAboveZeroOut(price: String) throws {
+    let candle = try candle("2", "3", "1", "2")
+
+    let unchanged = candle.including(Decimal(string: price)!)
+
+    #expect(unchanged.low == 1)
+    #expect(unchanged.close == 2)
+  }
+
   @Test func candleError_namesTheCandleByItsStart() {
     #expect(
       CandleError.highBelowLow(high: 1, low: 2, start: Date(timeIntervalSince1970: 1_710_327_600))

@@ -151,6 +151,124 @@ struct KeepThePriceHistoryUseCaseTests {
     #expect(loader.asked == [.day, .week, .day, .day, .day, .day, .week])
   }
 
+  @Test func aFetchThatFailsInAnotherWay_isAlsoRetriedAfterTwoMinutes() async throws {
+    struct Unexpected: Error {}
+    let sut = CandleHistory(
+      currency: .usd, store: nil, load: { _ in throw Unexpected() }, clock: clock, now: now)
+
+    #expect(try await sut.refreshIfDue(.day) == .failed(PriceFetchFailure(failures: [])))
+    #expect(sut.nextRefresh(.day) == Date(timeIntervalSince1970: 1_795_356_120))
+  }
+
+  @Test func aSuccessAfterAFailure_isNextDueAtItsOwnPace() async throws {
+    let loader = ScriptedHistoryLoader([
+      .failure(PriceFetchFailure(failures: [])), .success(fetched(at: 1_795_356_120)),
+    ])
+    let sut = makeSUT(store: nil, loader: loader)
+
+    _ = try await sut.refreshIfDue(.day)
+    await clock.advance(to: .seconds(120))
+    #expect(try await sut.refreshIfDue(.day) == .refreshed(fetched(at: 1_795_356_120)))
+
+    #expect(
+      sut.nextRefresh(.day) == Date(timeIntervalSince1970: 1_795_356_120 + 900),
+      "15 minutes after the fetch, not 2 minutes after the failure")
+  }
+
+  @Test(arguments: ["a failure", "another error", "a history"])
+  func aFetchCancelledOnItsWay_isCancelledWhateverItBrings(brings: String) async throws {
+    struct Unexpected: Error {}
+    let clock = clock
+    let fetched = fetched(at: 1_795_356_000)
+    // A loader that notices no cancellation: it answers once the wait ends, however it ended.
+    let sut = CandleHistory(
+      currency: .usd, store: nil,
+      load: { _ in
+        try? await clock.sleep(until: clock.origin.advanced(by: .seconds(3600)))
+        switch brings {
+        case "a failure": throw PriceFetchFailure(failures: [])
+        case "another error": throw Unexpected()
+        default: return fetched
+        }
+      }, clock: clock, now: now)
+
+    let refreshing = Task { try await sut.refreshIfDue(.day) }
+    await waitUntil({ clock.sleepsStarted >= 1 })
+    refreshing.cancel()
+
+    await #expect(throws: CancellationError.self) { try await refreshing.value }
+    #expect(sut.series(.day) == nil)
+    #expect(sut.nextRefresh(.day) == now(), "no failure recorded: still due at once")
+  }
+
+  @Test func aFetchAlreadyUnderWay_isNotStartedTwice() async throws {
+    let clock = clock
+    let fetched = fetched(at: 1_795_356_000)
+    let calls = Locked(0)
+    let sut = CandleHistory(
+      currency: .usd, store: nil,
+      load: { _ in
+        // The first fetch waits on the clock; any other answers at once.
+        if calls.withValue({ calls in
+          defer { calls += 1 }
+          return calls == 0
+        }) {
+          try await clock.sleep(until: clock.origin.advanced(by: .seconds(5)))
+        }
+        return fetched
+      }, clock: clock, now: now)
+
+    let first = Task { try await sut.refreshIfDue(.day) }
+    await waitUntil({ clock.sleepsStarted >= 1 })
+
+    #expect(try await sut.refreshIfDue(.day) == .notDue(until: now()))
+    #expect(calls.value == 1)
+    await clock.advance(to: .seconds(5))
+    #expect(try await first.value == .refreshed(fetched))
+  }
+
+  @Test func waitingForTheFirstLook_endsAtItsLimit() async throws {
+    let clock = clock
+    let sut = CandleHistory(
+      currency: .usd, store: nil,
+      load: { _ in
+        try await clock.sleep(until: clock.origin.advanced(by: .seconds(3600)))
+        throw PriceFetchFailure(failures: [])
+      }, clock: clock, now: now)
+    let running = Task { await sut.run([.day]) }
+    let waited = Locked(false)
+
+    let waiting = Task {
+      await sut.waitForFirstLook(atMost: .seconds(2))
+      waited.withValue { $0 = true }
+    }
+    await clock.advance(to: .seconds(2), afterSleeps: 2)
+
+    await waitUntil({ waited.value }, "the wait outlived its limit")
+    running.cancel()
+    waiting.cancel()
+  }
+
+  @Test func everyoneWaitingForTheFirstLook_isLetGoWhenItEnds() async throws {
+    let loader = ScriptedHistoryLoader([.success(fetched(at: 1_795_356_000))])
+    let sut = makeSUT(store: nil, loader: loader)
+    let waited = Locked(0)
+
+    let waiting = (0..<2).map { _ in
+      Task {
+        await sut.waitForFirstLook(atMost: .seconds(60))
+        waited.withValue { $0 += 1 }
+      }
+    }
+    await waitUntil({ clock.sleepsStarted >= 2 })
+    for _ in 0..<1000 { await Task.yield() }
+    let running = Task { await sut.run([.day]) }
+
+    await waitUntil({ waited.value == 2 }, "both waiters go once the day was fetched")
+    running.cancel()
+    for task in waiting { task.cancel() }
+  }
+
   private func makeSUT(
     store: InMemoryCandleStore?, loader: ScriptedHistoryLoader,
     warn: @escaping @Sendable (String) -> Void = { _ in }
