@@ -269,6 +269,44 @@ struct KeepThePriceHistoryUseCaseTests {
     for task in waiting { task.cancel() }
   }
 
+  @Test func livePrices_keepTheDaysCandlesForADayAndTwoCandlesMore() {
+    let start: TimeInterval = 1_795_000_000
+    let kept = CandleSeries.of(
+      [.flat(start, "68900"), .flat(start + 300, "69000")], fetchedAt: start)
+    let sut = makeSUT(
+      store: InMemoryCandleStore(stored: [.day: kept]), loader: ScriptedHistoryLoader([]))
+    _ = sut.series(.day)
+
+    // 24 h 10 min after the first candle ended: it is still kept.
+    sut.record(quote("69100", at: Date(timeIntervalSince1970: start + 300 + 87_000)))
+    #expect(sut.held(.day)?.candles.first?.start == Date(timeIntervalSince1970: start))
+    // A candle later it is not.
+    sut.record(quote("69200", at: Date(timeIntervalSince1970: start + 600 + 87_000)))
+    #expect(sut.held(.day)?.candles.first?.start == Date(timeIntervalSince1970: start + 300))
+  }
+
+  @Test func aRunEndedBeforeItsFirstLook_letsItsWaitersGo() async throws {
+    let clock = clock
+    let sut = CandleHistory(
+      currency: .usd, store: nil,
+      load: { _ in
+        try await clock.sleep(until: clock.origin.advanced(by: .seconds(3600)))
+        throw PriceFetchFailure(failures: [])
+      }, clock: clock, now: now)
+    let running = Task { await sut.run([.day]) }
+    let waited = Locked(false)
+    let waiting = Task {
+      await sut.waitForFirstLook(atMost: .seconds(60))
+      waited.withValue { $0 = true }
+    }
+    await waitUntil({ clock.sleepsStarted >= 2 })
+
+    running.cancel()
+
+    await waitUntil({ waited.value }, "the waiter waits for a look that will never come")
+    waiting.cancel()
+  }
+
   private func makeSUT(
     store: InMemoryCandleStore?, loader: ScriptedHistoryLoader,
     warn: @escaping @Sendable (String) -> Void = { _ in }
