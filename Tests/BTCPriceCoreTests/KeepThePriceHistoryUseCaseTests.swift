@@ -307,6 +307,23 @@ struct KeepThePriceHistoryUseCaseTests {
     waiting.cancel()
   }
 
+  @Test func aRangeDueWithinASecond_isFetchedASecondOnNotSooner() async throws {
+    // Due half a second after the start: the loop still waits its one second.
+    let kept = CandleSeries.of(
+      [.flat(1_795_355_100, "68900")], fetchedAt: 1_795_356_000 - 899.5)
+    let loader = ScriptedHistoryLoader([.success(fetched(at: 1_795_356_001))])
+    let sut = makeSUT(store: InMemoryCandleStore(stored: [.day: kept]), loader: loader)
+
+    let running = Task { await sut.run([.day]) }
+    await clock.advance(to: .milliseconds(500), afterSleeps: 1)
+    for _ in 0..<1000 { await Task.yield() }
+    #expect(loader.asked.isEmpty, "not before a second")
+    await clock.advance(to: .seconds(1))
+
+    await waitUntil({ loader.asked == [.day] }, "fetched a second after the start")
+    running.cancel()
+  }
+
   private func makeSUT(
     store: InMemoryCandleStore?, loader: ScriptedHistoryLoader,
     warn: @escaping @Sendable (String) -> Void = { _ in }
