@@ -113,6 +113,25 @@ struct KeepThePriceHistoryUseCaseTests {
     #expect(store.saved.count == 1)
   }
 
+  @Test func aStoreThatCannotBeWritten_isWarnedOfAtOnceAndAgainAfterARecovery() async throws {
+    let warnings = Locked<[String]>([])
+    let store = InMemoryCandleStore(saveError: "disk full")
+    let loader = ScriptedHistoryLoader(
+      (0..<3).map { .success(fetched(at: 1_795_356_000 + TimeInterval($0) * 900)) })
+    let sut = makeSUT(store: store, loader: loader, warn: { warnings.append($0) })
+
+    _ = try await sut.refreshIfDue(.day)
+    #expect(warnings.value.count == 1, "the first failed write is warned of")
+    store.failSaves(nil)
+    await clock.advance(to: .seconds(900))
+    _ = try await sut.refreshIfDue(.day)
+    store.failSaves("disk full")
+    await clock.advance(to: .seconds(1_800))
+    _ = try await sut.refreshIfDue(.day)
+
+    #expect(warnings.value.count == 2, "a new run of failures after a good write")
+  }
+
   @Test func livePrices_extendTheHistoryHeldButNeverFetchNorSave() async throws {
     let store = InMemoryCandleStore()
     let loader = ScriptedHistoryLoader([.success(fetched(at: 1_795_356_000))])
