@@ -3,7 +3,7 @@ import BTCPriceTestSupport
 import Foundation
 import Testing
 
-@Suite("Follow the live price between fetches")
+@Suite("Follow the live price between fetches", .hangLimit(.seconds(10)))
 struct FollowTheLivePriceBetweenFetchesTests {
   // Three 5-minute candles: 0, 300 and 600 (the one under way, until 900).
   let series = CandleSeries.of([
@@ -40,7 +40,21 @@ struct FollowTheLivePriceBetweenFetchesTests {
 
   @Test func aPriceAtOrBelowZero_changesNothing() {
     #expect(series.extended(with: 0, at: date(700), keeping: .seconds(86_400)) == series)
+    #expect(series.extended(with: 0, at: date(1_000), keeping: .seconds(86_400)) == series)
     #expect(series.extended(with: -1, at: date(1_000), keeping: .seconds(86_400)) == series)
+  }
+
+  @Test func aPriceAboveZeroButBelowOne_opensACandleAllTheSame() {
+    let extended = series.extended(
+      with: Decimal(string: "0.5")!, at: date(1_000), keeping: .seconds(86_400))
+
+    #expect(extended.candles.last == .flat(900, "0.5"))
+  }
+
+  @Test func aPriceAtExactlyTheLastCandlesStart_isTakenIn() {
+    let extended = series.extended(with: 125, at: date(600), keeping: .seconds(86_400))
+
+    #expect(extended.candles.last == .at(600, "115", "125", "112", "125"))
   }
 
   @Test func candlesThatEndedMoreThanTheRangeAgo_areDropped() {
