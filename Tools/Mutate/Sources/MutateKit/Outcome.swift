@@ -27,8 +27,7 @@ public enum Outcome: String, Codable, Sendable, CaseIterable {
   /// Reads a test process's end: its status, whether the runner's limit ended it, what it printed.
   /// Returns the outcome and the first failing test's name, if one was named.
   public static func of(status: Int32, timedOut: Bool, output: String) -> (Outcome, String?) {
-    if timedOut { return (.timedOut, nil) }
-    if status == 0 { return (.survived, nil) }
+    if status == 0, !timedOut { return (.survived, nil) }
     let lines = output.split(whereSeparator: \.isNewline).map { stripANSI(String($0)) }
     // Swift Testing: "✘ Test name() recorded an issue at File.swift:12:5: Expectation failed…"
     // XCTest: "… error: -[Suite test] : XCTAssert… failed" / "Test Case '…' failed".
@@ -38,12 +37,14 @@ public enum Outcome: String, Codable, Sendable, CaseIterable {
     let hangs = issues.filter { $0.contains("did not finish within") }
     let named = issues.first.flatMap(testName(in:))
     if issues.count > hangs.count {
+      // A test that failed before the runner's limit ended the run named the mutant all the same.
       let firstReal = issues.first { !$0.contains("did not finish within") }
       return (.killed, firstReal.flatMap(testName(in:)) ?? named)
     }
     if !hangs.isEmpty || lines.contains(where: { $0.hasPrefix("HangLimit:") }) {
       return (.hung, named)
     }
+    if timedOut { return (.timedOut, nil) }
     return (.crashed, nil)
   }
 
