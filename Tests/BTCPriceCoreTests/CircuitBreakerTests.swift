@@ -64,6 +64,11 @@ struct CircuitBreakerTests {
     #expect(
       sut.recordFailure(timeout, at: at(22))
         == CircuitTransition(from: .closed, to: .open, coolDown: .seconds(5), cause: timeout))
+    _ = sut.admit(at: at(27))
+    #expect(
+      sut.recordFailure(timeout, at: at(27))
+        == CircuitTransition(from: .halfOpen, to: .open, coolDown: .seconds(10), cause: timeout),
+      "and doubles from there")
   }
 
   @Test func letsOneProbeThroughOnceTheCoolDownIsOver() {
