@@ -108,13 +108,19 @@ final class Runner: @unchecked Sendable {
         todo.append(file)
         continue
       }
-      if options.lastResults, let cached = cache.current.results(file: file, key: nil),
-        cached.count == mutants.count
-      {
-        results += zip(mutants, cached).map { mutant, result in
-          var result = result
-          result.mutant = mutant
-          return result
+      if options.lastResults, let cached = cache.current.results(file: file, key: nil) {
+        if cached.count == mutants.count {
+          results += zip(mutants, cached).map { mutant, result in
+            var result = result
+            result.mutant = mutant
+            return result
+          }
+        } else {
+          // A run stopped midway: report what it did, and say what it did not.
+          let matched = Cache.match(mutants, cached)
+          results += matched
+          log(
+            "\(file): \(mutants.count - matched.count) of \(mutants.count) mutants have no result")
         }
         continue
       }
