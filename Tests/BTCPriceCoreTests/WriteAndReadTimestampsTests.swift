@@ -28,6 +28,12 @@ struct WriteAndReadTimestampsTests {
     #expect(CivilDate.days(inMonth: month, year: year) == days)
   }
 
+  @Test func daysInMonth_areThoseOfTheCalendar() {
+    #expect(
+      (1...12).map { CivilDate.days(inMonth: $0, year: 2026) }
+        == [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31])
+  }
+
   /// Whole seconds byte for byte. Milliseconds within one: Foundation floors the fraction of the
   /// time since 2001, a different binary fraction than the time since 1970 that we floor.
   @Test func format_writesWhatISO8601FormatStyleWrites() throws {
