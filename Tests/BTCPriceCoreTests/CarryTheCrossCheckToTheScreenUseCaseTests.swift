@@ -10,6 +10,16 @@ import Testing
   "Carry the cross-check's verdict to the screen", .timeLimit(.minutes(1)),
   .hangLimit(.seconds(10)))
 struct CarryTheCrossCheckToTheScreenUseCaseTests {
+  @Test func twoPrices_agreeUpToTwoPercentOfTheLower_whateverTheirSize() {
+    let check = CrossCheck()
+
+    #expect(check.agree(100, 102), "exactly 2 % apart")
+    #expect(!check.agree(100, Decimal(string: "102.01")!))
+    #expect(check.agree(Decimal(string: "0.5")!, Decimal(string: "0.51")!), "prices below 1")
+    #expect(!check.agree(Decimal(string: "-0.5")!, Decimal(string: "-0.5")!), "no price below 0")
+    #expect(!check.agree(0, 0))
+  }
+
   @Test func update_showsTheMajoritysPrice_andNamesTheRejectedOneAndItsReferee() async throws {
     let (feed, board, _) = makeSUT()
     board.record(.trade(Decimal(string: "6890.12")!), from: .binance)

@@ -26,6 +26,23 @@ struct ChooseCurrencyUseCaseTests {
     }
   }
 
+  @Test func parse_quotesAnUnknownValueOf20CharactersWhole_andClipsOneOf21() {
+    let twenty = String(repeating: "x", count: 20)
+
+    #expect {
+      try Currency.parse(twenty)
+    } throws: { error in
+      (error as? Currency.UnknownCurrency)?.description.hasPrefix(
+        "unknown currency \"\(twenty)\"; supported:") == true
+    }
+    #expect {
+      try Currency.parse(twenty + "y")
+    } throws: { error in
+      (error as? Currency.UnknownCurrency)?.description.hasPrefix(
+        "unknown currency \"\(twenty)…\"; supported:") == true
+    }
+  }
+
   @Test func supported_haveTheirISO4217MinorUnitsAndSymbols() {
     #expect(
       Currency.supported.map { "\($0.code) \($0.symbol)|\($0.minorUnits)" } == [
