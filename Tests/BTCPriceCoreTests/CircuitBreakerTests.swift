@@ -71,6 +71,16 @@ struct CircuitBreakerTests {
       "and doubles from there")
   }
 
+  @Test func coolDowns_areWrittenInTheUnitPeopleRead_roundedUp() {
+    let texts: [(Duration, String)] = [
+      (.milliseconds(999), "999 ms"), (.seconds(1), "1 s"), (.milliseconds(1001), "2 s"),
+      (.seconds(119), "119 s"), (.seconds(120), "2 min"), (.seconds(121), "3 min"),
+      (.seconds(7_199), "120 min"), (.seconds(7_200), "2 h"), (.seconds(7_201), "3 h"),
+    ]
+
+    #expect(texts.map(\.0.humanText) == texts.map(\.1))
+  }
+
   @Test func letsOneProbeThroughOnceTheCoolDownIsOver() {
     var sut = Breaker()
     for second in 0..<3 { _ = sut.recordFailure(timeout, at: at(Double(second))) }
