@@ -108,7 +108,11 @@ final class Runner: @unchecked Sendable {
         todo.append(file)
         continue
       }
-      if options.lastResults, let cached = cache.current.results(file: file, key: nil) {
+      if options.lastResults {
+        guard let cached = cache.current.results(file: file, key: nil) else {
+          log("\(file): no results (not run)")
+          continue
+        }
         if cached.count == mutants.count {
           results += zip(mutants, cached).map { mutant, result in
             var result = result

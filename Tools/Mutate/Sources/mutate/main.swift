@@ -22,8 +22,8 @@ let usage = """
     --no-cache        run every mutant again
     --list            print the mutants, build nothing
     --last-results    report the last run's results (with today's verdicts) even where the
-                      files or tests changed since, and those of a run stopped midway;
-                      runs nothing that has results
+                      files or tests changed since, and those of a run stopped midway (a
+                      file or mutant without a result is named, not run); runs nothing
   """
 
 struct Options {
