@@ -38,39 +38,6 @@ struct CircuitBreakerTests {
     #expect(sut.phase == .closed)
   }
 
-  @Test func afterASuccess_threeFailuresInARowOpenItAgain() {
-    var sut = Breaker()
-
-    _ = sut.recordFailure(timeout, at: at(0))
-    _ = sut.recordSuccess()
-    _ = sut.recordFailure(timeout, at: at(1))
-    _ = sut.recordFailure(timeout, at: at(2))
-
-    #expect(
-      sut.recordFailure(timeout, at: at(3))
-        == CircuitTransition(from: .closed, to: .open, coolDown: .seconds(5), cause: timeout))
-  }
-
-  @Test func afterASuccess_theCoolDownStartsAgainFromFiveSeconds() {
-    var sut = Breaker()
-    for second in 0..<3 { _ = sut.recordFailure(timeout, at: at(Double(second))) }
-    _ = sut.admit(at: at(7))
-    _ = sut.recordFailure(timeout, at: at(7))  // the probe fails: 10 s
-    _ = sut.admit(at: at(17))
-    _ = sut.recordSuccess()
-
-    for second in 20..<22 { _ = sut.recordFailure(timeout, at: at(Double(second))) }
-
-    #expect(
-      sut.recordFailure(timeout, at: at(22))
-        == CircuitTransition(from: .closed, to: .open, coolDown: .seconds(5), cause: timeout))
-    _ = sut.admit(at: at(27))
-    #expect(
-      sut.recordFailure(timeout, at: at(27))
-        == CircuitTransition(from: .halfOpen, to: .open, coolDown: .seconds(10), cause: timeout),
-      "and doubles from there")
-  }
-
   @Test func coolDowns_areWrittenInTheUnitPeopleRead_roundedUp() {
     let texts: [(Duration, String)] = [
       (.milliseconds(999), "999 ms"), (.seconds(1), "1 s"), (.milliseconds(1001), "2 s"),
