@@ -41,6 +41,7 @@ struct CircuitBreakerTests {
   @Test func coolDowns_areWrittenInTheUnitPeopleRead_roundedUp() {
     let texts: [(Duration, String)] = [
       (.milliseconds(999), "999 ms"), (.seconds(1), "1 s"), (.milliseconds(1001), "2 s"),
+      (Duration(secondsComponent: 0, attosecondsComponent: 999_999_999_999_999_999), "999 ms"),
       (.seconds(119), "119 s"), (.seconds(120), "2 min"), (.seconds(121), "3 min"),
       (.seconds(7_199), "120 min"), (.seconds(7_200), "2 h"), (.seconds(7_201), "3 h"),
     ]
