@@ -24,6 +24,14 @@ struct ExactDecimalTests {
     #expect(ExactDecimal.parse(text) == nil)
   }
 
+  /// At most 40 characters, however harmless the rest (here leading zeros): a payload cannot
+  /// make the parser walk an endless number.
+  @Test func parse_takesAtMost40Characters() {
+    #expect(
+      ExactDecimal.parse(String(repeating: "0", count: 37) + "1.5") == Decimal(string: "1.5"))
+    #expect(ExactDecimal.parse(String(repeating: "0", count: 38) + "1.5") == nil)
+  }
+
   @Test func plain_acceptsWhatDecimalWritesAndNoExponent() {
     #expect(ExactDecimal.parse("68901.23", grammar: .plain) == Decimal(string: "68901.23"))
     #expect(ExactDecimal.parse("-0.5", grammar: .plain) == Decimal(string: "-0.5"))
