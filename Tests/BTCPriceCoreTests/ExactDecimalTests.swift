@@ -9,6 +9,8 @@ struct ExactDecimalTests {
     ("-2.5", "-2.5"), ("1234567.891", "1234567.891"), ("0.00000001", "0.00000001"),
     ("1E+2", "100"), ("2.5e-3", "0.0025"), ("000120.0", "120"), ("0.0", "0"),
     ("12345678901234567890.123456789012345678", "12345678901234567890.123456789012345678"),
+    // 38 significant digits and two zeros: the zeros are the exponent's, not digits to hold.
+    ("1234567890123456789012345678901234567800", "1234567890123456789012345678901234567800"),
   ])
   func parse_deliversTheExactValue(text: String, expected: String) throws {
     let value = try #require(ExactDecimal.parse(text))
