@@ -36,6 +36,19 @@ let package = Package(
       path: "Benchmarks/PriceBenchmarks",
       swiftSettings: [.treatAllWarnings(as: .error)],
       plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
-    )
+    ),
+    // What SwiftNIO itself costs for btc-price's streaming second, a floor for scripts/measure
+    // --side-by-side (docs/PERFORMANCE.md, "The SwiftNIO floor"). None of the product's modules.
+    .executableTarget(
+      name: "nio-stream-floor",
+      dependencies: [
+        .product(name: "NIOCore", package: "swift-nio"),
+        .product(name: "NIOPosix", package: "swift-nio"),
+        .product(name: "NIOHTTP1", package: "swift-nio"),
+        .product(name: "NIOWebSocket", package: "swift-nio"),
+      ],
+      path: "Benchmarks/NIOStreamFloor",
+      swiftSettings: [.treatAllWarnings(as: .error)]
+    ),
   ]
 )
