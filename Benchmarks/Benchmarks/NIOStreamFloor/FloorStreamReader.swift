@@ -109,18 +109,20 @@ final class FloorStreamReader: ChannelInboundHandler {
     context.close(promise: nil)
   }
 
-  /// The text between `field` (which ends with the value's opening quote) and the next quote.
+  /// The text between `field` (which ends with the value's opening quote) and the next quote,
+  /// found in the frame's bytes and copied once: the stored property is touched once a match,
+  /// not once a byte (each touch of a class's stored property is a dynamic exclusivity check).
   private func keepPrice(from bytes: UnsafeRawBufferPointer) {
+    let field = self.field
     guard bytes.count >= field.count, let first = field.first else { return }
     var at = 0
     while at <= bytes.count - field.count {
       if bytes[at] == first, field.indices.allSatisfy({ bytes[at + $0] == field[$0] }) {
-        var end = at + field.count
+        let start = at + field.count
+        var end = start
+        while end < bytes.count, bytes[end] != UInt8(ascii: "\""), end - start < 32 { end += 1 }
         latest.removeAll(keepingCapacity: true)
-        while end < bytes.count, bytes[end] != UInt8(ascii: "\""), latest.count < 32 {
-          latest.append(bytes[end])
-          end += 1
-        }
+        latest.append(contentsOf: bytes[start..<end])
         return
       }
       at += 1
