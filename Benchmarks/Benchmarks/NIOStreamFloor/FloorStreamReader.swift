@@ -110,22 +110,30 @@ final class FloorStreamReader: ChannelInboundHandler {
   }
 
   /// The text between `field` (which ends with the value's opening quote) and the next quote,
-  /// found in the frame's bytes and copied once: the stored property is touched once a match,
-  /// not once a byte (each touch of a class's stored property is a dynamic exclusivity check).
+  /// copied once (each touch of a class's stored property is a dynamic exclusivity check).
   private func keepPrice(from bytes: UnsafeRawBufferPointer) {
-    let field = self.field
-    guard bytes.count >= field.count, let first = field.first else { return }
+    guard let start = field.withUnsafeBytes({ Self.end(of: $0, in: bytes) }) else { return }
+    var end = start
+    while end < bytes.count, bytes[end] != UInt8(ascii: "\""), end - start < 32 { end += 1 }
+    latest.removeAll(keepingCapacity: true)
+    latest.append(contentsOf: bytes[start..<end])
+  }
+
+  /// Where the first `needle` in `bytes` ends; found with libc's `memchr` and `memcmp`, as the C
+  /// floor finds it with `strstr` (glibc's `memmem` does not import).
+  private static func end(of needle: UnsafeRawBufferPointer, in bytes: UnsafeRawBufferPointer)
+    -> Int?
+  {
+    guard let base = bytes.baseAddress, let wanted = needle.baseAddress, let first = needle.first
+    else { return nil }
     var at = 0
-    while at <= bytes.count - field.count {
-      if bytes[at] == first, field.indices.allSatisfy({ bytes[at + $0] == field[$0] }) {
-        let start = at + field.count
-        var end = start
-        while end < bytes.count, bytes[end] != UInt8(ascii: "\""), end - start < 32 { end += 1 }
-        latest.removeAll(keepingCapacity: true)
-        latest.append(contentsOf: bytes[start..<end])
-        return
-      }
+    while bytes.count - at >= needle.count,
+      let hit = memchr(base + at, CInt(first), bytes.count - at - needle.count + 1)
+    {
+      at = base.distance(to: UnsafeRawPointer(hit))
+      if memcmp(hit, wanted, needle.count) == 0 { return at + needle.count }
       at += 1
     }
+    return nil
   }
 }
