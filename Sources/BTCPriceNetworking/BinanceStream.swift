@@ -24,7 +24,7 @@ extension PriceStreamDefinition {
 /// Reads `{"e":"trade","s":"BTCUSDT","p":"68901.23000000",...}` (price a string) and
 /// `{"e":"serverShutdown",...}`.
 public enum BinanceStreamMapper {
-  public static func read(_ json: JSONValue, market: String) throws(PriceStreamError)
+  public static func read(_ json: JSONObjectView, market: String) throws(PriceStreamError)
     -> PriceStreamMessage
   {
     switch json["e"]?.stringValue {

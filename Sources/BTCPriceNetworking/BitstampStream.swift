@@ -31,7 +31,7 @@ extension PriceStreamDefinition {
 /// (`price_str` the text, `price` a number beside it), the subscription's answers, the
 /// heartbeat's answer and `bts:request_reconnect`.
 public enum BitstampStreamMapper {
-  public static func read(_ json: JSONValue, market: String) throws(PriceStreamError)
+  public static func read(_ json: JSONObjectView, market: String) throws(PriceStreamError)
     -> PriceStreamMessage
   {
     switch json["event"]?.stringValue {

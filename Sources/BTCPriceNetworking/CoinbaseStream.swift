@@ -28,7 +28,7 @@ extension PriceStreamDefinition {
 /// Reads `{"type":"ticker","product_id":"BTC-USD","price":"68880.55",...}` (price a string),
 /// heartbeats, the subscription's acknowledgement and its refusal.
 public enum CoinbaseStreamMapper {
-  public static func read(_ json: JSONValue, market: String) throws(PriceStreamError)
+  public static func read(_ json: JSONObjectView, market: String) throws(PriceStreamError)
     -> PriceStreamMessage
   {
     switch json["type"]?.stringValue {

@@ -29,7 +29,7 @@ extension PriceStreamDefinition {
 /// (`last` a JSON **number**, read as its literal text), heartbeats, and the subscription's
 /// answer.
 public enum KrakenStreamMapper {
-  public static func read(_ json: JSONValue, market: String) throws(PriceStreamError)
+  public static func read(_ json: JSONObjectView, market: String) throws(PriceStreamError)
     -> PriceStreamMessage
   {
     if json["method"]?.stringValue == "subscribe", json["success"] == .bool(false) {

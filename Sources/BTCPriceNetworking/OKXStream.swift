@@ -37,7 +37,7 @@ extension PriceStreamDefinition {
 /// `{"event":"subscribe",...}`, its refusal `{"event":"error","code":"60018","msg":...}`, and the
 /// notice of a restart `{"event":"notice","code":"64008",...}`.
 public enum OKXStreamMapper {
-  public static func read(_ json: JSONValue, market: String) throws(PriceStreamError)
+  public static func read(_ json: JSONObjectView, market: String) throws(PriceStreamError)
     -> PriceStreamMessage
   {
     switch json["event"]?.stringValue {

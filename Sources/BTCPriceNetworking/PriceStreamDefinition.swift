@@ -14,9 +14,10 @@ import BTCPriceCore
 /// (``PriceSourceDefinition/stream``), which gives it its name, its options and its place in the
 /// chain. Its connection is ``PriceSourceDefinition/streamEndpoint(for:base:)``.
 public struct PriceStreamDefinition: Sendable {
-  /// Reads one message (already parsed as JSON) of the stream of `market`.
+  /// Reads one message (already checked as a JSON object) of the stream of `market`.
   public typealias Reader =
-    @Sendable (_ json: JSONValue, _ market: String) throws(PriceStreamError) -> PriceStreamMessage
+    @Sendable (_ json: JSONObjectView, _ market: String) throws(PriceStreamError) ->
+    PriceStreamMessage
 
   /// What the client says on a quiet connection, for an exchange that wants it to: OKX closes a
   /// connection that has pushed nothing for 30 s unless the client sends `ping`; Bitstamp answers

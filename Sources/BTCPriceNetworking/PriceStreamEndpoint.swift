@@ -27,14 +27,14 @@ public struct PriceStreamEndpoint: Sendable {
   /// among them), or a notice of shutdown.
   public func read(_ text: String) throws(PriceStreamError) -> PriceStreamMessage {
     if let reply = keepAlive?.plainReply, text == reply { return .alive }
-    let json: JSONValue
+    let json: JSONObjectView
     do {
-      json = try JSONValue.parse(Data(text.utf8))
+      json = try JSONObjectView(text)
     } catch {
-      throw .invalidMessage("not JSON: \(UntrustedText.excerpt(text))")
-    }
-    guard json.objectValue != nil else {
-      throw .invalidMessage("not a JSON object: \(UntrustedText.excerpt(text))")
+      switch error {
+      case .syntax: throw .invalidMessage("not JSON: \(UntrustedText.excerpt(text))")
+      case .notAnObject: throw .invalidMessage("not a JSON object: \(UntrustedText.excerpt(text))")
+      }
     }
     return try reader(json, market)
   }

@@ -1,0 +1,66 @@
+import BTCPriceCore
+
+/// A JSON object whose members are built only when asked for.
+///
+/// A stream message is read a few times a second for two or three of its members (a Binance
+/// trade has eleven, a Coinbase ticker sixteen), and building each of them as a ``JSONValue``
+/// was a sixth of a streaming second's work (docs/PERFORMANCE.md, "A message read for the
+/// members it needs"). The view checks the whole document exactly as strictly as
+/// ``JSONValue/parse(_:maxDepth:)`` does (the same documents refused), keeps where each member
+/// of the object is, and builds a member's value when its key is asked for.
+public struct JSONObjectView: Sendable {
+  /// Why a text is no view: not JSON, or JSON that is not an object.
+  public enum Failure: Error, Equatable {
+    case syntax(JSONValue.SyntaxError)
+    case notAnObject
+  }
+
+  private let bytes: [UInt8]
+  private let spans: [JSONParser.Span]
+  private let maxDepth: Int
+
+  /// Checks one complete JSON document and keeps its members; trailing garbage, truncation and
+  /// nesting deeper than `maxDepth` are ``Failure/syntax(_:)``, as in ``JSONValue``.
+  public init(_ text: String, maxDepth: Int = 32) throws(Failure) {
+    var parser = JSONParser(bytes: Array(text.utf8), maxDepth: maxDepth)
+    parser.spans = []
+    let isObject: Bool
+    do {
+      parser.skipByteOrderMark()
+      parser.skipWhitespace()
+      isObject =
+        parser.index < parser.bytes.count && parser.bytes[parser.index] == UInt8(ascii: "{")
+      _ = try parser.parseValue(build: false)
+      try parser.expectEnd()
+    } catch {
+      throw .syntax(error)
+    }
+    guard isObject else { throw .notAnObject }
+    self.bytes = parser.bytes
+    self.spans = parser.spans ?? []
+    self.maxDepth = maxDepth
+  }
+
+  /// The value of the member named `key` (the last one, when a key comes twice, as in
+  /// ``JSONValue``); nil when there is none.
+  public subscript(key: String) -> JSONValue? {
+    guard let span = spans.last(where: { has($0, key) }) else { return nil }
+    var parser = JSONParser(bytes: bytes, maxDepth: maxDepth)
+    parser.index = span.value.lowerBound
+    // Checked when the view was made: building it cannot fail.
+    return try? parser.parseValue()
+  }
+
+  /// Whether the member's key is `key`: compared as bytes, unless the key was written with an
+  /// escape (`"\u0070"` is `"p"`).
+  private func has(_ span: JSONParser.Span, _ key: String) -> Bool {
+    let written = bytes[(span.key.lowerBound + 1)..<(span.key.upperBound - 1)]
+    guard written.contains(UInt8(ascii: "\\")) else {
+      // Most keys differ in length: that test is cheaper than walking the bytes.
+      return written.count == key.utf8.count && written.elementsEqual(key.utf8)
+    }
+    var parser = JSONParser(bytes: bytes, maxDepth: maxDepth)
+    parser.index = span.key.lowerBound
+    return (try? parser.parseString()) == key
+  }
+}

@@ -1,0 +1,119 @@
+import BTCPriceNetworking
+import Foundation
+import Testing
+
+/// The view a stream message is read through must refuse exactly the documents the full parser
+/// refuses and give every member exactly as the full parser builds it: the checks below compare
+/// the two on real-shaped messages and on every one-byte damage of them.
+@Suite("Read a JSON object for the members asked for")
+struct JSONObjectViewTests {
+  /// One message of each stream's shape, with nesting, arrays, numbers, literals and escapes.
+  static let messages = [
+    #"{"e":"trade","E":1763800000123,"s":"BTCUSDT","t":5123456789,"p":"68901.23000000","#
+      + #""q":"0.00100000","T":1763800000120,"m":true,"M":true}"#,
+    #"{"type":"ticker","sequence":3262786978,"product_id":"BTC-USD","price":"68880.55","#
+      + #""open_24h":"67000.01","side":"buy","time":"2026-11-22T08:26:40.123456Z","trade_id":1}"#,
+    #"{"channel":"ticker","type":"update","data":[{"symbol":"BTC/USD","last":68870.1,"#
+      + #""change_pct":-1.5e-2,"ok":null}]}"#,
+    #"{"event":"trade","channel":"live_trades_btcusd","data":{"price":73285,"price_str":"73285"}}"#,
+    #"{"arg":{"channel":"tickers","instId":"BTC-USDT"},"data":[{"instId":"BTC-USDT","last":"9999.99"}]}"#,
+    #" {"m\u0065ssage":"caf\u00e9 \ud83d\ude00 \"quoted\"","reason":"\/","n":[[],{}]} "#,
+  ]
+
+  @Test(arguments: messages)
+  func view_givesEveryMemberAsTheFullParserBuildsIt(text: String) throws {
+    let full = try #require(try JSONValue.parse(Data(text.utf8)).objectValue)
+    let view = try JSONObjectView(text)
+
+    for (key, value) in full { #expect(view[key] == value, "member \(key)") }
+    #expect(view["absent"] == nil)
+  }
+
+  @Test(arguments: messages)
+  func view_refusesExactlyWhatTheFullParserRefuses_atEveryDamagedByte(text: String) {
+    let bytes = Array(text.utf8)
+    var damaged: [[UInt8]] = []
+    for index in bytes.indices {
+      var cut = bytes
+      cut.remove(at: index)
+      damaged.append(cut)
+      damaged.append(Array(bytes[..<index]))
+      for byte: UInt8 in [0x22, 0x5C, 0x7B, 0x5D, 0x2C, 0x01, 0xFF] {
+        var changed = bytes
+        changed[index] = byte
+        damaged.append(changed)
+      }
+    }
+    var disagreements: [String] = []
+    for document in damaged {
+      let text = String(decoding: document, as: UTF8.self)
+      if verdict(ofFullParse: text) != verdict(ofView: text) { disagreements.append(text) }
+    }
+    #expect(
+      disagreements.isEmpty,
+      "\(disagreements.count) of \(damaged.count), e.g. \(disagreements.prefix(3))")
+  }
+
+  @Test(
+    arguments: [
+      "", " ", "{", "}", "[1,]", "{\"a\":}", "{\"a\" 1}", "{a:1}", "01", "1.", ".5", "-", "1e",
+      "+1",
+      "\"abc", "\"\\x\"", "\"\\u12\"", "\"\\ud800\"", "tru", "nul", "{\"a\":1}x", "[1 2]",
+      "\"a\u{01}b\"", "{\"a\":\"\\ud800\"}", "{\"a\":[1,]}", "{\"a\":1,}", "{\"a\":01}",
+    ])
+  func view_refusesMalformedDocumentsAsNotJSON(text: String) {
+    #expect(verdict(ofView: text) == "syntax")
+  }
+
+  @Test(arguments: ["[1,2,3]", "\"text\"", "68901.23", "null", "true", " [ {\"p\":\"1\"} ] "])
+  func view_refusesAWellFormedDocumentThatIsNoObject(text: String) {
+    #expect(verdict(ofView: text) == "notAnObject")
+  }
+
+  @Test func view_givesTheLastOfAKeyWrittenTwice_asTheFullParserDoes() throws {
+    let text = #"{"p":"1.00","q":2,"p":"2.00"}"#
+
+    #expect(try JSONObjectView(text)["p"] == .string("2.00"))
+    #expect(try JSONValue.parse(Data(text.utf8))["p"] == .string("2.00"))
+  }
+
+  @Test func view_matchesAKeyWrittenWithAnEscape() throws {
+    let view = try JSONObjectView(#"{"\u0070":"68901.23","pp":"0"}"#)
+
+    #expect(view["p"] == .string("68901.23"))
+    #expect(view["\\u0070"] == nil)
+  }
+
+  @Test func view_givesOnlyTheOutermostObjectsMembers() throws {
+    let view = try JSONObjectView(#"{"data":{"price":"1"},"list":[{"price":"2"}]}"#)
+
+    #expect(view["price"] == nil)
+    #expect(view["data"]?["price"] == .string("1"))
+  }
+
+  @Test func view_refusesNestingDeeperThanTheLimit() {
+    let deep =
+      "{\"a\":" + String(repeating: "[", count: 32) + String(repeating: "]", count: 32) + "}"
+    let limit =
+      "{\"a\":" + String(repeating: "[", count: 31) + String(repeating: "]", count: 31) + "}"
+
+    #expect(verdict(ofView: deep) == "syntax")
+    #expect(verdict(ofView: limit) == "object")
+  }
+
+  private func verdict(ofFullParse text: String) -> String {
+    guard let json = try? JSONValue.parse(Data(text.utf8)) else { return "syntax" }
+    return json.objectValue == nil ? "notAnObject" : "object"
+  }
+
+  private func verdict(ofView text: String) -> String {
+    do {
+      _ = try JSONObjectView(text)
+      return "object"
+    } catch .syntax {
+      return "syntax"
+    } catch {
+      return "notAnObject"
+    }
+  }
+}
