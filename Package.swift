@@ -173,9 +173,13 @@ let package = Package(
         .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
         .product(name: "NIOPosix", package: "swift-nio"),
+        "CBTCPriceRuntime",
       ],
       swiftSettings: strict
     ),
+    // A signal handler that writes to a pipe, and the address of the Swift runtime's hook for
+    // the default pool: what BTCPriceCommandLine needs from C (ConcurrencyPool, SignalTrap).
+    .target(name: "CBTCPriceRuntime"),
     // Parses the options and calls a front end of BTCPriceCommandLine: options in, an exit code
     // out.
     .executableTarget(

@@ -108,7 +108,7 @@ public struct ServeFrontEnd: Sendable {
     configuration.maximumCancellationDuration = ServeShutdown.cancellation
     let group = ServiceGroup(configuration: configuration)
     let signals = SignalTrap(
-      grace: .milliseconds(Int(ServeShutdown.signalGrace / .milliseconds(1))),
+      grace: ServeShutdown.signalGrace,
       beforeHardExit: {
         runtime.saveBeforeHardExit()
         output.waitUntilWritten(atMost: .milliseconds(50))

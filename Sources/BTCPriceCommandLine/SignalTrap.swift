@@ -1,4 +1,5 @@
-import Dispatch
+import BTCPriceCore
+import CBTCPriceRuntime
 import NIOConcurrencyHelpers
 
 #if canImport(FoundationEssentials)
@@ -26,7 +27,10 @@ import NIOConcurrencyHelpers
 ///   as the default action would; SIGCONT draws the panel again; SIGWINCH lays it out at the new
 ///   width at once.
 ///
-/// The handlers run on one serial Dispatch queue, never in a signal handler's restricted context.
+/// The handlers run one at a time on a thread of the trap's own, never in a signal handler's
+/// restricted context: the handler (in C, CBTCPriceRuntime) only writes the signal's number to a
+/// pipe that the thread reads. Not libdispatch's signal sources: their manager thread arms
+/// libdispatch's once-a-second pool monitor for the life of the process (``ConcurrencyPool``).
 public final class SignalTrap: Sendable {
   public struct JobControl: Sendable {
     let suspend: @Sendable () -> Void
@@ -35,44 +39,46 @@ public final class SignalTrap: Sendable {
   }
 
   private let first = NIOLockedValueBox<Int32?>(nil)
-  /// Kept only to keep the Dispatch sources alive.
-  private let sources: [SignalSource]
 
   public init(
-    grace: DispatchTimeInterval = .milliseconds(300),
+    grace: Duration = .milliseconds(300),
     beforeHardExit: @escaping @Sendable () -> Void,
     jobControl: JobControl? = nil,
     terminate: @escaping @Sendable (Int32) -> Void
   ) {
-    let queue = DispatchQueue(label: "btc-price.signals")
     let first = first
     @Sendable func exitNow(_ number: Int32) -> Never {
       beforeHardExit()
       _exit(Self.status(after: number))
     }
-    var installed: [SignalSource] = []
-    for number in [SIGINT, SIGTERM] {
-      installed.append(
-        SignalSource(number, on: queue) {
-          let isFirst = first.withLockedValue { received in
-            defer { received = received ?? number }
-            return received == nil
-          }
-          guard isFirst else { exitNow(number) }
-          terminate(number)
-          queue.asyncAfter(deadline: .now() + grace) { exitNow(number) }
-        })
+    var handled = [SIGINT, SIGTERM]
+    if jobControl != nil { handled += [SIGTSTP, SIGCONT, SIGWINCH] }
+    // Without a pipe or its thread the signals keep their default actions: Ctrl-C and SIGTERM
+    // still end the tool, only not in order.
+    guard let pipe = SignalPipe(forwarding: handled) else { return }
+    let started = pipe.start { number, deadline in
+      switch number {
+      case SIGINT, SIGTERM:
+        let isFirst = first.withLockedValue { received in
+          defer { received = received ?? number }
+          return received == nil
+        }
+        guard isFirst else { exitNow(number) }
+        terminate(number)
+        deadline = .now + grace
+      case SIGTSTP:
+        jobControl?.suspend()
+        Self.stopAsTheDefaultActionWould()
+      case SIGCONT: jobControl?.resume()
+      case SIGWINCH: jobControl?.resized()
+      default: break
+      }
+    } onDeadline: {
+      exitNow(first.withLockedValue { $0 } ?? SIGTERM)
     }
-    if let jobControl {
-      installed.append(
-        SignalSource(SIGTSTP, on: queue) {
-          jobControl.suspend()
-          Self.stopAsTheDefaultActionWould()
-        })
-      installed.append(SignalSource(SIGCONT, on: queue, jobControl.resume))
-      installed.append(SignalSource(SIGWINCH, on: queue, jobControl.resized))
+    if !started {
+      for number in handled { signal(number, SIG_DFL) }
     }
-    sources = installed
   }
 
   /// The first terminating signal received, if any.
@@ -86,8 +92,8 @@ public final class SignalTrap: Sendable {
   }
 
   /// Stops the process with SIGTSTP's default action, so the shell reports "Stopped" and `fg`
-  /// continues it here. The trap ignores SIGTSTP to handle it, so the default is put back for
-  /// this one signal, sent to this thread only, and the trap's disposition restored after.
+  /// continues it here. The trap's handler takes SIGTSTP, so the default is put back for this
+  /// one signal, sent to this thread only, and the handler put back after.
   private static func stopAsTheDefaultActionWould() {
     signal(SIGTSTP, SIG_DFL)
     var only = sigset_t()
@@ -97,22 +103,61 @@ public final class SignalTrap: Sendable {
     pthread_sigmask(SIG_UNBLOCK, &only, &previous)
     raise(SIGTSTP)
     pthread_sigmask(SIG_SETMASK, &previous, nil)
-    signal(SIGTSTP, SIG_IGN)
+    _ = btc_signal_forward(SIGTSTP, SignalPipe.writeEnd)
   }
 }
 
-/// One signal turned into calls on a queue. The signal's default action is switched off
-/// (SIG_IGN) so that the Dispatch source alone decides.
-///
-/// `@unchecked Sendable`: Dispatch's source types are not marked `Sendable`, but a source is
-/// thread-safe, and this one is configured in `init` and only kept alive afterwards.
-private final class SignalSource: @unchecked Sendable {
-  private let source: any DispatchSourceSignal
+/// The pipe the C handler writes each signal's number to, and the thread that reads it.
+private struct SignalPipe {
+  /// The write end every forwarded signal goes to (the C handler keeps its own copy).
+  nonisolated(unsafe) static var writeEnd: Int32 = -1
+  let readEnd: Int32
 
-  init(_ number: Int32, on queue: DispatchQueue, _ handler: @escaping @Sendable () -> Void) {
-    signal(number, SIG_IGN)
-    source = DispatchSource.makeSignalSource(signal: number, queue: queue)
-    source.setEventHandler(handler: handler)
-    source.resume()
+  /// Forwards `signals` to a new pipe; nil when no pipe could be made.
+  init?(forwarding signals: [Int32]) {
+    var ends: [Int32] = [-1, -1]
+    guard pipe(&ends) == 0 else { return nil }
+    for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+    _ = fcntl(ends[1], F_SETFL, fcntl(ends[1], F_GETFL) | O_NONBLOCK)
+    readEnd = ends[0]
+    Self.writeEnd = ends[1]
+    for number in signals { _ = btc_signal_forward(number, ends[1]) }
+  }
+
+  /// Reads the signals on a thread of their own (every signal blocked there) and hands each to
+  /// `handle`, which may set a deadline; `onDeadline` runs when one passes before a signal comes.
+  /// False when no thread could be made.
+  func start(
+    _ handle:
+      @escaping @Sendable (_ signal: Int32, _ deadline: inout ContinuousClock.Instant?)
+      -> Void,
+    onDeadline: @escaping @Sendable () -> Void
+  ) -> Bool {
+    let readEnd = readEnd
+    return WorkerThread.start(named: "signals") {
+      var deadline: ContinuousClock.Instant?
+      while true {
+        var wait = Int32(-1)
+        if let deadline {
+          let left = ContinuousClock.now.duration(to: deadline)
+          guard left > .zero else { return onDeadline() }
+          wait = Int32(max(1, (left / .milliseconds(1)).rounded(.up)))
+        }
+        var ready = pollfd(fd: readEnd, events: Int16(POLLIN), revents: 0)
+        let polled = poll(&ready, 1, wait)
+        if polled == 0 { continue }
+        if polled < 0 {
+          guard errno == EINTR else { return }
+          continue
+        }
+        var number: UInt8 = 0
+        let count = read(readEnd, &number, 1)
+        if count == 1 {
+          handle(Int32(number), &deadline)
+        } else if count == 0 || errno != EINTR {
+          return
+        }
+      }
+    }
   }
 }

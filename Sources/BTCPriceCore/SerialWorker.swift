@@ -222,7 +222,7 @@ private final class WorkerState<Value>: @unchecked Sendable {
 }
 
 /// Starts a detached POSIX thread.
-private enum WorkerThread {
+package enum WorkerThread {
   private final class Body {
     let name: String
     let run: () -> Void
@@ -233,7 +233,7 @@ private enum WorkerThread {
   }
 
   /// Starts `body` on a new thread with every signal blocked; false when none could be made.
-  static func start(named name: String, _ body: @escaping @Sendable () -> Void) -> Bool {
+  package static func start(named name: String, _ body: @escaping @Sendable () -> Void) -> Bool {
     let argument = Unmanaged.passRetained(Body(name: name, run: body)).toOpaque()
     // A new thread inherits the mask of the thread that makes it: blocked from its first
     // instruction, so no signal can land on it between its start and a mask of its own.

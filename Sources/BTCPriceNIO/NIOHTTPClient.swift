@@ -238,6 +238,7 @@ public final class NIOHTTPClient: BTCPriceNetworking.BTCHTTPClient {
     let bootstrap = ClientBootstrap(group: loop)
       .connectTimeout(connectTimeout)
       .channelOption(.tcpOption(.tcp_nodelay), value: 1)
+      .lookingUpNamesOffDispatch(on: loop)
     guard let proxy else {
       // The handler of this connection, kept from the initializer: after a quick failure (a TLS
       // handshake refused at once) the pipeline may be empty before the connect future's

@@ -261,6 +261,7 @@ public final class NIOWebSocketConnector: WebSocketConnector {
     return try await ClientBootstrap(group: group)
       .connectTimeout(connectTimeout)
       .channelOption(.tcpOption(.tcp_nodelay), value: 1)
+      .lookingUpNamesOffDispatch(on: group.next())
       .connect(host: connectHost, port: connectPort) { channel in
         channel.eventLoop.makeCompletedFuture {
           let cancelled = opened.withLockedValue { state in

@@ -18,7 +18,6 @@ import BTCPriceTerminal
   import Darwin
 #endif
 
-@main
 struct BTCPriceCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "btc-price",

@@ -1,0 +1,34 @@
+#if os(Linux)
+  import NIOCore
+  import NIOPosix
+  import Testing
+
+  @testable import BTCPriceNIO
+
+  /// Host names looked up on SwiftNIO's thread pool, off libdispatch (Linux), with the system's
+  /// real `getaddrinfo`: both of Happy Eyeballs' answers from one lookup, and a name that does
+  /// not exist refused in both.
+  @Suite("Look host names up off libdispatch")
+  struct LookUpHostNamesUseCaseTests {
+    @Test func localhost_isAnsweredWithItsIPv4AddressAndThePortAskedFor() async throws {
+      let resolver = ThreadPoolResolver(on: MultiThreadedEventLoopGroup.singleton.next())
+
+      let v6 = resolver.initiateAAAAQuery(host: "localhost", port: 8443)
+      let v4 = try await resolver.initiateAQuery(host: "localhost", port: 8443).get()
+
+      #expect(v4.map(\.ipAddress).contains("127.0.0.1"), "\(v4)")
+      #expect(v4.allSatisfy { $0.port == 8443 && $0.protocol == .inet })
+      #expect(try await v6.get().allSatisfy { $0.protocol == .inet6 })
+    }
+
+    @Test func aNameThatDoesNotExist_failsBothAnswers() async {
+      let resolver = ThreadPoolResolver(on: MultiThreadedEventLoopGroup.singleton.next())
+
+      let v6 = resolver.initiateAAAAQuery(host: "exchange.invalid", port: 443)
+      let v4 = resolver.initiateAQuery(host: "exchange.invalid", port: 443)
+
+      await #expect(throws: ThreadPoolResolver.LookupFailure.self) { try await v6.get() }
+      await #expect(throws: ThreadPoolResolver.LookupFailure.self) { try await v4.get() }
+    }
+  }
+#endif
