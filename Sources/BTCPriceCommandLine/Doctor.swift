@@ -221,7 +221,8 @@ public struct Doctor: Sendable {
       files.append(
         Self.file("history", at: candleStore.fileURL(for: .day), now: now) {
           try candleStore.load(.day).map {
-            "holds \($0.candles.count) candles of \($0.period.humanText) from \($0.source.id)"
+            "holds \(DoctorHistoryCheck.candles($0.candles.count, of: $0.period))"
+              + " from \($0.source.id)"
           } ?? "missing (no price history kept yet)"
         })
     }

@@ -32,13 +32,17 @@ public struct DoctorHistoryCheck: Equatable, Sendable {
     self.latency = latency
   }
 
+  /// `1 candle of 5 min`, `290 candles of 1 h`: how doctor counts candles, wherever it does.
+  public static func candles(_ count: Int, of period: Duration) -> String {
+    "\(count) candle\(count == 1 ? "" : "s") of \(period.humanText)"
+  }
+
   /// `290 candles of 5 min, the newest from 2026-11-28T03:25:00Z`, `failed: HTTP 451`,
   /// `not asked: resting …`.
   public var verdict: String {
     switch outcome {
     case .history(let count, let period, let newest):
-      "\(count) candle\(count == 1 ? "" : "s") of \(period.humanText), the newest from "
-        + ISO8601Timestamp.format(newest)
+      "\(Self.candles(count, of: period)), the newest from " + ISO8601Timestamp.format(newest)
     case .failed(let error): "failed: \(error)"
     case .notAsked(let reason): "not asked: \(reason)"
     }

@@ -122,6 +122,32 @@ final class DiagnoseTheRunUseCaseTests {
     #expect(client.requests.count == 6, "the run without history asked only the two prices")
   }
 
+  @Test(arguments: [
+    (1, "holds 1 candle of 5 min from binance"), (2, "holds 2 candles of 5 min from binance"),
+  ])
+  func theKeptHistoryFile_saysHowManyCandlesItHolds(count: Int, line: String) async throws {
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let options = try ResolvedOptions.resolve(
+      commandLine: ["cache-path": folder.appendingPathComponent("last-price.json").path],
+      environment: ["XDG_STATE_HOME": folder.path, "HOME": folder.path],
+      configPath: folder.appendingPathComponent("absent").path, noCache: false)
+    let start = Date(timeIntervalSince1970: 1_764_300_000)
+    let candles = try (0..<count).map {
+      try Candle(
+        start: start.addingTimeInterval(Double($0) * 300), open: 68_000, high: 68_100, low: 67_900,
+        close: 68_050)
+    }
+    try #require(options.candleStore).save(
+      try CandleSeries(
+        currency: .usd, period: .seconds(300), candles: candles,
+        source: PriceSourceDefinition.binance.source, fetchedAt: start),
+      for: .day)
+
+    let history = await report(options).files.first { $0.name == "history" }
+
+    #expect(history?.health == line)
+  }
+
   @Test func aSourceAnEarlierRunBanned_isNotAsked_andItsLimitListed() async throws {
     let client = StubHTTPClient(body: #"{"symbol":"BTCUSDT","price":"68901.23"}"#)
     let options = try resolve(
