@@ -41,10 +41,15 @@ public struct Mutant: Codable, Sendable, Hashable {
   /// Whether `start..<end` is a whole statement (a dropped statement, a compound assignment),
   /// so its schema is an `if`, not a ternary.
   public var isStatement: Bool
+  /// For the second and later of the same change on one line (`a % 3600 == 0 ? a / 3600`'s
+  /// two `3600 → 3599`), which of them it is, counted from the left: 2, 3...; nil for the
+  /// first (so the keys of lines without twins, and the verdicts naming them, stay as they were).
+  public var ordinal: Int? = nil
 
   public var change: String { "\(original) → \(replacement)" }
 
-  /// Names the mutant across runs: the file, the line, the change. (Not the id, which is
-  /// per run; not the column, which a reformatting moves.)
-  public var key: String { "\(file):\(line): \(change)" }
+  /// Names the mutant across runs: the file, the line, the change, and for a twin on the same
+  /// line its ordinal (`… 3600 → 3599 #2`). (Not the id, which is per run; not the column, which
+  /// a reformatting moves.)
+  public var key: String { "\(file):\(line): \(change)" + (ordinal.map { " #\($0)" } ?? "") }
 }

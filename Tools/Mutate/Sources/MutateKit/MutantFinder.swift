@@ -22,7 +22,14 @@ public struct MutantFinder {
       file: file, converter: SourceLocationConverter(fileName: file, tree: folded))
     collector.walk(folded)
     var mutants = collector.found.sorted { ($0.start, $0.end) < ($1.start, $1.end) }
-    for index in mutants.indices { mutants[index].id = firstID + index }
+    var seen: [String: Int] = [:]
+    for index in mutants.indices {
+      mutants[index].id = firstID + index
+      // Twins (the same change twice on a line) get an ordinal, so each has a key of its own.
+      let count = seen[mutants[index].key, default: 0] + 1
+      seen[mutants[index].key] = count
+      if count > 1 { mutants[index].ordinal = count }
+    }
     return mutants
   }
 }

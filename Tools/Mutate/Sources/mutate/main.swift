@@ -168,6 +168,15 @@ func selfTest(_ results: [MutantResult]) -> Int32 {
   ]
   var failed = results.count != expected.count
   if failed { print("self-test: expected 4 mutants, found \(results.count)") }
+  // The same change twice on a line: each twin has a key of its own, so a verdict names one.
+  let twins = MutantFinder().mutants(
+    in: "func hours(_ s: Int) -> Int { s % 3600 == 0 ? s / 3600 : 0 }\n", file: "Twins.swift"
+  ).map(\.key).filter { $0.contains("3600 → 3599") }
+  let distinct = twins == ["Twins.swift:1: 3600 → 3599", "Twins.swift:1: 3600 → 3599 #2"]
+  print(
+    "self-test: \(distinct ? "ok  " : "FAIL") twins on a line have keys of their own: "
+      + twins.joined(separator: ", "))
+  if !distinct { failed = true }
   for (what, line, wanted) in expected {
     let got = outcome(line)
     print("self-test: \(got == wanted ? "ok  " : "FAIL") \(what): \(got?.rawValue ?? "no mutant")")
