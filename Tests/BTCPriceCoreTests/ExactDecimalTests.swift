@@ -9,6 +9,7 @@ struct ExactDecimalTests {
     ("68901.23", "68901.23"), ("114721.34000000", "114721.34"), ("0.1", "0.1"), ("1e3", "1000"),
     ("-2.5", "-2.5"), ("1234567.891", "1234567.891"), ("0.00000001", "0.00000001"),
     ("1E+2", "100"), ("2.5e-3", "0.0025"), ("000120.0", "120"), ("0.0", "0"),
+    ("1.5e10", "15000000000"), ("4.2e-10", "0.00000000042"),
     ("12345678901234567890.123456789012345678", "12345678901234567890.123456789012345678"),
     // 38 significant digits and two zeros: the zeros are the exponent's, not digits to hold.
     ("1234567890123456789012345678901234567800", "1234567890123456789012345678901234567800"),
@@ -33,6 +34,22 @@ struct ExactDecimalTests {
     #expect(
       ExactDecimal.parse(String(repeating: "0", count: 37) + "1.5") == Decimal(string: "1.5"))
     #expect(ExactDecimal.parse(String(repeating: "0", count: 38) + "1.5") == nil)
+  }
+
+  /// A `Decimal`'s exponent is an `Int8`: 1e-128 and 1e127 are held exactly, and a number one
+  /// step smaller or larger in scale is refused, not wrapped into another value.
+  @Test func parse_takesScalesFrom1eMinus128To1e127_andRefusesOneStepBeyond() {
+    #expect(ExactDecimal.parse("1e-128") == Decimal(sign: .plus, exponent: -128, significand: 1))
+    #expect(ExactDecimal.parse("1e-129") == nil)
+    #expect(ExactDecimal.parse("1e127") == Decimal(sign: .plus, exponent: 127, significand: 1))
+    #expect(ExactDecimal.parse("1e128") == nil)
+  }
+
+  /// An exponent has one or two digits: a longer one is refused, even 1e100 (which a `Decimal`
+  /// could hold), so no exponent text is long enough to overflow while it is read.
+  @Test func parse_takesAnExponentOfAtMostTwoDigits() {
+    #expect(ExactDecimal.parse("1e99") == Decimal(sign: .plus, exponent: 99, significand: 1))
+    #expect(ExactDecimal.parse("1e100") == nil)
   }
 
   @Test func plain_acceptsWhatDecimalWritesAndNoExponent() {

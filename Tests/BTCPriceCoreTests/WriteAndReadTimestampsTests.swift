@@ -67,8 +67,18 @@ struct WriteAndReadTimestampsTests {
     "", "2026-11-22", "2026-11-22T14:03:05", "2026-11-22T14:03:05+01:00", "2026-02-30T00:00:00Z",
     "2026-13-01T00:00:00Z", "2026-11-22T24:00:00Z", "2026-11-22 14:03:05Z",
     "2026-11-22T14:03:05.Z", "2026-11-22T14:03:05.1234567890Z", "2026-1a-22T14:03:05Z",
+    "2026-00-22T14:03:05Z", "2026-11-00T14:03:05Z", "2026-11-22T14:60:05Z", "2026-11-22T14:03:60Z",
+    "2026-11-22T14:03:05ZZ",
   ])
   func parse_refusesWhatIsNotAUTCTimestamp(text: String) {
     #expect(ISO8601Timestamp.parse(text) == nil)
+  }
+
+  @Test(arguments: [
+    ("2026-11-22T14:03:05.5Z", 1_795_356_185.5),
+    ("2026-11-22T14:03:05.250000000Z", 1_795_356_185.25),
+  ])
+  func parse_readsAFractionOfOneToNineDigits(text: String, seconds: Double) {
+    #expect(ISO8601Timestamp.parse(text)?.timeIntervalSince1970 == seconds)
   }
 }
