@@ -37,12 +37,18 @@ struct ExactDecimalTests {
   }
 
   /// A `Decimal`'s exponent is an `Int8`: 1e-128 and 1e127 are held exactly, and a number one
-  /// step smaller or larger in scale is refused, not wrapped into another value.
+  /// step smaller or larger in scale is refused, not wrapped into another value. (An exponent
+  /// has at most two digits: the fraction's digits and the trimmed zeros take the scale there.)
   @Test func parse_takesScalesFrom1eMinus128To1e127_andRefusesOneStepBeyond() {
-    #expect(ExactDecimal.parse("1e-128") == Decimal(sign: .plus, exponent: -128, significand: 1))
-    #expect(ExactDecimal.parse("1e-129") == nil)
-    #expect(ExactDecimal.parse("1e127") == Decimal(sign: .plus, exponent: 127, significand: 1))
-    #expect(ExactDecimal.parse("1e128") == nil)
+    let zeros = { (count: Int) in String(repeating: "0", count: count) }
+    #expect(
+      ExactDecimal.parse("0." + zeros(28) + "1e-99")
+        == Decimal(sign: .plus, exponent: -128, significand: 1))
+    #expect(ExactDecimal.parse("0." + zeros(29) + "1e-99") == nil)
+    #expect(
+      ExactDecimal.parse("1" + zeros(28) + "e99")
+        == Decimal(sign: .plus, exponent: 127, significand: 1))
+    #expect(ExactDecimal.parse("1" + zeros(29) + "e99") == nil)
   }
 
   /// An exponent has one or two digits: a longer one is refused, even 1e100 (which a `Decimal`
