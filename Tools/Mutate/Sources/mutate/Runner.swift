@@ -113,16 +113,12 @@ final class Runner: @unchecked Sendable {
           log("\(file): no results (not run)")
           continue
         }
-        if cached.count == mutants.count {
-          results += zip(mutants, cached).map { mutant, result in
-            var result = result
-            result.mutant = mutant
-            return result
-          }
-        } else {
+        // Matched by place, not zipped in order: a file's results may come from several runs
+        // (a module run, then `--file` runs), each numbering the mutants its own way.
+        let matched = Cache.match(mutants, cached)
+        results += matched
+        if matched.count < mutants.count {
           // A run stopped midway: report what it did, and say what it did not.
-          let matched = Cache.match(mutants, cached)
-          results += matched
           log(
             "\(file): \(mutants.count - matched.count) of \(mutants.count) mutants have no result")
         }
@@ -521,17 +517,20 @@ struct Cache {
   /// Of `mutants`, those that have a result in `kept` (results of the same text, so the same
   /// mutants at the same places), with that result; their ids are this run's.
   static func match(_ mutants: [Mutant], _ kept: [MutantResult]) -> [MutantResult] {
-    func place(_ mutant: Mutant) -> String {
-      "\(mutant.start):\(mutant.end):\(mutant.mutationOperator.rawValue):\(mutant.mutatedText)"
-    }
-    let byPlace = Dictionary(kept.map { (place($0.mutant), $0) }) { first, _ in first }
+    let byPlace = Dictionary(kept.map { (Self.place($0.mutant), $0) }) { first, _ in first }
     return mutants.compactMap { mutant in
-      byPlace[place(mutant)].map { kept in
+      byPlace[Self.place(mutant)].map { kept in
         var result = kept
         result.mutant = mutant
         return result
       }
     }
+  }
+
+  /// Where a mutant is and what it does: the same across runs of the same text, whatever the
+  /// runs' numbering.
+  static func place(_ mutant: Mutant) -> String {
+    "\(mutant.start):\(mutant.end):\(mutant.mutationOperator.rawValue):\(mutant.mutatedText)"
   }
 
   /// Forgets what `file` had: a run with --no-cache starts it again.
@@ -542,7 +541,9 @@ struct Cache {
   /// Adds one result to `file`'s entry (a new entry when the file's key changed).
   mutating func add(_ result: MutantResult, file: String, key: String) {
     var entry = entries[file].flatMap { $0.key == key ? $0 : nil } ?? Entry(key: key, results: [])
-    entry.results.removeAll { $0.mutant.id == result.mutant.id }
+    // By place, not id: a `--file` run numbers the mutants otherwise than the module run whose
+    // results the entry keeps, and an id clash dropped another mutant's result.
+    entry.results.removeAll { Self.place($0.mutant) == Self.place(result.mutant) }
     entry.results.append(result)
     entries[file] = entry
   }
