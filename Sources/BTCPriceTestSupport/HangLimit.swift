@@ -1,4 +1,3 @@
-import BTCPriceCore
 import Foundation
 import Testing
 
@@ -29,7 +28,7 @@ public struct HangLimit: TestTrait, SuiteTrait, TestScoping {
     // a whole, whose cases add up.
     guard !test.isSuite, testCase != nil else { return try await function() }
     let (limit, grace, name) = (limit, grace, test.name)
-    let finished = Locked(false)
+    let finished = WatchdogBox(false)
     defer { finished.withValue { $0 = true } }
     // A loop that never awaits starves the task pool the race below runs on; a thread of its own
     // still ends the run, a second after the cancelled test's grace.
@@ -87,7 +86,7 @@ final class HangWatchdog: Sendable {
     var running = false
   }
 
-  private let state = Locked(State())
+  private let state = WatchdogBox(State())
 
   func watch(_ name: String, within limit: Duration) -> Int {
     let (id, start) = state.withValue { state in
@@ -118,5 +117,29 @@ final class HangWatchdog: Sendable {
       FileHandle.standardError.write(Data(notice.utf8))
       exit(1)
     }
+  }
+}
+
+/// The watchdog's own lock box. Not Core's `Locked`: a mutant of `Locked` that never unlocks
+/// (scripts/mutate) deadlocked the watchdog with the test it watched, and the run ended only
+/// at the runner's time limit, with no named hang.
+final class WatchdogBox<Value: Sendable>: @unchecked Sendable {
+  private let lock = NSLock()
+  private var stored: Value
+
+  init(_ value: Value) {
+    stored = value
+  }
+
+  var value: Value {
+    lock.lock()
+    defer { lock.unlock() }
+    return stored
+  }
+
+  func withValue<Result>(_ body: (inout Value) -> Result) -> Result {
+    lock.lock()
+    defer { lock.unlock() }
+    return body(&stored)
   }
 }
