@@ -26,9 +26,8 @@ public enum ConcurrencyPool {
       guard let hook = btc_enqueue_global_hook_address(), hook.pointee == nil else {
         return false
       }
-      // The tool's own work has its own loop (NIOPriceRuntime); what lands here is the few
-      // tasks without an executor: one thread is plenty, and each thread costs resident memory.
-      NIOSingletons.groupLoopCountSuggestion = 1
+      // SwiftNIO's shared group keeps its default size: `serve`'s HTTP server (Hummingbird's
+      // default) runs on it too.
       typealias Enqueue =
         @convention(thin) (UnownedJob, @convention(thin) (UnownedJob) -> Void) -> Void
       let enqueue: Enqueue = { job, _ in
