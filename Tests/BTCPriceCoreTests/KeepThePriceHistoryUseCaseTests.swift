@@ -247,13 +247,7 @@ struct KeepThePriceHistoryUseCaseTests {
   }
 
   @Test func waitingForTheFirstLook_endsAtItsLimit() async throws {
-    let clock = clock
-    let sut = CandleHistory(
-      currency: .usd, store: nil,
-      load: { _ in
-        try await clock.sleep(until: clock.origin.advanced(by: .seconds(3600)))
-        throw PriceFetchFailure(failures: [])
-      }, clock: clock, now: now)
+    let sut = makeSUTWhoseLoadHangs()
     let running = Task { await sut.run([.day]) }
     let waited = Locked(false)
 
@@ -305,13 +299,7 @@ struct KeepThePriceHistoryUseCaseTests {
   }
 
   @Test func aRunEndedBeforeItsFirstLook_letsItsWaitersGo() async throws {
-    let clock = clock
-    let sut = CandleHistory(
-      currency: .usd, store: nil,
-      load: { _ in
-        try await clock.sleep(until: clock.origin.advanced(by: .seconds(3600)))
-        throw PriceFetchFailure(failures: [])
-      }, clock: clock, now: now)
+    let sut = makeSUTWhoseLoadHangs()
     let running = Task { await sut.run([.day]) }
     let waited = Locked(false)
     let waiting = Task {
@@ -341,6 +329,18 @@ struct KeepThePriceHistoryUseCaseTests {
 
     await waitUntil({ loader.asked == [.day] }, "fetched a second after the start")
     running.cancel()
+  }
+
+  /// A history whose every load waits an hour of the test clock (which no test advances that
+  /// far) and then fails: its first look never comes on its own.
+  private func makeSUTWhoseLoadHangs() -> CandleHistory {
+    let clock = clock
+    return CandleHistory(
+      currency: .usd, store: nil,
+      load: { _ in
+        try await clock.sleep(until: clock.origin.advanced(by: .seconds(3600)))
+        throw PriceFetchFailure(failures: [])
+      }, clock: clock, now: now)
   }
 
   private func makeSUT(
