@@ -87,10 +87,12 @@ public final class AlertCommandRunner: Sendable {
     let (timeout, warn, launch, running) = (timeout, warn, launch, running)
     let operation: @Sendable () async -> Void = {
       let outcome = await launch(command, timeout)
-      running.withLockedValue { _ = $0.tasks.removeValue(forKey: slot) }
+      // Said before the command leaves `running`: ``finish(within:)`` returns once that is
+      // empty, and the way out must not end before a failed command's warning is out.
       if let problem = Self.describe(outcome, timeout: timeout, program: arguments.first ?? "") {
         warn("\(label): \(problem)")
       }
+      running.withLockedValue { _ = $0.tasks.removeValue(forKey: slot) }
     }
     let task: Task<Void, Never>
     if #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *) {

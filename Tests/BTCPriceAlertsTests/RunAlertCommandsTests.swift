@@ -80,6 +80,25 @@ struct RunAlertCommandsTests {
     #expect(warnings.value == (warning.map { [$0] } ?? []))
   }
 
+  /// A `--once` run whose command failed ends only after the warning is out, even when
+  /// writing it is slow (stderr on a busy terminal): the way out waits for the warning, not
+  /// only for the command. The slow write is a real 200 ms block, which makes the old race
+  /// (the command counted as gone before its warning) certain rather than rare.
+  @Test func aSlowWarning_isOutBeforeTheWayOutEnds() async throws {
+    let warnings = Locked<[String]>([])
+    let sut = AlertCommandRunner(
+      warn: { warning in
+        Thread.sleep(forTimeInterval: 0.2)
+        warnings.append(warning)
+      },
+      launch: { _, _ in .exited(1) })
+
+    sut.start(["x"], adding: [:], label: "--on-alert")
+    await sut.finish(within: .seconds(10))
+
+    #expect(warnings.value == ["--on-alert: exited with status 1"])
+  }
+
   // MARK: - Through swift-subprocess, with real processes
 
   /// Its own process group (pgid = its pid), stdin from /dev/null, the environment it was
