@@ -54,6 +54,14 @@ extension BinaryEndToEndTests {
         let run = try BinaryProcess(
           arguments(server, "--interval", "0.01", "--json"), stdout: pipe.writer)
         #expect(await pipe.waitUntilFull(), "stdout never filled up")
+        // The run's first price is written at once, on the disk's thread; the hard way out gives
+        // a write in flight 100 ms, by design (it waits for nothing a stalled disk holds). On a
+        // loaded machine that first fsync took longer (CI, Nov 28), so the signal waits for it:
+        // what this checks is that the way out keeps the cache whole, not the disk's speed.
+        let cache = cacheURL
+        await eventually(within: .seconds(10)) {
+          (try? FilePriceStore(fileURL: cache, knownSources: []).load()) != nil
+        }
         let sent = ContinuousClock.now
         run.send(signal)
         let status = await run.waitForExit(timeout: .seconds(10))
