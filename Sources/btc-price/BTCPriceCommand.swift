@@ -143,39 +143,68 @@ struct BTCPriceCommand: AsyncParsableCommand {
   var maxAge: Double?
 
   func validate() throws {
-    if let count, count < 1 { throw ValidationError("--count must be at least 1.") }
-    if once, let count, count != 1 {
-      throw ValidationError("--once and --count \(count) disagree.")
-    }
-    let outputs = [("--json", json), ("--live", live), ("--waybar", waybar)].filter(\.1)
-    if outputs.count > 1 {
-      throw ValidationError(
-        "\(outputs.map(\.0).joined(separator: " and ")) exclude each other.")
-    }
-    if format != nil, json || live {
-      throw ValidationError("--format shapes plain lines and --waybar text, not --json or --live.")
-    }
-    if let maxAge {
-      guard maxAge.isFinite, maxAge > 0, maxAge <= 86_400 else {
-        throw ValidationError("--max-age must be between 0 and 86400 seconds.")
-      }
-      guard once || count == 1 else { throw ValidationError("--max-age needs --once.") }
-      guard !pipeline.noCache else {
-        throw ValidationError("--max-age reads the cache; it cannot go with --no-cache.")
-      }
-    }
+    if let problem = arguments.commandProblem { throw ValidationError(problem) }
+  }
+
+  /// What was given, as plain values: what ``RootArguments/read(_:)`` reads from a plain
+  /// command line without ArgumentParser.
+  var arguments: RootArguments {
+    var arguments = RootArguments()
+    arguments.settings = pipeline.settings
+    arguments.config = pipeline.config
+    arguments.noCache = pipeline.noCache
+    arguments.notify = pipeline.notify
+    arguments.verbose = pipeline.verbose
+    arguments.count = count
+    arguments.once = once
+    arguments.json = json
+    arguments.live = live
+    arguments.waybar = waybar
+    arguments.format = format
+    arguments.maxAge = maxAge
+    return arguments
   }
 
   func run() async throws {
     let environment = ProcessInfo.processInfo.environment
-    let resolved = try pipeline.resolved(environment: environment, format: format)
+    try await Self.run(arguments, resolved: Self.resolved(arguments, environment), environment)
+  }
+
+  /// Runs a plain command line that ``RootArguments/read(_:)`` read, without ArgumentParser;
+  /// false, having done nothing, when its settings are refused: ArgumentParser then reads it
+  /// again and says why with its usage text, as for any refusal.
+  static func main(_ arguments: RootArguments) async -> Bool {
+    let environment = ProcessInfo.processInfo.environment
+    guard let resolved = try? resolved(arguments, environment) else { return false }
+    do {
+      try await run(arguments, resolved: resolved, environment)
+    } catch {
+      exit(withError: error)
+    }
+    return true
+  }
+
+  private static func resolved(_ arguments: RootArguments, _ environment: [String: String])
+    throws -> ResolvedOptions
+  {
+    try PipelineOptions.resolve(
+      settings: arguments.settings, format: arguments.format, config: arguments.config,
+      noCache: arguments.noCache, notify: arguments.notify, verbose: arguments.verbose,
+      environment: environment)
+  }
+
+  private static func run(
+    _ arguments: RootArguments, resolved: ResolvedOptions, _ environment: [String: String]
+  ) async throws {
+    let (json, live) = (arguments.json, arguments.live)
     let (mode, note) = TerminalSession.mode(
-      json: json, live: live, waybar: waybar, template: json || live ? nil : resolved.format,
+      json: json, live: live, waybar: arguments.waybar,
+      template: json || live ? nil : resolved.format,
       isTerminal: Console.stdoutIsTerminal, environment: environment)
     if let note { Console.note(note) }
     let frontEnd = TerminalFrontEnd(
-      options: resolved, count: once ? 1 : count, mode: mode,
-      maxAge: maxAge.map { .milliseconds(Int64($0 * 1000)) }, output: Console.output,
+      options: resolved, count: arguments.once ? 1 : arguments.count, mode: mode,
+      maxAge: arguments.maxAge.map { .milliseconds(Int64($0 * 1000)) }, output: Console.output,
       environment: environment)
     switch await frontEnd.run() {
     case .lastTickSucceeded: return

@@ -127,9 +127,29 @@ struct PipelineOptions: ParsableArguments {
   var verbose = false
 
   func validate() throws {
-    if noCache, cachePath != nil {
-      throw ValidationError("--no-cache and --cache-path exclude each other.")
+    if let problem = RootArguments.pipelineProblem(noCache: noCache, cachePath: cachePath) {
+      throw ValidationError(problem)
     }
+  }
+
+  /// The settings these options give, by settings key: the command line's layer.
+  var settings: [String: String] {
+    var given = sourceURLs.given.mapKeys { "\($0)-url" }
+    given.merge(streamURLs.given.mapKeys { "\($0)-stream-url" }) { first, _ in first }
+    given.merge(candlesURLs.given.mapKeys { "\($0)-candles-url" }) { first, _ in first }
+    given["stream"] = stream.map { $0 ? "true" : "false" }
+    given["history"] = history.map { $0 ? "true" : "false" }
+    given["interval"] = interval
+    given["primary-timeout"] = primaryTimeout
+    given["sources"] = sources
+    given["currency"] = currency
+    given["cache-path"] = cachePath
+    given["proxy"] = proxy
+    given["no-proxy"] = noProxy
+    given["ca-file"] = caFile
+    given["alert"] = alerts.isEmpty ? nil : alerts.joined(separator: ",")
+    given["on-alert"] = onAlert
+    return given
   }
 
   /// Every layer merged: these options (and `--format`, which the command owns), the
@@ -140,22 +160,19 @@ struct PipelineOptions: ParsableArguments {
   func resolved(environment: [String: String], format: String?, alertWebhook: String? = nil)
     throws -> ResolvedOptions
   {
-    var given = sourceURLs.given.mapKeys { "\($0)-url" }
-    given.merge(streamURLs.given.mapKeys { "\($0)-stream-url" }) { first, _ in first }
-    given.merge(candlesURLs.given.mapKeys { "\($0)-candles-url" }) { first, _ in first }
-    given["stream"] = stream.map { $0 ? "true" : "false" }
-    given["history"] = history.map { $0 ? "true" : "false" }
-    given["interval"] = interval
-    given["primary-timeout"] = primaryTimeout
-    given["sources"] = sources
-    given["currency"] = currency
+    try Self.resolve(
+      settings: settings, format: format, alertWebhook: alertWebhook, config: config,
+      noCache: noCache, notify: notify, verbose: verbose, environment: environment)
+  }
+
+  /// Every layer merged, from the command line's settings however they were read (by
+  /// ArgumentParser, or by ``RootArguments/read(_:)``).
+  static func resolve(
+    settings: [String: String], format: String?, alertWebhook: String? = nil, config: String?,
+    noCache: Bool, notify: Bool, verbose: Bool, environment: [String: String]
+  ) throws -> ResolvedOptions {
+    var given = settings
     given["format"] = format
-    given["cache-path"] = cachePath
-    given["proxy"] = proxy
-    given["no-proxy"] = noProxy
-    given["ca-file"] = caFile
-    given["alert"] = alerts.isEmpty ? nil : alerts.joined(separator: ",")
-    given["on-alert"] = onAlert
     given["alert-webhook"] = alertWebhook
     do {
       return try ResolvedOptions.resolve(

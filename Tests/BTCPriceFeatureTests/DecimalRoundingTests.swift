@@ -1,3 +1,4 @@
+import BTCPriceTestSupport
 import Foundation
 import Testing
 
@@ -98,20 +99,5 @@ struct DecimalRoundingTests {
         return sign == .minus ? -quotient : quotient
       }
     }
-  }
-}
-
-/// A small seeded generator, so a failure names a value that fails again.
-struct SplitMix {
-  var state: UInt64
-
-  init(seed: UInt64) { state = seed }
-
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var mixed = state
-    mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
-    return mixed ^ (mixed >> 31)
   }
 }
