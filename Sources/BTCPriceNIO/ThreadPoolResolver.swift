@@ -13,6 +13,10 @@ import NIOPosix
   /// `ConcurrencyPool` keeps Swift's tasks off that pool for the same reason). The thread pool
   /// is threads of SwiftNIO's own. As SwiftNIO's does, one lookup (any family) answers both of
   /// Happy Eyeballs' questions: the IPv6 addresses and the IPv4 ones. One resolver per connection.
+  ///
+  /// An address written as numbers (`127.0.0.1`, `::1`) is no name: it is answered at once, on
+  /// the loop, and the thread pool is not started for it (its threads are a one-shot's dearest
+  /// start-up work after ArgumentParser's parse; docs/PERFORMANCE.md).
   final class ThreadPoolResolver: Resolver, Sendable {
     /// A name the system could not look up: `getaddrinfo`'s code and words.
     struct LookupFailure: Error, Equatable {
@@ -23,9 +27,14 @@ import NIOPosix
 
     private let v4: EventLoopPromise<[SocketAddress]>
     private let v6: EventLoopPromise<[SocketAddress]>
-    private let pool: NIOThreadPool
+    /// Asked for only when a name needs looking up: the shared pool starts its threads at its
+    /// first use.
+    private let pool: @Sendable () -> NIOThreadPool
 
-    init(on loop: any EventLoop, pool: NIOThreadPool = .singleton) {
+    init(
+      on loop: any EventLoop,
+      pool: @autoclosure @escaping @Sendable () -> NIOThreadPool = .singleton
+    ) {
       v4 = loop.makePromise()
       v6 = loop.makePromise()
       self.pool = pool
@@ -39,7 +48,12 @@ import NIOPosix
 
     func initiateAAAAQuery(host: String, port: Int) -> EventLoopFuture<[SocketAddress]> {
       let (v4, v6) = (v4, v6)
-      pool.submit { state in
+      if let address = try? SocketAddress(ipAddress: host, port: port) {
+        v4.succeed(address.protocol == .inet ? [address] : [])
+        v6.succeed(address.protocol == .inet6 ? [address] : [])
+        return v6.futureResult
+      }
+      pool().submit { state in
         guard case .active = state else {
           v4.fail(CancellationError())
           v6.fail(CancellationError())
