@@ -204,13 +204,18 @@ struct NIOPriceRuntime: Sendable {
   }
 
   /// Writes what the cache owes, waits for every file to land, and closes the connections.
-  func shutdown() async {
+  ///
+  /// - Parameter closingTheLoop: false leaves the event loop's thread to the process's exit,
+  ///   which follows at once: SwiftNIO reports a loop's end through a Dispatch queue, and that
+  ///   first job starts libdispatch's pool (four threads and its monitor) for the process's
+  ///   last milliseconds; a one-shot's dearest way out (docs/PERFORMANCE.md).
+  func shutdown(closingTheLoop: Bool = true) async {
     cache?.flush()
     await disk.finish()
     // A write that was in flight and failed is tried once more.
     cache?.flush()
     await client.shutdown()
-    try? await group.shutdownGracefully()
+    if closingTheLoop { try? await group.shutdownGracefully() }
   }
 
   /// `--verbose` lines, and the warnings about sources that refuse us, with each source's advice.

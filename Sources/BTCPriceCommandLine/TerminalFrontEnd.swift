@@ -38,15 +38,20 @@ public struct TerminalFrontEnd: Sendable {
   private let maxAge: Duration?
   private let output: CommandLineOutput
   private let environment: [String: String]
+  private let processEndsWithTheRun: Bool
 
   /// - Parameters:
   ///   - count: ticks to run; nil until interrupted.
   ///   - maxAge: `--once --max-age`: a cached price younger than this is printed without asking
   ///     any source.
   ///   - environment: where `--notify` looks for its program (`PATH`).
+  ///   - processEndsWithTheRun: the process exits when ``run()`` returns (the tool, not a
+  ///     test): the event loop's thread is left to the exit rather than closed
+  ///     (``NIOPriceRuntime/shutdown(closingTheLoop:)``). Everything else ends as before: the
+  ///     cache and the other files written, the connections closed, stdout's reader waited for.
   public init(
     options: ResolvedOptions, count: Int?, mode: TerminalSession.Mode, maxAge: Duration?,
-    output: CommandLineOutput, environment: [String: String]
+    output: CommandLineOutput, environment: [String: String], processEndsWithTheRun: Bool = false
   ) {
     self.options = options
     self.count = count
@@ -54,6 +59,7 @@ public struct TerminalFrontEnd: Sendable {
     self.maxAge = maxAge
     self.output = output
     self.environment = environment
+    self.processEndsWithTheRun = processEndsWithTheRun
   }
 
   public func run() async -> Outcome {
@@ -135,7 +141,7 @@ public struct TerminalFrontEnd: Sendable {
     if outcome != .readerGone { try? session.end() }
     // A signal means now; a run that ended on its own lets a last alert's command finish.
     await deliveries.finish(within: signals.received == nil ? Self.alertCommandsGrace : .zero)
-    await runtime.shutdown()
+    await runtime.shutdown(closingTheLoop: !processEndsWithTheRun)
     return outcome
   }
 

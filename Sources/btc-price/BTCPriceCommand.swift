@@ -205,7 +205,7 @@ struct BTCPriceCommand: AsyncParsableCommand {
     let frontEnd = TerminalFrontEnd(
       options: resolved, count: arguments.once ? 1 : arguments.count, mode: mode,
       maxAge: arguments.maxAge.map { .milliseconds(Int64($0 * 1000)) }, output: Console.output,
-      environment: environment)
+      environment: environment, processEndsWithTheRun: true)
     switch await frontEnd.run() {
     case .lastTickSucceeded: return
     case .lastTickFailed: throw ExitCode(1)

@@ -1,5 +1,13 @@
 import BTCPriceCommandLine
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// The process's entry: Swift's tasks are put on SwiftNIO's event loops before the first one
 /// starts (``ConcurrencyPool``), then the command line is read and run. A plain command line
 /// (`--once --json`, what status bars run every few seconds) is read without ArgumentParser,
@@ -9,11 +17,20 @@ import BTCPriceCommandLine
 enum Entry {
   static func main() async {
     ConcurrencyPool.useTheEventLoops()
+    await run()
+  }
+
+  /// Runs the command and ends the process from where it ran, as every failure's exit already
+  /// does: returning to `main` would hop back to the main actor, whose executor on Linux is
+  /// libdispatch's main queue, and that one hop starts libdispatch's pool for the process's last
+  /// millisecond (docs/PERFORMANCE.md, "The one-shot").
+  private static func run() async -> Never {
     if let arguments = RootArguments.read(CommandLine.arguments.dropFirst()),
       await BTCPriceCommand.main(arguments)
     {
-      return
+      exit(0)
     }
     await BTCPriceCommand.main()
+    exit(0)
   }
 }
