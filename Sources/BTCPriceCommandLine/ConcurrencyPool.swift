@@ -20,14 +20,19 @@ public enum ConcurrencyPool {
   /// instead of libdispatch's pool. Call it first thing, before any task starts. Elsewhere than
   /// Linux (Darwin's pool has no such timer) it does nothing. Returns whether the loops took
   /// over: false when another hook was there first.
+  ///
+  /// - Parameter threads: how many loops the shared group has; nil for SwiftNIO's default (one
+  ///   a core), which `serve` needs: its HTTP server (Hummingbird's default) runs there too. The
+  ///   price lines ask for 1: their ticks run on a loop of their own, and the shared loops carry
+  ///   only the glue between (the front end's awaits, an alert command's spawn), so a second
+  ///   thread would only be started, for a one-shot's every run.
   @discardableResult
-  public static func useTheEventLoops() -> Bool {
+  public static func useTheEventLoops(threads: Int? = nil) -> Bool {
     #if os(Linux)
       guard let hook = btc_enqueue_global_hook_address(), hook.pointee == nil else {
         return false
       }
-      // SwiftNIO's shared group keeps its default size: `serve`'s HTTP server (Hummingbird's
-      // default) runs on it too.
+      if let threads { NIOSingletons.groupLoopCountSuggestion = threads }
       typealias Enqueue =
         @convention(thin) (UnownedJob, @convention(thin) (UnownedJob) -> Void) -> Void
       let enqueue: Enqueue = { job, _ in

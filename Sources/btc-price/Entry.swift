@@ -16,20 +16,18 @@ import BTCPriceCommandLine
 @main
 enum Entry {
   static func main() async {
-    ConcurrencyPool.useTheEventLoops()
-    await run()
+    // Read before the first task: the price lines need one shared loop, the rest the default.
+    let arguments = RootArguments.read(CommandLine.arguments.dropFirst())
+    ConcurrencyPool.useTheEventLoops(threads: arguments == nil ? nil : 1)
+    await run(arguments)
   }
 
   /// Runs the command and ends the process from where it ran, as every failure's exit already
   /// does: returning to `main` would hop back to the main actor, whose executor on Linux is
   /// libdispatch's main queue, and that one hop starts libdispatch's pool for the process's last
   /// millisecond (docs/PERFORMANCE.md, "The one-shot").
-  private static func run() async -> Never {
-    if let arguments = RootArguments.read(CommandLine.arguments.dropFirst()),
-      await BTCPriceCommand.main(arguments)
-    {
-      exit(0)
-    }
+  private static func run(_ arguments: RootArguments?) async -> Never {
+    if let arguments, await BTCPriceCommand.main(arguments) { exit(0) }
     await BTCPriceCommand.main()
     exit(0)
   }

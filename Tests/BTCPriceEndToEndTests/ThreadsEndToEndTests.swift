@@ -45,6 +45,29 @@ extension BinaryEndToEndTests {
       }
     }
 
+    /// A one-shot (what status bars run every few seconds) starts only the threads it uses:
+    /// one shared loop for the glue, its own loop, the signals' and stdout's; no thread pool for
+    /// an address written as numbers, no libdispatch. Seen while its request is outstanding.
+    @Test(
+      .enabled(
+        if: FileManager.default.fileExists(atPath: "/proc/self/task"),
+        "Linux: threads are read from /proc, and the monitor is swift-corelibs-libdispatch's"))
+    func aOneShot_startsOneSharedLoopAndNoThreadPool() async throws {
+      try await FakeExchangeServer.withRunning { server in
+        await server.stub(.binance, .binance(price: "68901.23", delay: .milliseconds(600)))
+        let run = try BinaryProcess(
+          ["--once", "--sources", "binance", "--no-cache", "--no-history"] + server.urlArguments)
+        defer { run.send(SIGKILL) }
+        #expect(await server.waitForRequests(to: .binance, count: 1), "never asked")
+
+        let names = Self.threadNames(of: run.processIdentifier)
+        #expect(names.filter { $0.hasPrefix("NIO-SGLTN") }.count == 1, "\(names)")
+        #expect(names.allSatisfy { !$0.contains("TP-") && !$0.contains("qos") }, "\(names)")
+        #expect(await run.waitForExit() == 0)
+        #expect(run.stdoutText.count == 1 && run.stdoutText[0].hasSuffix(" - $68,901.23"))
+      }
+    }
+
     private static func threadNames(of process: Int32) -> [String] {
       let tasks = "/proc/\(process)/task"
       let ids = (try? FileManager.default.contentsOfDirectory(atPath: tasks)) ?? []
