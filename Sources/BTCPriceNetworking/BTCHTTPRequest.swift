@@ -7,7 +7,7 @@
 /// One request to a source (or to serve's alert webhook): where, which headers, the largest
 /// body to accept, and a body for a POST. Named with the project's prefix: AsyncHTTPClient and
 /// HTTPTypes, both linked, have an `HTTPRequest` of their own.
-public struct BTCHTTPRequest: Equatable, Sendable {
+public struct BTCHTTPRequest: Sendable {
   public var url: URL
   /// Header fields in the order they are sent.
   public var headers: [(name: String, value: String)]
@@ -23,12 +23,6 @@ public struct BTCHTTPRequest: Equatable, Sendable {
     self.headers = headers
     self.maxBodySize = maxBodySize
     self.body = body
-  }
-
-  public static func == (lhs: BTCHTTPRequest, rhs: BTCHTTPRequest) -> Bool {
-    lhs.url == rhs.url && lhs.maxBodySize == rhs.maxBodySize && lhs.body == rhs.body
-      && lhs.headers.map(\.name) == rhs.headers.map(\.name)
-      && lhs.headers.map(\.value) == rhs.headers.map(\.value)
   }
 
   /// The value of the first header with this name, compared case-insensitively.
