@@ -103,15 +103,20 @@ public struct MutantResult: Codable, Sendable {
   /// The suites that were run for it.
   public var suites: [String]
   public var seconds: Double
+  /// The hash of the tests it was measured under (`Runner`'s tests hash); nil in a cache written
+  /// before results carried it. A result measured under other tests than a run's may be carried
+  /// over (`CarryOver`).
+  public var tests: String?
 
   public init(
     mutant: Mutant, outcome: Outcome, killedBy: String? = nil, suites: [String] = [],
-    seconds: Double = 0
+    seconds: Double = 0, tests: String? = nil
   ) {
     self.mutant = mutant
     self.outcome = outcome
     self.killedBy = killedBy
     self.suites = suites
     self.seconds = seconds
+    self.tests = tests
   }
 }

@@ -12,6 +12,8 @@ final class Runner: @unchecked Sendable {
   let work: URL
   let mirror: Mirror
   let verdicts: Verdicts
+  /// Results of this run measured under other tests and used all the same (`CarryOver`).
+  private(set) var carriedOver = 0
 
   init(options: Options) throws {
     self.options = options
@@ -70,15 +72,20 @@ final class Runner: @unchecked Sendable {
     log(
       "== \(module): \(files.count) files; tests that can see it: \(tests.joined(separator: ", "))")
 
-    // Per file: its mutants (numbered across the module) and its cache key.
+    // Per file: its mutants (numbered across the module) and the hash of its text; the hash
+    // of the tests is the module's (every test file that can see it, and the test support).
     var testsHash = FNV1a()
     testsHash.add(Self.version)
+    var testSources: [String] = []
     for test in tests + package.graph.testSupport {
       for file in swiftFiles(in: package.graph.targets[test]?.directory ?? "Tests/\(test)") {
+        let source = text(file)
         testsHash.add(file)
-        testsHash.add(text(file))
+        testsHash.add(source)
+        testSources.append(source)
       }
     }
+    let testsKey = testsHash.hex
     var mutantsByFile: [String: [Mutant]] = [:]
     var nextID = 1
     for file in files {
@@ -91,25 +98,31 @@ final class Runner: @unchecked Sendable {
       return []
     }
     // Results are kept as each mutant ends (not at the run's end), so a run stopped midway
-    // resumes where it was: a file whose mutants all have results under its hash is not run
-    // again, and of a file half done only the mutants without a result are.
+    // resumes where it was: a file whose mutants all have usable results is not run again, and
+    // of a file half done only the mutants without one are. Which results are usable when the
+    // tests changed since: `CarryOver`.
     let cache = Locked(Cache(url: work.appendingPathComponent("cache/\(module).json")))
+    let carryOver = CarryOver(
+      recheck: options.recheckKills,
+      equivalent: Set(verdicts.entries.filter { $0.kind == "equivalent" }.map(\.key)),
+      testNames: TestNames(sources: testSources))
     var results: [MutantResult] = []
     var todo: [String] = []
-    var keys: [String: String] = [:]
+    var sourceKeys: [String: String] = [:]
     var known: [String: [MutantResult]] = [:]
+    var carried = 0
+    var rerun = 0
     for file in files {
-      var hash = testsHash
-      hash.add(text(file))
-      keys[file] = hash.hex
+      let sourceKey = Cache.sourceKey(text(file))
+      sourceKeys[file] = sourceKey
       let mutants = mutantsByFile[file] ?? []
       guard options.useCache else {
-        cache.with { $0.start(file: file, key: hash.hex) }
+        cache.with { $0.start(file: file, source: sourceKey) }
         todo.append(file)
         continue
       }
       if options.lastResults {
-        guard let cached = cache.current.results(file: file, key: nil) else {
+        guard let cached = cache.current.results(file: file, source: nil) else {
           log("\(file): no results (not run)")
           continue
         }
@@ -124,33 +137,52 @@ final class Runner: @unchecked Sendable {
         }
         continue
       }
-      let kept = cache.current.results(file: file, key: hash.hex) ?? []
-      let matched = Cache.match(mutants, kept)
-      if matched.count == mutants.count {
-        results += matched
+      let usable = cache.current.usable(
+        file: file, mutants: mutants, source: sourceKey, tests: testsKey, carryOver: carryOver)
+      carried += usable.carried
+      rerun += usable.rerun
+      if usable.results.count == mutants.count {
+        results += usable.results
       } else {
-        known[file] = matched
+        known[file] = usable.results
         todo.append(file)
       }
     }
     let resumed = known.values.map(\.count).reduce(0, +)
     log(
-      "\(results.count) results from the cache; \(todo.count) files to run"
-        + (resumed > 0 ? " (\(resumed) of their mutants done by a run that stopped)" : ""))
+      "\(results.count + resumed) results from the cache; \(todo.count) files to run"
+        + (resumed > 0 ? " (\(resumed) of their mutants have results)" : ""))
+    if options.useCache, !options.lastResults {
+      log(
+        options.recheckKills
+          ? "--recheck-kills: \(rerun) results measured under other tests run again"
+          : "carried over across a change of the tests: \(carried) results (kills, crashes, "
+            + "named hangs, refusals, equivalent marks); \(rerun) others (survived, timed out, "
+            + "flaky, not covered, or killed by a test no longer there) run again")
+    }
+    carriedOver += carried
     guard !todo.isEmpty else { return results }
 
-    let fileKeys = keys
+    let fileKeys = sourceKeys
     let fresh = try runFiles(
       todo, of: module, directory: target.directory, mutants: mutantsByFile, known: known,
       tests: tests, package: package
     ) { result in
+      var result = result
+      result.tests = testsKey
       // Kept at once, whatever happens to the run after.
       cache.with { cache in
-        cache.add(result, file: result.mutant.file, key: fileKeys[result.mutant.file] ?? "")
+        cache.add(result, file: result.mutant.file, source: fileKeys[result.mutant.file] ?? "")
         do { try cache.save() } catch { self.log("cache: cannot save: \(error)") }
       }
     }
-    results += known.values.joined() + fresh
+    results +=
+      known.values.joined()
+      + fresh.map { result in
+        var result = result
+        result.tests = testsKey
+        return result
+      }
     try cache.current.save()
     return results
   }
@@ -491,11 +523,16 @@ final class Runner: @unchecked Sendable {
   }
 }
 
-/// Results kept per file, under the hash of the file, its module's tests and the runner; a file's
-/// entry grows a mutant at a time while it runs, so a stopped run keeps what it did.
+/// Results kept per file, under the hash of the file's text (and the runner's version); each
+/// result carries the hash of the tests it was measured under. A file's entry grows a mutant at
+/// a time while it runs, so a stopped run keeps what it did; a changed text starts it over.
 struct Cache {
   struct Entry: Codable {
-    var key: String
+    /// `sourceKey` of the file's text; nil in an entry of the first format, which kept one hash
+    /// of the text and the tests (`key`): its text is unknown, so its results are reported by
+    /// `--last-results` and never used by a run.
+    var source: String?
+    var key: String?
     var results: [MutantResult]
   }
 
@@ -508,10 +545,33 @@ struct Cache {
       (try? JSONDecoder().decode([String: Entry].self, from: Data(contentsOf: url))) ?? [:]
   }
 
-  /// The results kept for `file`, if kept under `key` (any, for nil).
-  func results(file: String, key: String?) -> [MutantResult]? {
-    guard let entry = entries[file], key == nil || entry.key == key else { return nil }
+  init(url: URL, entries: [String: Entry]) {
+    self.url = url
+    self.entries = entries
+  }
+
+  static func sourceKey(_ text: String) -> String {
+    var hash = FNV1a()
+    hash.add(Runner.version)
+    hash.add(text)
+    return hash.hex
+  }
+
+  /// The results kept for `file`, if kept for the text hashing to `source` (any, for nil).
+  func results(file: String, source: String?) -> [MutantResult]? {
+    guard let entry = entries[file], source == nil || entry.source == source else { return nil }
     return entry.results.sorted { $0.mutant.id < $1.mutant.id }
+  }
+
+  /// Of `mutants` (of `file`, whose text hashes to `source`), those whose kept result a run under
+  /// the tests hashing to `tests` may use (`carryOver`), with that result; `carried`: how many
+  /// of them were measured under other tests; `rerun`: how many kept results it may not use.
+  func usable(
+    file: String, mutants: [Mutant], source: String, tests: String, carryOver: CarryOver
+  ) -> (results: [MutantResult], carried: Int, rerun: Int) {
+    let matched = Self.match(mutants, results(file: file, source: source) ?? [])
+    let kept = matched.filter { carryOver.keeps($0, tests: tests) }
+    return (kept, kept.filter { $0.tests != tests }.count, matched.count - kept.count)
   }
 
   /// Of `mutants`, those that have a result in `kept` (results of the same text, so the same
@@ -534,13 +594,15 @@ struct Cache {
   }
 
   /// Forgets what `file` had: a run with --no-cache starts it again.
-  mutating func start(file: String, key: String) {
-    entries[file] = Entry(key: key, results: [])
+  mutating func start(file: String, source: String) {
+    entries[file] = Entry(source: source, results: [])
   }
 
-  /// Adds one result to `file`'s entry (a new entry when the file's key changed).
-  mutating func add(_ result: MutantResult, file: String, key: String) {
-    var entry = entries[file].flatMap { $0.key == key ? $0 : nil } ?? Entry(key: key, results: [])
+  /// Adds one result to `file`'s entry (a new entry when the file's text changed), in place of
+  /// the one kept for its mutant (measured under other tests, or by a run that stopped).
+  mutating func add(_ result: MutantResult, file: String, source: String) {
+    var entry =
+      entries[file].flatMap { $0.source == source ? $0 : nil } ?? Entry(source: source, results: [])
     // By place, not id: a `--file` run numbers the mutants otherwise than the module run whose
     // results the entry keeps, and an id clash dropped another mutant's result.
     entry.results.removeAll { Self.place($0.mutant) == Self.place(result.mutant) }

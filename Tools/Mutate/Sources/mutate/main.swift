@@ -3,8 +3,8 @@ import MutateKit
 
 let usage = """
   usage: mutate [--root DIR] (--module NAME ... | --file PATH ... | --changed [BASE])
-                [--jobs N] [--report FILE] [--verdicts FILE] [--no-cache] [--list]
-                [--last-results]
+                [--jobs N] [--report FILE] [--verdicts FILE] [--no-cache] [--recheck-kills]
+                [--list] [--last-results]
          mutate --self-test [--root FIXTURE]
 
   Mutation testing for a Swift package (issue 31). Each module's mutants are compiled in at
@@ -20,6 +20,11 @@ let usage = """
     --verdicts FILE   mutants marked equivalent, and survivors' behaviour in words
                       (default: Tools/Mutate/verdicts.txt under the root, if there)
     --no-cache        run every mutant again
+    --recheck-kills   run again every kept result measured under other tests than today's,
+                      kills included (by default a kill, crash, named hang or refusal of an
+                      unchanged file is carried over a change of the tests, and survivors,
+                      time-outs, flaky and not-covered results run again): before committing
+                      a report that claims the score of a commit
     --list            print the mutants, build nothing
     --last-results    report the last run's results (with today's verdicts) even where the
                       files or tests changed since, and those of a run stopped midway (a
@@ -35,6 +40,7 @@ struct Options {
   var report: String?
   var verdicts: String?
   var useCache = true
+  var recheckKills = false
   var list = false
   var lastResults = false
   var selfTest = false
@@ -58,6 +64,7 @@ func parse(_ arguments: [String]) throws -> Options {
     case "--report": options.report = try value(argument)
     case "--verdicts": options.verdicts = try value(argument)
     case "--no-cache": options.useCache = false
+    case "--recheck-kills": options.recheckKills = true
     case "--list": options.list = true
     case "--last-results": options.lastResults = true
     case "--self-test": options.selfTest = true
@@ -127,13 +134,22 @@ func main() throws -> Int32 {
     ((try? Shell.check(["git", "status", "--porcelain", "--", "Sources"], in: runner.root)) ?? "")
       .isEmpty ? "" : " (with uncommitted changes to Sources)"
   let date = ISO8601DateFormatter().string(from: started)
+  let carried =
+    runner.carriedOver == 0
+    ? []
+    : [
+      "\(runner.carriedOver) results carried over from runs under earlier tests (kills, crashes, "
+        + "named hangs, refusals, equivalent marks of unchanged files); --recheck-kills "
+        + "measures every one under this commit's tests"
+    ]
   let report = Report(
     title: "Mutation report: " + modules.map(\.name).joined(separator: ", "),
     header: [
       "date: \(date)", "commit: \(commit)\(dirty)",
       "runner: Tools/Mutate \(Runner.version), \(options.jobs) test runs at once",
       String(format: "wall time: %.1f min", Date().timeIntervalSince(started) / 60),
-    ], modules: modules, verdicts: runner.verdicts)
+    ] + carried,
+    modules: modules, verdicts: runner.verdicts)
   if let path = options.report {
     try report.markdown.write(toFile: path, atomically: true, encoding: .utf8)
     runner.log("report: \(path)")
@@ -177,6 +193,9 @@ func selfTest(_ results: [MutantResult]) -> Int32 {
     "self-test: \(distinct ? "ok  " : "FAIL") twins on a line have keys of their own: "
       + twins.joined(separator: ", "))
   if !distinct { failed = true }
+  let cacheCheck = cacheSelfTest()
+  for line in cacheCheck.lines { print(line) }
+  if cacheCheck.failed { failed = true }
   for (what, line, wanted) in expected {
     let got = outcome(line)
     print("self-test: \(got == wanted ? "ok  " : "FAIL") \(what): \(got?.rawValue ?? "no mutant")")
