@@ -48,6 +48,19 @@ struct WriteTheCacheWhenItMattersUseCaseTests {
     #expect(store.savedQuotes == [quote("1", at: quoteTime), quote("2", at: quoteTime + 3)])
   }
 
+  @Test func aWrittenPrice_isNotWrittenAgainWhileTheTicksFail() async {
+    let store = PriceStoreSpy()
+    let sut = PriceCache(store: store, clock: clock)
+    sut.record(quote("1", at: quoteTime))
+
+    for tick in 1...35 {
+      await clock.advance(to: .seconds(tick))
+      sut.record(nil)
+    }
+
+    #expect(store.savedQuotes == [quote("1", at: quoteTime)])
+  }
+
   @Test func flush_writesTheNewestQuoteWithItsOwnTime() async {
     let store = PriceStoreSpy()
     let sut = PriceCache(store: store, clock: clock)

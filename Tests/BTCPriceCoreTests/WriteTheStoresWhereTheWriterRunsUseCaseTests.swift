@@ -35,6 +35,29 @@ struct WriteTheStoresWhereTheWriterRunsUseCaseTests {
     #expect(store.savedQuotes == [quote("68901.23"), quote("68950.00")])
   }
 
+  @Test func aFlushTheWriteInFlightAnswered_isOwedNoMore() async {
+    let store = PriceStoreSpy()
+    let writer = HeldWriter()
+    let clock = SteppedTestClock()
+    let sut = PriceCache(store: store, clock: clock, writer: writer.writer)
+    sut.record(quote("1", at: quoteTime))
+    sut.flush()
+    writer.runAll()
+    await clock.advance(to: .seconds(10))
+    sut.record(quote("2", at: quoteTime + 10))
+    sut.record(quote("3", at: quoteTime + 11))
+
+    writer.runAll()
+
+    #expect(
+      store.savedQuotes == [quote("1", at: quoteTime), quote("2", at: quoteTime + 10)],
+      "the price that came during the second write waits for the next interval or flush")
+    await clock.advance(to: .seconds(20))
+    sut.record(nil)
+    writer.runAll()
+    #expect(store.savedQuotes.last == quote("3", at: quoteTime + 11))
+  }
+
   @Test func aFlushWithNoWriteInFlight_writesOnTheCallersThreadAtOnce() {
     let store = PriceStoreSpy()
     let writer = HeldWriter()
