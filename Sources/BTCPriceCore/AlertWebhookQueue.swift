@@ -56,12 +56,12 @@ public final class AlertWebhookQueue<Item: Sendable>: Sendable {
   private let wakes: AsyncStream<Void>
 
   /// - Parameters:
-  ///   - jitter: a number in 0...1 (random in production); each pause is between half and all
-  ///     of the back-off, so that restarted servers do not retry in step.
+  ///   - jitter: a number in 0...1, drawn at random by the caller (`AlertDeliveries`); each pause
+  ///     is between half and all of the back-off, so that restarted servers do not retry in step.
   ///   - send: delivers one alert, or throws why it could not.
   public init(
     policy: Policy = .standard, clock: any Clock<Duration>,
-    jitter: @escaping @Sendable () -> Double = { Double.random(in: 0...1) },
+    jitter: @escaping @Sendable () -> Double,
     send: @escaping @Sendable (Item) async throws -> Void,
     onEvent: @escaping @Sendable (Event) -> Void = { _ in }
   ) {
