@@ -410,22 +410,36 @@ final class Runner: @unchecked Sendable {
       }
     }
     let url = work.appendingPathComponent("coverage.json")
-    if options.useCache, let data = try? Data(contentsOf: url),
-      let kept = try? JSONDecoder().decode(KeptCoverage.self, from: data), kept.key == hash.hex
-    {
-      log("coverage: from \(url.path)")
-      return kept.coverage
-    }
     let files = product.flatMap { swiftFiles(in: $0.directory) }
       .map { mirror.root.appendingPathComponent($0).path }
-    let coverage = try suiteCoverage(binary: binary, objects: objects, tests: tests, files: files)
-    try JSONEncoder().encode(KeptCoverage(key: hash.hex, coverage: coverage)).write(to: url)
-    return coverage
+    if options.useCache, let data = try? Data(contentsOf: url),
+      var kept = try? JSONDecoder().decode(KeptCoverage.self, from: data), kept.key == hash.hex
+    {
+      log("coverage: from \(url.path)")
+      // A suite left out because it failed unmutated (a timing test under load) is tried again:
+      // left out, its tests kill nothing, and every mutant only it covers would survive.
+      if let failed = kept.failed, !failed.isEmpty {
+        log("coverage: trying again the suites left out: \(failed.joined(separator: ", "))")
+        let again = try suiteCoverage(
+          binary: binary, objects: objects, tests: tests, files: files, only: failed)
+        kept.coverage.merge(again.coverage)
+        kept.failed = again.failed
+        try JSONEncoder().encode(kept).write(to: url)
+      }
+      return kept.coverage
+    }
+    let measured = try suiteCoverage(binary: binary, objects: objects, tests: tests, files: files)
+    try JSONEncoder().encode(
+      KeptCoverage(key: hash.hex, coverage: measured.coverage, failed: measured.failed)
+    ).write(to: url)
+    return measured.coverage
   }
 
   struct KeptCoverage: Codable {
     var key: String
     var coverage: SuiteCoverage
+    /// The suites that failed unmutated, left out; the next run tries them again.
+    var failed: [String]?
   }
 
   struct SuiteCoverage: Codable {
@@ -439,11 +453,61 @@ final class Runner: @unchecked Sendable {
       if let exact = lines[file]?[line] { return exact.sorted() }
       return (files[file] ?? []).sorted()
     }
+
+    mutating func merge(_ other: SuiteCoverage) {
+      seconds.merge(other.seconds) { $1 }
+      for (file, suites) in other.files { files[file, default: []].formUnion(suites) }
+      for (file, byLine) in other.lines {
+        for (line, suites) in byLine {
+          lines[file, default: [:]][line, default: []].formUnion(suites)
+        }
+      }
+    }
   }
 
-  func suiteCoverage(binary: URL, objects: [String], tests: [String], files: [String]) throws
-    -> SuiteCoverage
-  {
+  /// Runs each suite (of `tests`, or `only` these) alone, unmutated, with coverage; a suite
+  /// that fails is tried once more, alone, after the others, and left out if it fails again.
+  func suiteCoverage(
+    binary: URL, objects: [String], tests: [String], files: [String], only: [String]? = nil
+  ) throws -> (coverage: SuiteCoverage, failed: [String]) {
+    var suites = only ?? []
+    if only == nil { suites = listSuites(binary: binary, tests: tests) }
+    log("coverage: \(suites.count) suites, each run alone once, unmutated")
+    let directory = work.appendingPathComponent("coverage")
+    try? FileManager.default.removeItem(at: directory)
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    let result = Locked(SuiteCoverage())
+    let failed = Locked<[String]>([])
+    let tools = URL(fileURLWithPath: Self.toolchainBin())
+    let indexed = Array(suites.enumerated())
+    inParallel(indexed, jobs: options.jobs) { index, suite in
+      if !self.cover(
+        suite, index: index, binary: binary, objects: objects, files: files, tools: tools,
+        directory: directory, into: result)
+      {
+        failed.with { $0.append(suite) }
+      }
+    }
+    var stillFailing: [String] = []
+    for (offset, suite) in failed.current.sorted().enumerated() {
+      log("coverage: \(suite) failed unmutated: tried once more, alone")
+      if !cover(
+        suite, index: suites.count + offset, binary: binary, objects: objects, files: files,
+        tools: tools, directory: directory, into: result)
+      {
+        stillFailing.append(suite)
+      }
+    }
+    if !stillFailing.isEmpty {
+      log(
+        "coverage: suites that fail unmutated, left out (the next run tries them again): "
+          + stillFailing.joined(separator: ", "))
+    }
+    return (result.current, stillFailing)
+  }
+
+  /// The innermost suites of `tests` in the test binary.
+  func listSuites(binary: URL, tests: [String]) -> [String] {
     let listed = Shell.run(
       [binary.path, "--testing-library", "swift-testing", "--list-tests"], in: mirror.root)
     var suites: [String] = []
@@ -457,60 +521,56 @@ final class Runner: @unchecked Sendable {
       else { continue }
       suites.append(suite)
     }
-    log("coverage: \(suites.count) suites, each run alone once, unmutated")
-    let directory = work.appendingPathComponent("coverage")
-    try? FileManager.default.removeItem(at: directory)
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    let result = Locked(SuiteCoverage())
-    let failed = Locked<[String]>([])
-    let tools = URL(fileURLWithPath: Self.toolchainBin())
-    let indexed = Array(suites.enumerated())
-    inParallel(indexed, jobs: options.jobs) { index, suite in
-      let run = Shell.run(
-        [binary.path, "--testing-library", "swift-testing"] + Self.filters([suite]),
-        in: self.mirror.root,
-        environment: [
-          "LLVM_PROFILE_FILE": directory.appendingPathComponent("s\(index)-%p.profraw").path
-        ],
-        limit: 900)
-      if run.status != 0 {
-        failed.with { $0.append(suite) }
-        self.log(
-          "coverage: \(suite) fails unmutated; its tests are not used\n\(run.output.suffix(1500))")
-        return
-      }
-      let profiles = ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? [])
-        .filter { $0.hasPrefix("s\(index)-") }.map { directory.appendingPathComponent($0).path }
-      let merged = directory.appendingPathComponent("s\(index).profdata").path
-      let merge = Shell.run(
-        [tools.appendingPathComponent("llvm-profdata").path, "merge", "-sparse"] + profiles + [
-          "-o", merged,
-        ], in: self.mirror.root)
-      guard merge.status == 0 else {
-        self.log("coverage: \(suite): llvm-profdata failed: \(merge.output.suffix(500))")
-        return
-      }
-      let export = Shell.run(
-        [
-          tools.appendingPathComponent("llvm-cov").path, "export", "-format=lcov",
-          "-instr-profile", merged, binary.path,
-        ] + objects.flatMap { ["-object", $0] } + files, in: self.mirror.root)
-      let lcov = LineCoverage(lcov: export.output)
-      for path in profiles + [merged] { try? FileManager.default.removeItem(atPath: path) }
-      result.with { coverage in
-        coverage.seconds[suite] = run.seconds
-        for (file, ran) in lcov.ran {
-          if !ran.isEmpty { coverage.files[file, default: []].insert(suite) }
-          for line in ran { coverage.lines[file, default: [:]][line, default: []].insert(suite) }
-        }
-      }
-      self.log(String(format: "coverage: %@ (%.1f s)", suite, run.seconds))
+    return suites
+  }
+
+  /// Runs `suite` alone, unmutated, and adds the lines it ran to `result`; false when it fails.
+  func cover(
+    _ suite: String, index: Int, binary: URL, objects: [String], files: [String], tools: URL,
+    directory: URL, into result: Locked<SuiteCoverage>
+  ) -> Bool {
+    let run = Shell.run(
+      [binary.path, "--testing-library", "swift-testing"] + Self.filters([suite]),
+      in: mirror.root,
+      environment: [
+        "LLVM_PROFILE_FILE": directory.appendingPathComponent("s\(index)-%p.profraw").path,
+        // A folder of this coverage run's own (the self-test's suite that fails once keeps
+        // its mark there).
+        "MUTATE_COVERAGE_DIRECTORY": directory.path,
+      ],
+      limit: 900)
+    let profiles = ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? [])
+      .filter { $0.hasPrefix("s\(index)-") }.map { directory.appendingPathComponent($0).path }
+    if run.status != 0 {
+      for path in profiles { try? FileManager.default.removeItem(atPath: path) }
+      log("coverage: \(suite) fails unmutated\n\(run.output.suffix(1500))")
+      return false
     }
-    if !failed.current.isEmpty {
-      log(
-        "coverage: suites that fail unmutated, left out: \(failed.current.joined(separator: ", "))")
+    let merged = directory.appendingPathComponent("s\(index).profdata").path
+    let merge = Shell.run(
+      [tools.appendingPathComponent("llvm-profdata").path, "merge", "-sparse"] + profiles + [
+        "-o", merged,
+      ], in: mirror.root)
+    guard merge.status == 0 else {
+      log("coverage: \(suite): llvm-profdata failed: \(merge.output.suffix(500))")
+      return true
     }
-    return result.current
+    let export = Shell.run(
+      [
+        tools.appendingPathComponent("llvm-cov").path, "export", "-format=lcov",
+        "-instr-profile", merged, binary.path,
+      ] + objects.flatMap { ["-object", $0] } + files, in: mirror.root)
+    let lcov = LineCoverage(lcov: export.output)
+    for path in profiles + [merged] { try? FileManager.default.removeItem(atPath: path) }
+    result.with { coverage in
+      coverage.seconds[suite] = run.seconds
+      for (file, ran) in lcov.ran {
+        if !ran.isEmpty { coverage.files[file, default: []].insert(suite) }
+        for line in ran { coverage.lines[file, default: [:]][line, default: []].insert(suite) }
+      }
+    }
+    log(String(format: "coverage: %@ (%.1f s)", suite, run.seconds))
+    return true
   }
 
   static func toolchainBin() -> String {
