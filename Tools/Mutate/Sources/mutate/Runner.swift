@@ -282,7 +282,7 @@ final class Runner: @unchecked Sendable {
     try? FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
     inParallel(toRun, jobs: options.jobs) { mutant in
       let path = self.mirror.root.appendingPathComponent(mutant.file).path
-      let suites = coverage.suites(for: path, line: mutant.line)
+      let suites = coverage.suites(for: path, line: mutant.line, ownTests: module + "Tests")
       var result = MutantResult(mutant: mutant, outcome: .notCovered)
       if !suites.isEmpty {
         // The quick suites first, in one process; the slow ones (end-to-end, integration) only
@@ -448,10 +448,13 @@ final class Runner: @unchecked Sendable {
     var seconds: [String: Double] = [:]
 
     /// The suites that ran the line; where the line has no code of its own (a declaration's
-    /// initial value), those that ran any line of the file.
-    func suites(for file: String, line: Int) -> [String] {
+    /// initial value), those that ran any line of the file; where no suite ran any line of the
+    /// file (a file of `static let` constants: their initializers show in no coverage report),
+    /// the suites of `ownTests`, the module's own test target.
+    func suites(for file: String, line: Int, ownTests: String) -> [String] {
       if let exact = lines[file]?[line] { return exact.sorted() }
-      return (files[file] ?? []).sorted()
+      if let any = files[file], !any.isEmpty { return any.sorted() }
+      return seconds.keys.filter { $0.hasPrefix(ownTests + ".") }.sorted()
     }
 
     mutating func merge(_ other: SuiteCoverage) {

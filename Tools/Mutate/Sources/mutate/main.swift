@@ -172,21 +172,35 @@ func main() throws -> Int32 {
 
 /// The fixture's verdicts are known (Tools/Mutate/Fixture/Package.swift says why).
 func selfTest(_ results: [MutantResult], coverage: URL) -> Int32 {
-  func outcome(_ line: Int) -> Outcome? {
-    results.first { $0.mutant.file.hasSuffix("Thermostat.swift") && $0.mutant.line == line }?
-      .outcome
+  func outcome(_ key: String) -> Outcome? {
+    results.first { $0.mutant.key.hasSuffix("/" + key) }?.outcome
   }
-  let expected: [(String, Int, Outcome)] = [
-    ("heating: < → <= survives (tested far from its bound)", 9, .survived),
-    ("cooling: > → >= is killed (tested on its bound)", 12, .killed),
+  let expected: [(String, String, Outcome)] = [
     (
-      "ventilating: != → == is killed only by an end-to-end test that fails unmutated too", 15,
-      .flaky
+      "heating: < → <= survives (tested far from its bound)", "Thermostat.swift:9: < → <=",
+      .survived
     ),
-    ("label: + → - on text does not compile", 17, .notCompiling),
+    ("cooling: > → >= is killed (tested on its bound)", "Thermostat.swift:12: > → >=", .killed),
+    (
+      "ventilating: != → == is killed only by an end-to-end test that fails unmutated too",
+      "Thermostat.swift:15: != → ==", .flaky
+    ),
+    ("label: + → - on text does not compile", "Thermostat.swift:17: + → -", .notCompiling),
+    (
+      "a constant of a file no coverage report shows is run by the module's own tests",
+      "ThermostatDefaults.swift:4: 20 → 21", .killed
+    ),
+    (
+      "a constant of a file no coverage report shows is run by the module's own tests",
+      "ThermostatDefaults.swift:4: 20 → 19", .killed
+    ),
   ]
   var failed = results.count != expected.count
-  if failed { print("self-test: expected 4 mutants, found \(results.count)") }
+  if failed {
+    print(
+      "self-test: expected \(expected.count) mutants, found \(results.count): "
+        + results.map(\.mutant.key).joined(separator: ", "))
+  }
   // The same change twice on a line: each twin has a key of its own, so a verdict names one.
   let twins = MutantFinder().mutants(
     in: "func hours(_ s: Int) -> Int { s % 3600 == 0 ? s / 3600 : 0 }\n", file: "Twins.swift"
@@ -212,8 +226,8 @@ func selfTest(_ results: [MutantResult], coverage: URL) -> Int32 {
   let cacheCheck = cacheSelfTest()
   for line in cacheCheck.lines { print(line) }
   if cacheCheck.failed { failed = true }
-  for (what, line, wanted) in expected {
-    let got = outcome(line)
+  for (what, key, wanted) in expected {
+    let got = outcome(key)
     print("self-test: \(got == wanted ? "ok  " : "FAIL") \(what): \(got?.rawValue ?? "no mutant")")
     if got != wanted { failed = true }
   }
