@@ -8,8 +8,8 @@ public enum Outcome: String, Codable, Sendable, CaseIterable {
   case hung
   /// The runner's own limit ended the run: no test said anything.
   case timedOut
-  /// The only failing tests were end-to-end or integration tests that failed again with no
-  /// mutant in: a timing test under load, not a caught mutant. Counted, not killed.
+  /// The failing tests failed again with no mutant in: a timing test under load, not a caught
+  /// mutant. Counted, not killed.
   case flaky
   /// The tests that run the mutated line all passed.
   case survived
@@ -48,27 +48,32 @@ public enum Outcome: String, Codable, Sendable, CaseIterable {
     return (.crashed, nil)
   }
 
-  /// Whether a suite (`Target.Suite/Inner`) belongs to an end-to-end or integration test target:
-  /// timing tests that run the real binary or a real server, whose lone failure under load may
-  /// be the machine's, not the mutant's.
-  public static func isEndToEnd(suite: String) -> Bool {
-    let target = suite.split(separator: ".").first.map(String.init) ?? suite
-    return target.hasSuffix("EndToEndTests") || target.hasSuffix("IntegrationTests")
-  }
-
   /// The suites (`Target.Suite/Inner`) of the failing test cases of a JUnit XML report, as
   /// Swift Testing writes it with `--xunit-output` (a failing `<testcase classname="…">` holds a
   /// `<failure`).
   public static func failingSuites(junit: String) -> Set<String> {
-    var suites: Set<String> = []
+    Set(failingCases(junit: junit).map(\.suite))
+  }
+
+  /// The failing test cases of a JUnit XML report: each one's suite (`classname`) and test
+  /// (`name`), in the report's order.
+  public static func failingCases(junit: String) -> [(suite: String, test: String)] {
+    func attribute(_ name: String, in chunk: Substring) -> String? {
+      guard let start = chunk.range(of: " \(name)=\""),
+        let end = chunk[start.upperBound...].firstIndex(of: "\"")
+      else { return nil }
+      return String(chunk[start.upperBound..<end])
+    }
+    var cases: [(suite: String, test: String)] = []
     for chunk in junit.components(separatedBy: "<testcase").dropFirst() {
       let body = chunk.components(separatedBy: "</testcase>").first ?? chunk
-      guard body.contains("<failure"), let start = chunk.range(of: "classname=\""),
-        let end = chunk[start.upperBound...].firstIndex(of: "\"")
-      else { continue }
-      suites.insert(String(chunk[start.upperBound..<end]))
+      let head = chunk[..<(chunk.firstIndex(of: ">") ?? chunk.endIndex)]
+      guard body.contains("<failure"), let suite = attribute("classname", in: head) else {
+        continue
+      }
+      cases.append((suite, attribute("name", in: head) ?? ""))
     }
-    return suites
+    return cases
   }
 
   static func testName(in line: String) -> String? {

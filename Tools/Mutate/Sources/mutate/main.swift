@@ -182,7 +182,7 @@ func selfTest(_ results: [MutantResult], coverage: URL) -> Int32 {
     ),
     ("cooling: > → >= is killed (tested on its bound)", "Thermostat.swift:12: > → >=", .killed),
     (
-      "ventilating: != → == is killed only by an end-to-end test that fails unmutated too",
+      "ventilating: != → == is killed only by a (not end-to-end) test that fails unmutated too",
       "Thermostat.swift:15: != → ==", .flaky
     ),
     ("label: + → - on text does not compile", "Thermostat.swift:17: + → -", .notCompiling),
