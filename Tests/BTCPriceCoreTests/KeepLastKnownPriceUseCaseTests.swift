@@ -95,6 +95,43 @@ struct KeepLastKnownPriceUseCaseTests {
     #expect(await sut.lastKnown == quote("4"))
   }
 
+  @Test func restore_afterATick_keepsThePriceShownWhenTheCachedOneIsOfTheSameMoment() async throws {
+    // The screen comes back (restore again) while the cache holds another source's price of the
+    // same instant, written by another process (the widget); saves fail here, so it stays.
+    let shown = quote("68901.23", at: quoteTime)
+    let store = PriceStoreSpy(
+      stored: quote("68000.00", source: .coinbase, at: quoteTime), saveError: "read-only")
+    let sut = makeSUT(results: [.success(shown)], store: store)
+    _ = try await sut.update(within: .seconds(1))
+
+    #expect(await sut.restore() == shown)
+  }
+
+  @Test func aPriceNotWrittenYet_isWrittenOnceItsIntervalIsOver_whileTheSourcesFail() async throws {
+    let store = PriceStoreSpy()
+    let down = Array(
+      repeating: Result<PriceQuote, PriceSourceError>.failure(.unreachable("down")), count: 10)
+    let chain = PriceSourceChain(
+      [
+        .init(
+          source: .binance,
+          loader: SequenceLoader([.success(quote("1")), .success(quote("2"))] + down),
+          timeout: .milliseconds(800))
+      ], clock: clock)
+    let sut = PriceFeed(chain: chain, cache: PriceCache(store: store, clock: clock))
+    _ = try await sut.update(within: .seconds(1))
+    await clock.advance(to: .seconds(3))
+    _ = try await sut.update(within: .seconds(1))
+
+    for tick in 4...12 {
+      await clock.advance(to: .seconds(tick))
+      _ = try await sut.update(within: .seconds(1))
+    }
+
+    #expect(
+      store.savedQuotes == [quote("1"), quote("2")], "2 was written at 10 s, by a failed tick")
+  }
+
   @Test func update_worksWithoutAStore() async throws {
     let sut = makeSUT(results: [.success(quote())], store: nil)
 
