@@ -130,6 +130,41 @@ struct FixedRateTickerTests {
     #expect(ticks.value.map(\.budget) == [.seconds(1), .milliseconds(950), .seconds(1)])
   }
 
+  @Test func run_aTickExactlyAsLateAsTheTolerance_stillKeepsTheGrid() async throws {
+    let ticks = Locked<[(start: Duration, budget: Duration)]>([])
+    let sut = PriceTicker(interval: .seconds(1), clock: clock)
+
+    clock.suspend(from: .milliseconds(500), until: .milliseconds(1100))
+    let running = Task { [clock] in
+      try await sut.run(count: 2) { _, budget in ticks.append((clock.elapsed, budget)) }
+    }
+    await clock.advance(to: .milliseconds(1100), afterSleeps: 1)
+    try await running.value
+
+    #expect(ticks.value.map(\.start) == [.zero, .milliseconds(1100)])
+    #expect(
+      ticks.value.map(\.budget) == [.seconds(1), .milliseconds(900)],
+      "100 ms late is within the tolerance: the tick keeps what is left of its slot")
+  }
+
+  @Test func run_cancelledDuringATickThatOverranItsSlot_startsNoOtherTick() async throws {
+    let slots = Locked<[Int]>([])
+    let sut = PriceTicker(interval: .seconds(1), clock: clock)
+
+    let running = Task { [clock] in
+      try await sut.run { slot, _ in
+        slots.append(slot)
+        guard slot == 0 else { return }
+        // Ctrl-C comes while the first tick runs past its slot: the next slot is already due.
+        await clock.advance(to: .milliseconds(1500))
+        withUnsafeCurrentTask { $0?.cancel() }
+      }
+    }
+
+    await #expect(throws: CancellationError.self) { try await running.value }
+    #expect(slots.value == [0])
+  }
+
   @Test func run_endsWithWhatATickThrows() async throws {
     struct OutputClosed: Error {}
     let sut = PriceTicker(interval: .seconds(1), clock: clock)
