@@ -231,6 +231,23 @@ struct ReconnectBackoffTests {
     #expect(backoff.nextDelay(random: 0.5) == .milliseconds(1_500))
   }
 
+  @Test func theDefaults_startAtHalfASecondAndAreCappedAtThirtySeconds() {
+    // Far inside Binance's 300 connection attempts per 5 minutes per IP once the cap is reached.
+    var backoff = ReconnectBackoff()
+
+    let longest = (0..<12).map { _ in backoff.nextDelay(random: 1) }
+
+    #expect(longest.first == .milliseconds(500))
+    #expect(longest.suffix(4) == Array(repeating: .seconds(30), count: 4))
+  }
+
+  @Test func aRandomNumberOutsideZeroToOne_keepsTheDelayWithinHalfAndAllOfItsCeiling() {
+    var backoff = ReconnectBackoff(base: .seconds(2), cap: .seconds(30))
+
+    #expect(backoff.nextDelay(random: -1) == .seconds(1))
+    #expect(backoff.nextDelay(random: 2) == .seconds(4))
+  }
+
   @Test func reset_startsFromTheBaseAgain() {
     var backoff = ReconnectBackoff(base: .milliseconds(500), cap: .seconds(30))
     _ = backoff.nextDelay(random: 0)
