@@ -80,8 +80,8 @@ public struct Report {
       "",
       "Score: the share of the mutants that compile and are not marked equivalent that a failing "
         + "test kills. \"hung\": only a `.hangLimit` named a hung test; \"timed out\": the runner's "
-        + "limit ended a run that named nothing; \"flaky\": only end-to-end or integration tests "
-        + "failed, and they failed again with no mutant in (not a kill); \"not covered\": no test "
+        + "limit ended a run that named nothing; \"flaky\": every suite that failed "
+        + "failed again with no mutant in (not a kill); \"not covered\": no test "
         + "runs the line.",
       "",
       "| module | generated | not compiling | equivalent | killed | crashed | hung | timed out | flaky | survived | not covered | score | time |",
@@ -125,7 +125,7 @@ public struct Report {
           case .timedOut: what = "timed out with no failure named"
           case .flaky:
             what =
-              "flaky: only \(result.killedBy ?? "an end-to-end test") failed, and it fails unmutated too"
+              "flaky: only \(result.killedBy ?? "a test") failed, and it fails unmutated too"
           default: what = "survived"
           }
           let behaviour = verdicts.behaviour(of: result.mutant) ?? Self.behaviour(result.mutant)
