@@ -49,6 +49,16 @@ struct AtomicFile {
   }
 
   func replaceContents(with data: Data) throws(Failure) {
+    // A rename replaces whatever has the name: `--cache-path /dev/null` run as root made
+    // /dev/null a regular file for the whole machine. Only a file (or a link, which the rename
+    // replaces, not its target) is ours to replace.
+    var status = stat()
+    if lstat(url.path, &status) == 0 {
+      let type = status.st_mode & mode_t(S_IFMT)
+      guard type == mode_t(S_IFREG) || type == mode_t(S_IFLNK) else {
+        throw Failure(kind: .unwritable, reason: "not a regular file")
+      }
+    }
     let folder = url.deletingLastPathComponent()
     do {
       try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

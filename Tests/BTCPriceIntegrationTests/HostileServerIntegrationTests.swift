@@ -121,13 +121,14 @@ extension RealTimePipelineTests {
         let clock = ContinuousClock()
         let chain = PriceSourceChain.remote(
           PricePipeline.Configuration(
-            // 500 ms rather than the default 800: the two fallbacks then have half the second,
-            // not a fifth of it. With 200 ms, a loaded 2-core machine sometimes let a tick end
-            // before Coinbase answered over loopback (a banner on one tick of three): the
-            // scheduler's, not the chain's, failure. The default's own figure is
-            // PriceDefaultsTests'.
+            // 250 ms rather than the default 800: the two fallbacks then have three quarters of
+            // the second, not a fifth of it. Every primary here fails, so the timeout only
+            // bounds the wait for it. With 200 ms of the second left, and then with 500 ms, a
+            // loaded 2-core machine (CI's parallel suites, Nov 28 twice) let the slow primary's
+            // first tick end before Coinbase answered over loopback: the scheduler's, not the
+            // chain's, failure. The default's own figure is PriceDefaultsTests'.
             sources: [.binance, .cryptoCompare, .coinbase], urls: server.urls,
-            primaryTimeout: .milliseconds(500)),
+            primaryTimeout: .milliseconds(250)),
           client: client, clock: clock, now: { Date(timeIntervalSince1970: 1_795_356_185) })
         let feed = PriceFeed(chain: chain, cache: PriceCache(store: cache, clock: clock))
         await feed.restore()

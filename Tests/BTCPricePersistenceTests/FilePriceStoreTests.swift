@@ -5,6 +5,12 @@ import BTCPriceTestSupport
 import Foundation
 import Testing
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 @Suite("Cache the last price in a file", .hangLimit(.seconds(10)))
 final class FilePriceStoreTests {
   let folder: URL
@@ -48,6 +54,22 @@ final class FilePriceStoreTests {
   }
 
   // MARK: - File specifics
+
+  /// `--cache-path /dev/null`, run as root, once replaced the machine's /dev/null with a
+  /// regular file: the write's rename replaces whatever has the name. A FIFO stands in for the
+  /// device (no root needed): the save is refused and the FIFO is still one.
+  @Test func save_refusesToReplaceWhatIsNotAFile_likeADevice() throws {
+    try FileManager.default.createDirectory(
+      at: fileURL.deletingLastPathComponent(), withIntermediateDirectories: true)
+    #expect(mkfifo(fileURL.path, 0o644) == 0)
+
+    #expect(throws: FilePriceStore.Error.self) {
+      try self.makeSUT().save(PriceStoreSpecs.sample)
+    }
+    var status = stat()
+    #expect(lstat(fileURL.path, &status) == 0)
+    #expect(status.st_mode & mode_t(S_IFMT) == mode_t(S_IFIFO), "the FIFO was replaced")
+  }
 
   @Test func save_createsMissingFoldersAndWritesReadableJSON() throws {
     try makeSUT().save(PriceStoreSpecs.sample)
