@@ -93,7 +93,8 @@ let package = Package(
     .target(name: "BTCPricePersistence", dependencies: ["BTCPriceCore"], swiftSettings: strict),
     .target(name: "BTCPriceFeature", dependencies: ["BTCPriceCore"], swiftSettings: strict),
     .target(
-      name: "BTCPriceTerminal", dependencies: ["BTCPriceCore", "BTCPriceFeature"],
+      name: "BTCPriceTerminal",
+      dependencies: ["BTCPriceCore", "BTCPriceFeature", "CBTCPriceRuntime"],
       swiftSettings: strict),
     // The settings file and its layering under the command line and the environment (CLI only).
     .target(

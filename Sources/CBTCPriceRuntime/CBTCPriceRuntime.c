@@ -1,3 +1,9 @@
+#if defined(__linux__)
+// pwritev2 and RWF_NOWAIT (glibc declares them for _GNU_SOURCE only).
+#define _GNU_SOURCE
+#include <sys/uio.h>
+#endif
+
 #include "CBTCPriceRuntime.h"
 
 #include <errno.h>
@@ -34,3 +40,20 @@ void **btc_enqueue_global_hook_address(void) { return &swift_task_enqueueGlobal_
 #else
 void **btc_enqueue_global_hook_address(void) { return NULL; }
 #endif
+
+ssize_t btc_write_without_waiting(int descriptor, const void *bytes, size_t count) {
+#if defined(__linux__) && defined(RWF_NOWAIT)
+  struct iovec vector = {(void *)bytes, count};
+  ssize_t written;
+  do {
+    written = pwritev2(descriptor, &vector, 1, -1, RWF_NOWAIT);
+  } while (written < 0 && errno == EINTR);
+  return written;
+#else
+  (void)descriptor;
+  (void)bytes;
+  (void)count;
+  errno = EOPNOTSUPP;
+  return -1;
+#endif
+}
