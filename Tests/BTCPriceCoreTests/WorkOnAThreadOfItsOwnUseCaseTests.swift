@@ -55,6 +55,60 @@ struct WorkOnAThreadOfItsOwnUseCaseTests {
     #expect(done.value == [1, 2])
   }
 
+  /// The ways out wait for a writer this long (`CommandLineOutput.waitUntilWritten`: 100 ms
+  /// after a signal, 50 ms for the cursor): a wait that ends early cuts a line that was still
+  /// to come.
+  @Test func aBoundedWait_lastsItsWholeBound_whileAJobIsStuck() {
+    let stall = Stall()
+    let sut = makeSUT { _ in stall.pass() }
+    handOver(1, to: sut)
+    #expect(stall.hasStalled())
+
+    let started = ContinuousClock.now
+    #expect(!sut.waitUntilIdle(atMost: .milliseconds(150)))
+    let waited = ContinuousClock.now - started
+
+    #expect(waited >= .milliseconds(149), "gave up after \(waited)")
+    stall.release()
+  }
+
+  /// The job is let go only after the wait began (another thread, a moment later), so a wait
+  /// that returned at once would find it not done.
+  @Test func aWaitWithoutABound_returnsOnlyOnceAStuckJobIsDone() {
+    let stall = Stall()
+    let done = Locked<[Int]>([])
+    let sut = makeSUT { job in
+      stall.pass()
+      done.append(job)
+    }
+    handOver(1, to: sut)
+    #expect(stall.hasStalled())
+    DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(50)) { stall.release() }
+
+    #expect(sut.waitUntilIdle())
+    #expect(done.value == [1])
+  }
+
+  /// Each wait is told once: a waiter told again at a later catch-up would resume its
+  /// continuation twice, which ends the process.
+  @Test func finish_awaitedOnceAJobAfterAnother_tellsEachWaitOnce() async {
+    let done = Locked<[Int]>([])
+    let stalls = Locked<[Int: Stall]>([1: Stall(), 2: Stall()])
+    let sut = makeSUT { job in
+      stalls.value[job]?.pass()
+      done.append(job)
+    }
+
+    for job in [1, 2] {
+      handOver(job, to: sut)
+      let stall = stalls.value[job]!
+      #expect(stall.hasStalled())
+      DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(50)) { stall.release() }
+      await sut.finish()
+      #expect(done.value == Array(1...job))
+    }
+  }
+
   @Test func finish_returnsOnceTheJobsHandedOverAreDone_includingThoseTheCatchUpHandsOver()
     async
   {
