@@ -60,9 +60,12 @@ private final class Collector: SyntaxVisitor {
   override func visit(_ node: MacroExpansionDeclSyntax) -> SyntaxVisitorContinueKind {
     .skipChildren
   }
-  override func visit(_ node: IfConfigClauseSyntax) -> SyntaxVisitorContinueKind {
-    // The condition of an `#if` is not code; its body is.
-    if let elements = node.elements { walk(elements) }
+  override func visit(_ node: IfConfigDeclSyntax) -> SyntaxVisitorContinueKind {
+    // The condition of an `#if` is not code; its body is, where it is compiled here.
+    for (clause, compiled) in zip(node.clauses, CompiledHere.clauses(of: node))
+    where compiled != false {
+      if let elements = clause.elements { walk(elements) }
+    }
     return .skipChildren
   }
 

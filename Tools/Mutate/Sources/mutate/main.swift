@@ -210,6 +210,33 @@ func selfTest(_ results: [MutantResult], coverage: URL) -> Int32 {
     "self-test: \(distinct ? "ok  " : "FAIL") twins on a line have keys of their own: "
       + twins.joined(separator: ", "))
   if !distinct { failed = true }
+  // A branch of an `#if` that is not compiled here gets no mutant; one that is, or that cannot
+  // be told, does.
+  let branches = MutantFinder().mutants(
+    in: """
+      #if canImport(Darwin)
+        let a = 1
+      #elseif os(Linux) && !arch(mips)
+        let b = 2
+      #else
+        let c = 3
+      #endif
+      #if compiler(>=6.0)
+        let d = 4
+      #endif
+
+      """, file: "Branches.swift"
+  ).map(\.line)
+  #if os(Linux)
+    let wantedLines = [4, 9]
+  #else
+    let wantedLines = [2, 9]
+  #endif
+  let onlyCompiled = Array(Set(branches)).sorted() == wantedLines
+  print(
+    "self-test: \(onlyCompiled ? "ok  " : "FAIL") only branches of an #if compiled here, or not "
+      + "known, are mutated: lines \(Array(Set(branches)).sorted()) of 2, 4, 6, 9")
+  if !onlyCompiled { failed = true }
   // A suite that fails its first coverage run (a timing test under load) is tried again and
   // used, not left out (Fixture/Tests/ThermostatTests/FailsOnceTests.swift).
   let kept = (try? Data(contentsOf: coverage)).flatMap {
