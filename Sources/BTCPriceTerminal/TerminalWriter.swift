@@ -245,8 +245,9 @@ extension TerminalWriter {
   /// thread writes, and on systems other than Linux. A chunk of another stream, or longer than
   /// 4,096 bytes, is declined.
   ///
-  /// The process must ignore SIGPIPE, as SwiftNIO's first socket has it do, and `Entry` from
-  /// the start: a reader gone is then EPIPE, not a signal on the caller's thread.
+  /// The process must ignore SIGPIPE, as SwiftNIO's first socket has it do, and the tool's
+  /// `Console` as it makes its writers: a reader gone is then EPIPE, not a signal on the
+  /// caller's thread.
   public static func withoutWaiting(
     _ descriptor: Int32, for stream: OutputQueue.Stream
   ) -> Attempt? {

@@ -14,7 +14,15 @@ import BTCPriceTerminal
 /// their order). Each line goes out as soon as the reader takes it (unbuffered), so a pipe sees
 /// every line as it is printed.
 enum Console {
-  private static let writers = TerminalWriter.standardStreams()
+  private static let writers = {
+    // stdout's lines are written at once where a pipe takes them (`TerminalWriter
+    // .withoutWaiting`), on whichever thread hands them over: a reader gone must be EPIPE there,
+    // not a signal that ends the process before the run's own way out (SwiftNIO ignores SIGPIPE
+    // from its first socket too). Set here, where the writers start, so that what
+    // ArgumentParser prints (`--help | true`) still ends with SIGPIPE's 141, as before.
+    signal(SIGPIPE, SIG_IGN)
+    return TerminalWriter.standardStreams()
+  }()
 
   /// Where the front ends write.
   static let output = CommandLineOutput(

@@ -16,10 +16,6 @@ import BTCPriceCommandLine
 @main
 enum Entry {
   static func main() async {
-    // A reader gone is EPIPE on the write, wherever it runs (stdout's lines are written at once
-    // where a pipe takes them: `TerminalWriter.withoutWaiting`), never a signal that ends the
-    // process before the run's own way out; SwiftNIO does the same at its first socket.
-    signal(SIGPIPE, SIG_IGN)
     // Read before the first task: the price lines need one shared loop, the rest the default.
     let arguments = RootArguments.read(CommandLine.arguments.dropFirst())
     ConcurrencyPool.useTheEventLoops(threads: arguments == nil ? nil : 1)

@@ -41,6 +41,24 @@ extension BinaryEndToEndTests {
       }
     }
 
+    /// The help, read by nobody (`btc-price --help | true`), ends the way `yes | true` does: the
+    /// tool ignores SIGPIPE only once its own writers start, after ArgumentParser has printed.
+    @Test func helpIntoAPipeNobodyReads_endsKilledBySIGPIPE() async throws {
+      // Started with SIGPIPE's default, as from a shell: the test process ignores it, and an
+      // ignored signal stays ignored across exec (and in a shell started so).
+      let run = try BinaryProcess.shell(
+        #"python3 -c "$RESTORE" "$BTC_PRICE" "$@" | (exec 0<&-; sleep 0.5); "#
+          + #"echo "status=${PIPESTATUS[0]}""#,
+        arguments: ["--help"],
+        environment: [
+          "RESTORE": "import os, signal, sys; signal.signal(signal.SIGPIPE, signal.SIG_DFL); "
+            + "os.execv(sys.argv[1], sys.argv[1:])"
+        ])
+
+      #expect(await run.waitForExit(timeout: .seconds(10)) == 0, "the pipeline ended")
+      #expect(run.stdoutText.last == "status=141")
+    }
+
     /// Nobody reads the pipe, so every write blocks; Ctrl-C and SIGTERM still end the tool, at
     /// once, and the last price is in the cache.
     @Test(arguments: [(SIGINT, Int32(130)), (SIGTERM, Int32(0))])
