@@ -8,8 +8,8 @@ public enum Outcome: String, Codable, Sendable, CaseIterable {
   case hung
   /// The runner's own limit ended the run: no test said anything.
   case timedOut
-  /// The failing tests failed again with no mutant in: a timing test under load, not a caught
-  /// mutant. Counted, not killed.
+  /// The failing tests failed again with no mutant in, or (a slow suite's) passed when run again
+  /// with the mutant in: a timing test under load, not a caught mutant. Counted, not killed.
   case flaky
   /// The tests that run the mutated line all passed.
   case survived

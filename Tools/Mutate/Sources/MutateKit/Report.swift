@@ -125,7 +125,8 @@ public struct Report {
           case .timedOut: what = "timed out with no failure named"
           case .flaky:
             what =
-              "flaky: only \(result.killedBy ?? "a test") failed, and it fails unmutated too"
+              "flaky: only \(result.killedBy ?? "a test") failed, and it fails unmutated too, "
+              + "or passes when run again with the mutant (a slow suite)"
           default: what = "survived"
           }
           let behaviour = verdicts.behaviour(of: result.mutant) ?? Self.behaviour(result.mutant)

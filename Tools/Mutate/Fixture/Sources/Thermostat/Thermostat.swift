@@ -15,4 +15,7 @@ public struct Thermostat {
   public func ventilating(at degrees: Int) -> Bool { degrees != target }
 
   public func label(for degrees: Int) -> String { String(degrees) + unit }
+
+  /// Rests exactly at the target.
+  public func idle(at degrees: Int) -> Bool { degrees == target }
 }
