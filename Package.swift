@@ -268,7 +268,7 @@ let package = Package(
       name: "BTCPriceIntegrationTests",
       dependencies: [
         "BTCPriceCore", "BTCPriceNetworking", "BTCPriceNIO", "BTCPriceURLSession",
-        "BTCPricePersistence", "BTCPriceFeature", "BTCPriceTestSupport",
+        "BTCPricePersistence", "BTCPriceFeature", "BTCPriceTerminal", "BTCPriceTestSupport",
         .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "NIOEmbedded", package: "swift-nio"),
         .product(name: "NIOPosix", package: "swift-nio"),
