@@ -55,6 +55,45 @@ struct WorkOnAThreadOfItsOwnUseCaseTests {
     #expect(done.value == [1, 2])
   }
 
+  /// Lines come from the loop and from other threads (stderr's warnings, `serve`'s logs from
+  /// Hummingbird's loops) at once: none is lost or done twice.
+  @Test func jobsHandedOverFromManyThreadsAtOnce_areEachDoneOnce() {
+    let done = Locked<[Int]>([])
+    let sut = makeSUT { done.append($0) }
+
+    DispatchQueue.concurrentPerform(iterations: 4) { thread in
+      for job in 0..<5_000 { handOver(thread * 5_000 + job, to: sut) }
+    }
+
+    #expect(sut.waitUntilIdle(atMost: .seconds(10)))
+    #expect(done.value.count == 20_000)
+    #expect(Set(done.value).count == 20_000)
+  }
+
+  /// The worker's thread starts with every signal blocked, set while it is made: the thread that
+  /// hands over the first job (the event loop, the main thread) must get its own mask back, or
+  /// it would take no signal from then on.
+  @Test func startingTheThread_leavesTheCallersSignalMaskAsItWas() {
+    // The test's own thread (Swift's pool) blocks every signal already: for the test it blocks
+    // only SIGUSR2, so a mask left fully blocked shows.
+    var original = sigset_t()
+    var before = sigset_t()
+    sigemptyset(&before)
+    sigaddset(&before, SIGUSR2)
+    pthread_sigmask(SIG_SETMASK, &before, &original)
+    defer { pthread_sigmask(SIG_SETMASK, &original, nil) }
+    let sut = makeSUT { _ in }
+
+    handOver(1, to: sut)
+    var after = sigset_t()
+    pthread_sigmask(SIG_SETMASK, nil, &after)
+
+    #expect(sut.waitUntilIdle(atMost: .seconds(5)))
+    for signal in Int32(1)..<32 where signal != SIGKILL && signal != SIGSTOP {
+      #expect(sigismember(&before, signal) == sigismember(&after, signal), "signal \(signal)")
+    }
+  }
+
   /// The ways out wait for a writer this long (`CommandLineOutput.waitUntilWritten`: 100 ms
   /// after a signal, 50 ms for the cursor): a wait that ends early cuts a line that was still
   /// to come.
