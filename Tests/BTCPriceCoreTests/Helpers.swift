@@ -17,15 +17,19 @@ struct LoaderStub: PriceLoader {
   let clock: SteppedTestClock
   let answersAt: Duration?
   let result: Result<PriceQuote, PriceSourceError>
+  /// What it throws when cancelled while it waits: nil, the cancellation itself; a source's
+  /// error, as a real transport that ends its request with an error of its own.
+  let whenCancelled: PriceSourceError?
   let events = Locked<[LoaderEvent]>([])
 
   init(
     clock: SteppedTestClock, answersAt: Duration? = nil,
-    result: Result<PriceQuote, PriceSourceError>
+    result: Result<PriceQuote, PriceSourceError>, whenCancelled: PriceSourceError? = nil
   ) {
     self.clock = clock
     self.answersAt = answersAt
     self.result = result
+    self.whenCancelled = whenCancelled
   }
 
   var callCount: Int {
@@ -39,7 +43,7 @@ struct LoaderStub: PriceLoader {
         try await clock.sleep(until: clock.origin.advanced(by: answersAt))
       } catch {
         events.append(.cancelled(at: elapsed))
-        throw error
+        throw whenCancelled ?? error
       }
     }
     events.append(.finished(at: elapsed))

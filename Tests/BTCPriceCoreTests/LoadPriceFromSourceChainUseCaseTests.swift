@@ -140,6 +140,30 @@ struct LoadPriceFromSourceChainUseCaseTests {
     #expect(fallback.callCount == 0)
   }
 
+  /// A transport ends a cancelled request with an error of its own (SwiftNIO's client, a closed
+  /// connection): the chain must still see the tick's cancellation, not a failed source whose
+  /// fall back it then asks (a request after the tick ended, a failure counted on the source).
+  @Test(arguments: [
+    PriceSourceError.unreachable("connection closed"), .httpStatus(503, message: nil),
+  ])
+  func load_cancelledWhileASourceEndsWithAnErrorOfItsOwn_asksNoOtherSource(
+    error: PriceSourceError
+  ) async throws {
+    let (sut, primary, fallback) = makeSUT(
+      primary: LoaderStub(
+        clock: clock, answersAt: .milliseconds(500), result: .success(quote()),
+        whenCancelled: error),
+      fallback: LoaderStub(clock: clock, result: .success(quote("2", source: .cryptoCompare))))
+
+    let load = Task { try await sut.load(within: .seconds(1)) }
+    await clock.advance(to: .milliseconds(100), afterSleeps: 2)
+    load.cancel()
+
+    await #expect(throws: CancellationError.self) { try await load.value }
+    #expect(primary.events.value == [.started(at: .zero), .cancelled(at: .milliseconds(100))])
+    #expect(fallback.callCount == 0)
+  }
+
   // MARK: - Helpers
 
   private func makeSUT(
