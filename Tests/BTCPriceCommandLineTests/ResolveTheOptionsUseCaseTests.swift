@@ -63,4 +63,26 @@ struct ResolveTheOptionsUseCaseTests {
     #expect(!options.leftOut.isEmpty)
     #expect(options.leftOut.allSatisfy { $0.markets[.jpy] == nil })
   }
+
+  /// `--proxy` and `--no-proxy` reach the chooser over the environment's variables; without
+  /// them, the environment's are read.
+  @Test func proxyOptions_winOverTheEnvironmentsVariables() throws {
+    let binance = URL(string: "https://api.binance.com/api/v3/ticker/price")!
+    let kraken = URL(string: "https://api.kraken.com/0/public/Ticker")!
+    let variables = environment.merging(["https_proxy": "http://env:1", "no_proxy": "kraken.com"]) {
+      $1
+    }
+    let fromVariables = try ResolvedOptions.resolve(
+      commandLine: [:], environment: variables, configPath: nil, noCache: true
+    ).proxies
+    #expect(fromVariables.explain(for: binance) == "through http://env:1 (from $https_proxy)")
+    #expect(fromVariables.explain(for: kraken) == "direct (no-proxy lists it)")
+
+    let fromOptions = try ResolvedOptions.resolve(
+      commandLine: ["proxy": "http://cli:2", "no-proxy": "binance.com"], environment: variables,
+      configPath: nil, noCache: true
+    ).proxies
+    #expect(fromOptions.explain(for: binance) == "direct (no-proxy lists it)")
+    #expect(fromOptions.explain(for: kraken) == "through http://cli:2 (from the proxy setting)")
+  }
 }
