@@ -63,4 +63,39 @@ struct NoProxyListTests {
     #expect(list.matches("fd12:3456::1"))
     #expect(!list.matches("fe80::1"))
   }
+
+  @Test func namesInTheList_matchWhateverTheirCase() {
+    #expect(NoProxyList("API.Binance.COM").matches("api.binance.com"))
+    #expect(NoProxyList(".Binance.com").matches("stream.BINANCE.com"))
+  }
+
+  @Test func trailingDotInTheList_meansTheSameDomain() {
+    #expect(NoProxyList("ample.com.").matches("www.ample.com"))
+  }
+
+  @Test func cidr_countsBitsInsideAByte() {
+    let list = NoProxyList("10.16.0.0/12")
+    #expect(list.matches("10.16.0.1"))
+    #expect(list.matches("10.31.255.255"))
+    #expect(!list.matches("10.32.0.0"))
+    #expect(!list.matches("10.15.255.255"))
+  }
+
+  @Test func cidr_fullLength_isThatOneAddress_andZero_isEveryAddress() {
+    #expect(NoProxyList("10.0.0.7/32").matches("10.0.0.7"))
+    #expect(!NoProxyList("10.0.0.7/32").matches("10.0.0.8"))
+    #expect(NoProxyList("0.0.0.0/0").matches("203.0.113.9"))
+    #expect(NoProxyList("::/0").matches("2001:db8::1"))
+    #expect(!NoProxyList("0.0.0.0/33").matches("203.0.113.9"))
+  }
+
+  @Test func ipv6Network_neverMatchesAnIPv4Address() {
+    #expect(!NoProxyList("fd00::/8").matches("253.1.2.3"))
+    #expect(!NoProxyList("::/0").matches("10.0.0.1"))
+  }
+
+  @Test func ipv6Address_writtenInFull_matchesItsShortForm() {
+    #expect(NoProxyList("2001:db8:0:0:0:0:0:1").matches("2001:db8::1"))
+    #expect(!NoProxyList("2001:db8:0:0:0:0:0:1").matches("2001:db8::2"))
+  }
 }
