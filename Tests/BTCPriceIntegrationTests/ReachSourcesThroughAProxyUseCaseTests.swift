@@ -67,6 +67,31 @@ struct ReachSourcesThroughAProxyUseCaseTests {
     }
   }
 
+  /// The words docs/USAGE.md quotes for each refusal, advice included only where it helps.
+  @Test func proxyFailures_areToldInTheWordsTheManualQuotes() {
+    let proxy = "http://proxy.corp:3128"
+    #expect(
+      ProxyFailure.authenticationRequired(proxy: proxy, sentCredentials: false).description
+        == "the proxy http://proxy.corp:3128 wants a user name and password (407)"
+        + " — give them in the proxy URL: http://user:password@host:port")
+    #expect(
+      ProxyFailure.refused(proxy: proxy, status: 403).description
+        == "the proxy http://proxy.corp:3128 refused to connect to the source (403)"
+        + " — it may block this site or this port; ask your administrator to allow it,"
+        + " or add the host to no-proxy if it is reachable directly")
+    #expect(
+      ProxyFailure.refused(proxy: proxy, status: 502).description
+        == "the proxy http://proxy.corp:3128 refused to connect to the source (502)")
+    #expect(
+      ProxyFailure.closedTunnel(proxy: proxy).description
+        == "the proxy http://proxy.corp:3128 closed the connection before the tunnel was open"
+        + " — it may not allow CONNECT, or this is not an HTTP proxy (try socks5h://)")
+    #expect(
+      ProxyFailure.unreachable(proxy: proxy, reason: "connection refused").description
+        == "cannot reach the proxy http://proxy.corp:3128: connection refused"
+        + " — check the proxy setting or $https_proxy / $all_proxy")
+  }
+
   @Test func socks5h_letsTheProxyResolveTheName() async throws {
     try await withProxy(.socks5) { proxy, server, url in
       let response = try await get(url, through: proxy.url(scheme: "socks5h"))

@@ -30,4 +30,47 @@ struct ProxyEndpointTests {
       #expect(!error.description.contains("hunter2"))
     }
   }
+
+  @Test(arguments: [
+    ("socks5://s:1080", ProxyEndpoint.Kind.socks5), ("socks5h://s:1080", .socks5h),
+    ("SOCKS5H://s:1080", .socks5h), ("HTTP://s:1080", .http),
+  ])
+  func scheme_choosesTheKindWhateverItsCase(text: String, kind: ProxyEndpoint.Kind) throws {
+    #expect(try ProxyEndpoint(parsing: text).kind == kind)
+  }
+
+  @Test func portsOneTo65535_areTaken() throws {
+    #expect(try ProxyEndpoint(parsing: "p:65535").port == 65_535)
+    #expect(try ProxyEndpoint(parsing: "p:1").port == 1)
+  }
+
+  @Test(arguments: [
+    (
+      "ftp://proxy:21", "the proxy URL has the scheme \"ftp\"; use http://, socks5:// or socks5h://"
+    ),
+    ("http://:8080", "the proxy URL names no host"),
+    ("http://p:99999", "the proxy URL has a port out of range"),
+    ("http://p:0", "the proxy URL has a port out of range"),
+  ])
+  func unusableURL_saysWhatIsWrong(text: String, words: String) {
+    #expect(throws: ProxyURLError.self) { try ProxyEndpoint(parsing: text) }
+    do {
+      _ = try ProxyEndpoint(parsing: text)
+    } catch {
+      #expect(error.description == words)
+    }
+  }
+
+  @Test func ipv6Proxy_isShownInBrackets() throws {
+    let proxy = try ProxyEndpoint(parsing: "http://[fd00::1]:3128")
+    #expect(proxy.host == "fd00::1")
+    #expect(proxy.redacted == "http://[fd00::1]:3128")
+  }
+
+  @Test func userWithoutPassword_sendsAnEmptyPassword() throws {
+    let proxy = try ProxyEndpoint(parsing: "http://alice@proxy:3128")
+    #expect(proxy.proxyAuthorization == "Basic " + Data("alice:".utf8).base64EncodedString())
+    #expect(proxy.redacted == "http://***@proxy:3128")
+    #expect(try ProxyEndpoint(parsing: "proxy:3128").proxyAuthorization == nil)
+  }
 }
