@@ -68,6 +68,76 @@ struct SayWhyOnceUseCaseTests {
       reason == "every source failed (binance: HTTP 451; kraken: unreachable: host not found)")
   }
 
+  /// A `--once` run warns after its one tick, without "for 1 ticks".
+  @Test func oneFailedTick_isSaidWithoutACount() {
+    var sut = OutageNotice(threshold: 1)
+    #expect(
+      sut.record(failed(.unreachable("connection refused")))
+        == "no source has given a price: every source refused the connection — a firewall may"
+        + " block it; behind a company firewall, set --proxy (or $https_proxy)")
+  }
+
+  /// Every timeout counts, the chain's own and the transport's ("unreachable: transport timed
+  /// out"), and the words say what to do.
+  @Test func timeouts_ofEitherKind_areNamedWithAdvice() {
+    let reason = OutageNotice.commonReason(
+      PriceFetchFailure(failures: [
+        .init(source: binance, error: .timedOut(after: .milliseconds(800))),
+        .init(source: kraken, error: .unreachable("transport timed out")),
+      ]))
+    #expect(
+      reason
+        == "no source answered in time — a firewall may be dropping the connections; behind a"
+        + " company firewall, set --proxy (or $https_proxy)")
+  }
+
+  /// A proxy that cannot be reached is the reason, even when its own name was not found: the
+  /// advice to set a proxy would be wrong.
+  @Test func unreachableProxy_isToldBeforeAnyHostNotFound() {
+    let words = "cannot reach the proxy http://p:1: host not found"
+    let reason = OutageNotice.commonReason(
+      PriceFetchFailure(failures: [
+        .init(source: binance, error: .unreachable(words)),
+        .init(source: kraken, error: .unreachable(words)),
+      ]))
+    #expect(reason == words)
+  }
+
+  @Test func onlySkippedSources_areSaidToBeResting() {
+    let reason = OutageNotice.commonReason(
+      PriceFetchFailure(failures: [
+        .init(source: binance, error: .skipped("circuit open")),
+        .init(source: kraken, error: .skipped("circuit open")),
+      ]))
+    #expect(reason == "every source is resting after earlier failures (see --verbose)")
+  }
+
+  @Test func skippedSources_doNotHideTheCommonReasonOfThoseAsked() {
+    let reason = OutageNotice.commonReason(
+      PriceFetchFailure(failures: [
+        .init(source: binance, error: .skipped("circuit open")),
+        .init(source: kraken, error: .unreachable("host not found")),
+      ]))
+    #expect(reason.hasPrefix("no source's host name could be found"))
+  }
+
+  @Test func streamsThatDisagree_areTheReason() {
+    let a = PriceQuote(
+      value: Decimal(string: "6890.12")!, timestamp: Date(timeIntervalSince1970: 0), source: binance
+    )
+    let b = PriceQuote(
+      value: Decimal(string: "68901.23")!, timestamp: Date(timeIntervalSince1970: 0), source: kraken
+    )
+    let reason = OutageNotice.commonReason(
+      PriceFetchFailure(
+        failures: [.init(source: binance, error: .unreachable("host not found"))],
+        crossCheck: .unsettled(a, b)))
+    #expect(
+      reason
+        == "binance (6890.12) and kraken (68901.23) disagree and no third source settled it,"
+        + " so neither is shown")
+  }
+
   private func failed(_ error: PriceSourceError) -> PriceUpdate {
     .stale(
       lastKnown: nil,
