@@ -59,8 +59,26 @@ struct RetryAfterTests {
     "Sun, 6 Nov 1994 08:49:37 GMT",  // and two-digit days
     "Sunday, 06-Nov-1994 08:49:37 GMT",  // RFC 850 has two-digit years
     "Sun Nov  6 08:49 1994",  // seconds missing
+    "Sun, 06 Nov 1994 08:60:00 GMT",  // no minute 60
+    "Sun, 06 Nov 1994 08:49:61 GMT",  // no second 61
+    "Sun, 00 Nov 1994 08:49:37 GMT",  // no day 0
+    "Sun, 06 Nov 1994 8:49:37 GMT",  // two-digit hours
+    "Sun, 06-Nov-94 08:49:37 GMT",  // RFC 850 spells the day out
+    "Sunday, 06-Nov-94 08:49:37 UTC",  // in GMT too
+    "Sunday Nov  6 08:49:37 1994",  // asctime abbreviates it
   ])
   func parse_rejectsAnythingElse(text: String) {
     #expect(RetryAfter.parse(text, now: now) == nil)
+  }
+
+  @Test func parse_capsSecondsBeyondAWeek() {
+    #expect(RetryAfter.parse("604800", now: now) == .seconds(604_800))
+    #expect(RetryAfter.parse("604801", now: now) == RetryAfter.longest)
+    #expect(RetryAfter.parse("31536000", now: now) == RetryAfter.longest)
+  }
+
+  /// A leap second (:60) is a time an HTTP date may name.
+  @Test func parse_takesALeapSecond() {
+    #expect(RetryAfter.parse("Sun, 06 Nov 1994 08:51:60 GMT", now: now) == .seconds(143))
   }
 }
