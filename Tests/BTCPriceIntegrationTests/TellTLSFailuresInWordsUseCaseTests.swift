@@ -32,6 +32,22 @@ struct TellTLSFailuresInWordsUseCaseTests {
     #expect(trust == .file(path: "/mine.pem", origin: .caFileSetting))
   }
 
+  /// OpenSSL's order: SSL_CERT_FILE over SSL_CERT_DIR; an empty value (or an empty ca-file) is
+  /// not there at all.
+  @Test func sslCertFile_winsOverSSLCertDir_andEmptyValuesAreUnset() {
+    let both = ["SSL_CERT_FILE": "/theirs.pem", "SSL_CERT_DIR": "/d"]
+    #expect(
+      TrustSource.choose(caFile: nil, environment: both)
+        == .file(path: "/theirs.pem", origin: .environment(variable: "SSL_CERT_FILE")))
+    #expect(
+      TrustSource.choose(caFile: "", environment: both)
+        == .file(path: "/theirs.pem", origin: .environment(variable: "SSL_CERT_FILE")))
+    #expect(
+      TrustSource.choose(caFile: nil, environment: ["SSL_CERT_FILE": "", "SSL_CERT_DIR": "/d"])
+        == .directory(path: "/d", origin: .environment(variable: "SSL_CERT_DIR")))
+    #expect(TrustSource.choose(caFile: nil, environment: ["SSL_CERT_DIR": ""]) == .system)
+  }
+
   @Test func untrustedAuthority_saysSoAndPointsToCAFile() async throws {
     let error = await failure(serving: "localhost", trust: .system)
     #expect(error == .tlsFailure(TLSFailureReason.unknownIssuer.description))
