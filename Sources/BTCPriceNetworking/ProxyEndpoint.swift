@@ -14,7 +14,8 @@ import BTCPriceCore
 /// ``redacted`` never show it.
 public struct ProxyEndpoint: Equatable, Sendable, CustomStringConvertible {
   public enum Kind: String, Equatable, Sendable {
-    /// An HTTP proxy: CONNECT tunnels for https:// and wss://, absolute-form requests for http://.
+    /// An HTTP proxy: a CONNECT tunnel for every scheme, http:// and ws:// too (curl's
+    /// `--proxytunnel`; ``ProxyTunnel`` in BTCPriceNIO).
     case http
     /// SOCKS5 with the host name resolved here, before the proxy is asked.
     case socks5
