@@ -92,6 +92,70 @@ struct KeepStreamLimitsAcrossRunsUseCaseTests {
     #expect(store.stored.map(\.endpoint) == [stream])
   }
 
+  /// A stream refused twice is left alone for the second refusal's time, with its words, in one
+  /// line of the state file; the exchange's REST limit stays beside it.
+  @Test func aStreamRefusedAgain_keepsOnlyTheNewestLimit_besideTheRESTLimit() {
+    let store = InMemorySourceLimitStore()
+    let sut = makeSUT(store: store)
+    _ = sut.restore()
+    let ban = PriceSourceError.rateLimited(status: 418, retryAfter: .seconds(600), message: nil)
+    sut.record(
+      .circuitChanged(
+        .binance,
+        CircuitTransition(from: .closed, to: .open, coolDown: .seconds(600), cause: ban)))
+    let first = PriceSourceError.httpStatus(451, message: nil)
+    let second = PriceSourceError.httpStatus(403, message: nil)
+
+    sut.recordStreamLimit(
+      source: "binance", endpoint: stream, cause: first, coolDown: .seconds(3600))
+    sut.recordStreamLimit(
+      source: "binance", endpoint: stream, cause: second, coolDown: .seconds(60))
+
+    #expect(store.stored.map(\.endpoint).sorted() == ["https://api.binance.com", stream])
+    #expect(
+      sut.streamLimit(source: "binance", endpoint: stream)
+        == .init(remaining: .seconds(60), cause: second))
+  }
+
+  /// REST banned again while banned: one limit, the newest.
+  @Test func restBannedAgain_keepsOnlyTheNewestLimit() {
+    let store = InMemorySourceLimitStore()
+    let sut = makeSUT(store: store)
+    _ = sut.restore()
+    for coolDown in [Duration.seconds(600), .seconds(120)] {
+      let ban = PriceSourceError.rateLimited(status: 418, retryAfter: coolDown, message: nil)
+      sut.record(
+        .circuitChanged(
+          .binance, CircuitTransition(from: .closed, to: .open, coolDown: coolDown, cause: ban)))
+    }
+
+    #expect(store.stored.count == 1)
+    #expect(store.stored.first?.until == now.addingTimeInterval(120))
+  }
+
+  /// A limit is over at its instant, and the next refusal's write leaves it out of the file.
+  @Test func aStreamLimit_endsAtItsInstant_andLeavesTheFileAtTheNextRefusal() {
+    let store = InMemorySourceLimitStore()
+    let clock = Locked(now)
+    let sut = SourceLimits(
+      store: store,
+      targets: ["binance": .init(endpoint: "https://api.binance.com", apiKeyGiven: false)],
+      now: { clock.value })
+    _ = sut.restore()
+    let refused = PriceSourceError.httpStatus(403, message: nil)
+    sut.recordStreamLimit(
+      source: "coinbase", endpoint: "wss://ws-feed.exchange.coinbase.com", cause: refused,
+      coolDown: .seconds(60))
+
+    clock.withValue { $0 = now.addingTimeInterval(60) }
+    #expect(
+      sut.streamLimit(source: "coinbase", endpoint: "wss://ws-feed.exchange.coinbase.com") == nil)
+    sut.recordStreamLimit(
+      source: "binance", endpoint: stream, cause: refused, coolDown: .seconds(60))
+
+    #expect(store.stored.map(\.endpoint) == [stream])
+  }
+
   private func makeSUT(store: InMemorySourceLimitStore, at time: Date? = nil) -> SourceLimits {
     let now = time ?? now
     return SourceLimits(

@@ -156,6 +156,42 @@ struct SkipFailingSourcesUseCaseTests {
               + " (a limit from an earlier run)")))
   }
 
+  /// After the earlier run's limit, the source's own refusal is its own: not said to come from
+  /// an earlier run.
+  @Test func aLimitOfThisRunAfterOneFromAnEarlierRun_isNotSaidToComeFromIt() async throws {
+    let ban = PriceSourceError.rateLimited(status: 418, retryAfter: .seconds(600), message: nil)
+    let primary = ScriptedLoader(clock: clock, .fail(ban))
+    let fallback = ScriptedLoader(clock: clock, .answer(quote(source: .coinbase)))
+    let sut = makeSUT(
+      primary, fallback, inheritedLimits: ["binance": .init(remaining: .seconds(5), cause: ban)])
+
+    for tick in [5, 6] {
+      await clock.advance(to: .seconds(tick))
+      _ = try await sut.load(within: .seconds(1))
+    }
+
+    #expect(primary.calls == [.seconds(5)])
+    #expect(
+      events.value.last(where: { if case .skipped(.binance, _) = $0 { true } else { false } })
+        == .skipped(
+          .binance,
+          .skipped("cooling down for 10 min after: rate limited: HTTP 418 (retry after 10 min)")))
+  }
+
+  /// The fall back reached at the tick's last instant has no time: skipped, its probe kept.
+  @Test func aFallBackReachedAtTheTicksLastInstant_isSkipped() async throws {
+    let primary = ScriptedLoader(clock: clock, .hang)
+    let fallback = ScriptedLoader(clock: clock, .answer(quote(source: .coinbase)))
+    let sut = makeSUT(primary, fallback)
+
+    let load = Task { try await sut.load(within: .milliseconds(800)) }
+    await clock.advance(to: .milliseconds(800), afterSleeps: 1)
+    _ = try? await load.value
+
+    #expect(fallback.calls.isEmpty)
+    #expect(events.value.last == .skipped(.coinbase, .skipped("no time left in this tick")))
+  }
+
   @Test func refusalInTheBody_leavesTheSourceAloneForAnHour() async throws {
     let primary = ScriptedLoader(
       clock: clock, .fail(.refused("You need a valid auth key or api key")))
