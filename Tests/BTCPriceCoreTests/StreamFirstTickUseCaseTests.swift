@@ -145,6 +145,42 @@ struct StreamFirstTickUseCaseTests {
     }
   }
 
+  /// A third stream alive settles a disagreement itself: no request to a referee.
+  @Test func load_letsAThirdAliveStreamSettleADisagreement_withoutAReferee() async throws {
+    let (sut, board, _, _, _, referee) = makeSUT(streams: [.binance, .coinbase, .kraken])
+    board.record(.trade(Decimal(string: "689012.3")!), from: .binance)
+    board.record(.trade(Decimal(string: "68880.55")!), from: .coinbase)
+    board.record(.trade(Decimal(string: "68870.10")!), from: .kraken)
+
+    let tick = try await sut.load(within: .milliseconds(800))
+
+    #expect(tick.quote.source == .coinbase)
+    #expect(tick.rejected?.value == Decimal(string: "689012.3")!)
+    guard case .settled(_, _, let settledBy) = tick.crossCheck else {
+      Issue.record("not settled: \(String(describing: tick.crossCheck))")
+      return
+    }
+    #expect(settledBy == .kraken)
+    #expect(referee.callCount == 0)
+  }
+
+  /// What each of two streams that nothing settles is told: how far is too far, from whom.
+  @Test func load_saysWhyNeitherOfTwoDisagreeingStreamsIsShown() async throws {
+    let (sut, board, _, _, _) = makeSUT(referee: .failure(.unreachable("down")))
+    board.record(.trade(Decimal(string: "689012.3")!), from: .binance)
+    board.record(.trade(Decimal(string: "68880.55")!), from: .coinbase)
+
+    let failure = try await #require(throws: PriceFetchFailure.self) {
+      try await sut.load(within: .milliseconds(800))
+    }
+
+    #expect(
+      failure.failures.map(\.error) == [
+        .invalidData("more than 2 % from coinbase (68880.55) and no third source settled it"),
+        .invalidData("more than 2 % from binance (689012.3) and no third source settled it"),
+      ])
+  }
+
   /// The stream that outvoted a liar falls silent: the liar is not shown alone, REST answers.
   @Test func load_holdsBackAnOutvotedStreamWhenTheStreamThatOutvotedItFallsSilent() async throws {
     let (sut, board, clock, rest, events) = makeSUT()
@@ -188,6 +224,18 @@ struct StreamFirstTickUseCaseTests {
     StreamFirstPriceLoader, StreamPriceBoard, SteppedTestClock, LoaderStub,
     Locked<[StreamFirstPriceLoader.Event]>
   ) {
+    let (sut, board, clock, rest, events, _) = makeSUT(
+      streams: [.binance, .coinbase], referee: referee)
+    return (sut, board, clock, rest, events)
+  }
+
+  private func makeSUT(
+    streams: [PriceSource],
+    referee: Result<PriceQuote, PriceSourceError> = .success(quote("68870.10", source: .kraken))
+  ) -> (
+    StreamFirstPriceLoader, StreamPriceBoard, SteppedTestClock, LoaderStub,
+    Locked<[StreamFirstPriceLoader.Event]>, LoaderStub
+  ) {
     let clock = SteppedTestClock()
     let board = StreamPriceBoard(
       clock: clock, now: { Date(timeIntervalSince1970: 1_795_356_185) })
@@ -196,14 +244,11 @@ struct StreamFirstTickUseCaseTests {
     let events = Locked<[StreamFirstPriceLoader.Event]>([])
     let sut = StreamFirstPriceLoader(
       board: board,
-      streams: [
-        .init(source: .binance, silenceBound: .seconds(5)),
-        .init(source: .coinbase, silenceBound: .seconds(5)),
-      ],
+      streams: streams.map { .init(source: $0, silenceBound: .seconds(5)) },
       chain: PriceSourceChain([.init(source: .kraken, loader: rest)], clock: clock),
       referee: PriceSourceChain([.init(source: .kraken, loader: refereeStub)], clock: clock),
       onEvent: { event in events.withValue { $0.append(event) } })
-    return (sut, board, clock, rest, events)
+    return (sut, board, clock, rest, events, refereeStub)
   }
 }
 
