@@ -14,8 +14,6 @@ public final class StreamPriceBoard: Sendable {
   public struct Entry: Equatable, Sendable {
     /// The newest trade, stamped with when it arrived.
     public var quote: PriceQuote?
-    /// When the newest trade arrived, on the board's clock.
-    var tradeAt: Duration?
     /// When the stream last delivered any message (trade, heartbeat, acknowledgement).
     var messageAt: Duration?
     /// Why the stream last failed; cleared by its next message.
@@ -51,7 +49,6 @@ public final class StreamPriceBoard: Sendable {
       if case .trade(let value) = message {
         entry.quote = PriceQuote(
           value: value, currency: currency, timestamp: stamp, source: source)
-        entry.tradeAt = at
       }
       entries[source.id] = entry
     }

@@ -19,6 +19,9 @@ struct KeepStreamLimitsAcrossRunsUseCaseTests {
       StreamRefusal.cause(of: .handshakeFailed(status: 403, reason: "x"))
         == .httpStatus(403, message: message))
     #expect(
+      StreamRefusal.cause(of: .handshakeFailed(status: 401, reason: "x"))
+        == .httpStatus(401, message: message))
+    #expect(
       StreamRefusal.cause(of: .handshakeFailed(status: 429, reason: "x", retryAfter: .seconds(9)))
         == .rateLimited(status: 429, retryAfter: .seconds(9), message: message))
     #expect(
@@ -29,6 +32,8 @@ struct KeepStreamLimitsAcrossRunsUseCaseTests {
   @Test func failuresThatAreNoRefusal_setNoLimit() {
     #expect(StreamRefusal.cause(of: .handshakeFailed(status: nil, reason: "no answer")) == nil)
     #expect(StreamRefusal.cause(of: .handshakeFailed(status: 500, reason: "oops")) == nil)
+    #expect(StreamRefusal.cause(of: .handshakeFailed(status: 400, reason: "bad")) == nil)
+    #expect(StreamRefusal.cause(of: .handshakeFailed(status: 402, reason: "pay")) == nil)
     #expect(StreamRefusal.cause(of: .closed(code: 1008)) == nil)
     #expect(StreamRefusal.cause(of: .unreachable("reset")) == nil)
   }
