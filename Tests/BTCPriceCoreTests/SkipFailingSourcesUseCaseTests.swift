@@ -178,11 +178,15 @@ struct SkipFailingSourcesUseCaseTests {
           .skipped("cooling down for 10 min after: rate limited: HTTP 418 (retry after 10 min)")))
   }
 
-  /// The fall back reached at the tick's last instant has no time: skipped, its probe kept.
-  @Test func aFallBackReachedAtTheTicksLastInstant_isSkipped() async throws {
+  /// The fall back reached at the tick's last instant has no time: skipped (its probe kept,
+  /// where a breaker guards it), with or without breakers (the referee's chain has none).
+  @Test(arguments: [CircuitBreakerPolicy.standard, nil])
+  func aFallBackReachedAtTheTicksLastInstant_isSkipped(breakers: CircuitBreakerPolicy?)
+    async throws
+  {
     let primary = ScriptedLoader(clock: clock, .hang)
     let fallback = ScriptedLoader(clock: clock, .answer(quote(source: .coinbase)))
-    let sut = makeSUT(primary, fallback)
+    let sut = makeSUT(primary, fallback, breakers: breakers)
 
     let load = Task { try await sut.load(within: .milliseconds(800)) }
     await clock.advance(to: .milliseconds(800), afterSleeps: 1)
