@@ -20,6 +20,27 @@ struct KeepOutputWhileTheReaderIsAwayUseCaseTests {
     #expect(sut.isEmpty)
   }
 
+  /// A bound of one keeps the newest line alone; a bound below one is read as one (a line
+  /// always gets through).
+  @Test(arguments: [1, 0, -5])
+  func aBoundOfOneOrLess_keepsTheNewestLineAlone(bound: Int) {
+    var sut = OutputQueue()
+    for line in 1...3 { sut.append("\(line)\n", to: .stdout, as: .line(keepingNewest: bound)) }
+
+    #expect(drain(&sut).filter { $0.stream == .stdout }.map(\.text) == ["3\n"])
+  }
+
+  /// What waits is counted across both streams and both kinds.
+  @Test func count_isEveryChunkThatWaits() {
+    var sut = OutputQueue()
+    sut.append("a\n", to: .stdout, as: .line(keepingNewest: 10))
+    sut.append("w\n", to: .stderr, as: .diagnostic)
+    sut.append("frame", to: .stdout, as: .whole)
+    sut.append("\u{1B}[?25h", to: .stderr, as: .whole)
+
+    #expect(sut.count == 4)
+  }
+
   @Test func upToTheBound_nothingIsLeftOut() {
     var sut = OutputQueue()
     for line in 1...3 { sut.append("\(line)\n", to: .stdout, as: .line(keepingNewest: 3)) }
