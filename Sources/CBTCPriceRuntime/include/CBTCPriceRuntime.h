@@ -17,7 +17,6 @@ int btc_signal_forward(int signal, int write_end);
 /// The address of `swift_task_enqueueGlobal_hook` on Linux; NULL elsewhere.
 void *_Nullable *_Nullable btc_enqueue_global_hook_address(void);
 
-
 /// Writes up to `count` bytes to `descriptor` without ever waiting: `pwritev2` with
 /// `RWF_NOWAIT` at the descriptor's own position (Linux 4.14; pipes since 5.x, as on this
 /// machine's 6.18). Returns the bytes written (maybe fewer than `count`), or -1 with errno:
