@@ -125,34 +125,20 @@ struct LoadPriceFromSourceChainUseCaseTests {
     #expect(fallback.callCount == 0)
   }
 
-  @Test func load_reportsCallerCancellationAsCancellationNotAsSourceFailure() async throws {
-    let (sut, primary, fallback) = makeSUT(
-      primary: LoaderStub(
-        clock: clock, answersAt: .milliseconds(500), result: .success(quote())),
-      fallback: LoaderStub(clock: clock, result: .success(quote("2", source: .cryptoCompare))))
-
-    let load = Task { try await sut.load(within: .seconds(1)) }
-    await clock.advance(to: .milliseconds(100), afterSleeps: 2)
-    load.cancel()
-
-    await #expect(throws: CancellationError.self) { try await load.value }
-    #expect(primary.events.value == [.started(at: .zero), .cancelled(at: .milliseconds(100))])
-    #expect(fallback.callCount == 0)
-  }
-
-  /// A transport ends a cancelled request with an error of its own (SwiftNIO's client, a closed
-  /// connection): the chain must still see the tick's cancellation, not a failed source whose
-  /// fall back it then asks (a request after the tick ended, a failure counted on the source).
+  /// A cancelled tick is a cancellation, not a failed source whose fall back is then asked (a
+  /// request after the tick ended, a failure counted on the source): whether the source's
+  /// request ends with the cancellation itself or, as a real transport may (SwiftNIO's client, a
+  /// closed connection), with an error of its own.
   @Test(arguments: [
-    PriceSourceError.unreachable("connection closed"), .httpStatus(503, message: nil),
+    nil, PriceSourceError.unreachable("connection closed"), .httpStatus(503, message: nil),
   ])
-  func load_cancelledWhileASourceEndsWithAnErrorOfItsOwn_asksNoOtherSource(
-    error: PriceSourceError
+  func load_reportsCallerCancellationAsCancellationNotAsSourceFailure(
+    whenCancelled: PriceSourceError?
   ) async throws {
     let (sut, primary, fallback) = makeSUT(
       primary: LoaderStub(
         clock: clock, answersAt: .milliseconds(500), result: .success(quote()),
-        whenCancelled: error),
+        whenCancelled: whenCancelled),
       fallback: LoaderStub(clock: clock, result: .success(quote("2", source: .cryptoCompare))))
 
     let load = Task { try await sut.load(within: .seconds(1)) }
