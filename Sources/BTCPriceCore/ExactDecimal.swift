@@ -24,75 +24,125 @@ public enum ExactDecimal {
   }
 
   public static func parse(_ text: String, grammar: Grammar = .json) -> Decimal? {
-    guard text.utf8.count <= 40, let literal = Literal(text, exponentAllowed: grammar == .json)
-    else { return nil }
-    var digits = literal.digits.drop { $0 == 0 }
+    let utf8 = text.utf8
+    guard utf8.count <= 40 else { return nil }
+    let exponentAllowed = grammar == .json
+    // A price is read for every stream message: the digits go through a buffer on the stack,
+    // never an array (docs/PERFORMANCE.md, "What a message costs").
+    if let value = utf8.withContiguousStorageIfAvailable({
+      parse($0, exponentAllowed: exponentAllowed)
+    }) {
+      return value
+    }
+    return Array(utf8).withUnsafeBufferPointer { parse($0, exponentAllowed: exponentAllowed) }
+  }
+
+  /// `text`'s value, its bytes at most 40.
+  private static func parse(_ text: UnsafeBufferPointer<UInt8>, exponentAllowed: Bool)
+    -> Decimal?
+  {
+    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 40) { digits in
+      guard let literal = Literal(text, exponentAllowed: exponentAllowed, digits: digits) else {
+        return nil
+      }
+      return value(of: literal, digits: digits)
+    }
+  }
+
+  /// The literal's value: its digits without the leading zeros and with the trailing ones moved
+  /// into the exponent, at most 38 of them, and an exponent a `Decimal` holds.
+  private static func value(of literal: Literal, digits: UnsafeMutableBufferPointer<UInt8>)
+    -> Decimal?
+  {
+    var first = 0
+    while first < literal.count, digits[first] == 0 { first += 1 }
+    var end = literal.count
     var exponent = literal.exponent
-    while digits.count > 1, digits.last == 0 {
-      digits.removeLast()
+    while end - first > 1, digits[end - 1] == 0 {
+      end -= 1
       exponent += 1
     }
-    guard digits.count <= 38 else { return nil }
-    guard !digits.isEmpty else { return Decimal.zero }
+    guard end - first <= 38 else { return nil }
+    guard end > first else { return Decimal.zero }
     // Decimal's exponent is an Int8 (the value is significand × 10^exponent).
     guard (-128...127).contains(exponent) else { return nil }
-    var significand = Decimal.zero
+    // In chunks of 18 digits, each exact in a UInt64; one chunk (every price) needs no
+    // Decimal arithmetic at all.
+    var significand: Decimal?
     var chunk: UInt64 = 0
     var chunkScale: UInt64 = 1
-    for digit in digits {
+    for digit in digits[first..<end] {
       chunk = chunk * 10 + UInt64(digit)
       chunkScale *= 10
       if chunkScale == 1_000_000_000_000_000_000 {
-        significand = significand * Decimal(chunkScale) + Decimal(chunk)
+        significand =
+          significand.map { $0 * Decimal(chunkScale) + Decimal(chunk) } ?? Decimal(chunk)
         (chunk, chunkScale) = (0, 1)
       }
     }
-    significand = significand * Decimal(chunkScale) + Decimal(chunk)
+    if chunkScale > 1 {
+      significand = significand.map { $0 * Decimal(chunkScale) + Decimal(chunk) } ?? Decimal(chunk)
+    }
     return Decimal(
-      sign: literal.negative ? .minus : .plus, exponent: exponent, significand: significand)
+      sign: literal.negative ? .minus : .plus, exponent: exponent,
+      significand: significand ?? Decimal.zero)
   }
 
-  /// A number in the JSON grammar, taken apart: `-12.50e3` is negative, digits 1 2 5 0, and
-  /// exponent 3 - 2 = 1.
+  /// A number in the JSON grammar, taken apart: `-12.50e3` is negative, digits 1 2 5 0 (written
+  /// to the caller's buffer, as values 0...9), and exponent 3 - 2 = 1.
   private struct Literal {
     var negative = false
-    /// Every digit of the integer and fraction parts, as values 0...9.
-    var digits: [UInt8] = []
+    /// How many digits of the integer and fraction parts were written.
+    var count = 0
     var exponent = 0
 
-    init?(_ text: String, exponentAllowed: Bool) {
-      var bytes = text.utf8[...]
-      func takeDigits() -> ArraySlice<UInt8> {
-        let taken = bytes.prefix { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
-        bytes = bytes.dropFirst(taken.count)
-        return ArraySlice(taken.map { $0 - UInt8(ascii: "0") })
+    init?(
+      _ bytes: UnsafeBufferPointer<UInt8>, exponentAllowed: Bool,
+      digits: UnsafeMutableBufferPointer<UInt8>
+    ) {
+      var index = 0
+      func isDigit(_ index: Int) -> Bool {
+        index < bytes.count && (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index])
       }
-      if bytes.first == UInt8(ascii: "-") {
+      func next(is byte: UInt8) -> Bool { index < bytes.count && bytes[index] == byte }
+      if next(is: UInt8(ascii: "-")) {
         negative = true
-        bytes = bytes.dropFirst()
+        index += 1
       }
-      let integer = takeDigits()
-      guard !integer.isEmpty else { return nil }
-      digits.append(contentsOf: integer)
-      if bytes.first == UInt8(ascii: ".") {
-        bytes = bytes.dropFirst()
-        let fraction = takeDigits()
-        guard !fraction.isEmpty else { return nil }
-        digits.append(contentsOf: fraction)
-        exponent -= fraction.count
+      let integerStart = index
+      while isDigit(index) {
+        digits[count] = bytes[index] - UInt8(ascii: "0")
+        count += 1
+        index += 1
       }
-      if exponentAllowed, bytes.first == UInt8(ascii: "e") || bytes.first == UInt8(ascii: "E") {
-        bytes = bytes.dropFirst()
-        var exponentSign = 1
-        if bytes.first == UInt8(ascii: "+") || bytes.first == UInt8(ascii: "-") {
-          exponentSign = bytes.first == UInt8(ascii: "-") ? -1 : 1
-          bytes = bytes.dropFirst()
+      guard index > integerStart else { return nil }
+      if next(is: UInt8(ascii: ".")) {
+        index += 1
+        let fractionStart = index
+        while isDigit(index) {
+          digits[count] = bytes[index] - UInt8(ascii: "0")
+          count += 1
+          index += 1
         }
-        let exponentDigits = takeDigits()
-        guard (1...2).contains(exponentDigits.count) else { return nil }
-        exponent += exponentSign * exponentDigits.reduce(0) { $0 * 10 + Int($1) }
+        guard index > fractionStart else { return nil }
+        exponent -= index - fractionStart
       }
-      guard bytes.isEmpty else { return nil }
+      if exponentAllowed, next(is: UInt8(ascii: "e")) || next(is: UInt8(ascii: "E")) {
+        index += 1
+        var exponentSign = 1
+        if next(is: UInt8(ascii: "+")) || next(is: UInt8(ascii: "-")) {
+          exponentSign = next(is: UInt8(ascii: "-")) ? -1 : 1
+          index += 1
+        }
+        let exponentStart = index
+        while isDigit(index) { index += 1 }
+        guard (1...2).contains(index - exponentStart) else { return nil }
+        let written = bytes[exponentStart..<index].reduce(0) {
+          $0 * 10 + Int($1 - UInt8(ascii: "0"))
+        }
+        exponent += exponentSign * written
+      }
+      guard index == bytes.count else { return nil }
     }
   }
 }

@@ -23,7 +23,9 @@ public struct JSONObjectView: Sendable {
   /// nesting deeper than `maxDepth` are ``Failure/syntax(_:)``, as in ``JSONValue``.
   public init(_ text: String, maxDepth: Int = 32) throws(Failure) {
     var parser = JSONParser(bytes: Array(text.utf8), maxDepth: maxDepth)
+    // A Coinbase ticker has sixteen members: one allocation for their places, not five growing.
     parser.spans = []
+    parser.spans?.reserveCapacity(16)
     let isObject: Bool
     do {
       parser.skipByteOrderMark()
@@ -44,7 +46,9 @@ public struct JSONObjectView: Sendable {
   /// The value of the member named `key` (the last one, when a key comes twice, as in
   /// ``JSONValue``); nil when there is none.
   public subscript(key: String) -> JSONValue? {
-    guard let span = spans.last(where: { has($0, key) }) else { return nil }
+    var wanted = key
+    let found = wanted.withUTF8 { keyBytes in spans.last { has($0, keyBytes, key) } }
+    guard let span = found else { return nil }
     var parser = JSONParser(bytes: bytes, maxDepth: maxDepth)
     parser.index = span.value.lowerBound
     // Checked when the view was made: building it cannot fail.
@@ -53,11 +57,22 @@ public struct JSONObjectView: Sendable {
 
   /// Whether the member's key is `key`: compared as bytes, unless the key was written with an
   /// escape (`"\u0070"` is `"p"`).
-  private func has(_ span: JSONParser.Span, _ key: String) -> Bool {
+  ///
+  /// `keyBytes` are `key`'s UTF-8, compared as bytes without walking the string's view: a key
+  /// is looked for in every member of every stream message.
+  private func has(_ span: JSONParser.Span, _ keyBytes: UnsafeBufferPointer<UInt8>, _ key: String)
+    -> Bool
+  {
     let written = bytes[(span.key.lowerBound + 1)..<(span.key.upperBound - 1)]
     guard written.contains(UInt8(ascii: "\\")) else {
       // Most keys differ in length: that test is cheaper than walking the bytes.
-      return written.count == key.utf8.count && written.elementsEqual(key.utf8)
+      guard written.count == keyBytes.count else { return false }
+      var offset = 0
+      while offset < keyBytes.count {
+        guard written[written.startIndex + offset] == keyBytes[offset] else { return false }
+        offset += 1
+      }
+      return true
     }
     var parser = JSONParser(bytes: bytes, maxDepth: maxDepth)
     parser.index = span.key.lowerBound

@@ -32,6 +32,25 @@ struct DecodeStrictUTF8Tests {
     }
   }
 
+  /// ASCII is taken eight bytes at a time: a byte from 0x80 up is seen at every place of a
+  /// word and of the tail after the last whole word, and a valid two-byte letter is still text.
+  @Test func strictUTF8_seesABytePastASCIIWhereverItStands() {
+    let ascii = Array(#"{"p":"68901.23","q":"0.5"}"#.utf8)
+    for place in ascii.indices {
+      for byte: UInt8 in [0x80, 0xBF, 0xFF] {
+        var bytes = ascii
+        bytes[place] = byte
+        #expect(String(strictUTF8: bytes) == nil, "\(byte) at \(place)")
+        #expect(String(strictUTF8: bytes[...]) == nil, "\(byte) at \(place), as a slice")
+      }
+      var letter = ascii
+      letter.replaceSubrange(place...place, with: Array("é".utf8))
+      #expect(
+        String(strictUTF8: letter) == String(decoding: letter, as: UTF8.self), "é at \(place)")
+    }
+    #expect(String(strictUTF8: ascii) == #"{"p":"68901.23","q":"0.5"}"#)
+  }
+
   @Test(arguments: cases)
   func strictUTF8_answersTheSameWhereverItRuns(name: String, bytes: [UInt8], text: String?) {
     #expect(String(strictUTF8: bytes) == text, "\(name)")
