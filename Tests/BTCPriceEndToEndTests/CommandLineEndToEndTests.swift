@@ -200,6 +200,40 @@ extension BinaryEndToEndTests {
       }
     }
 
+    /// A disk that takes no more (here the file-size limit of `ulimit -f`, which fails a write
+    /// with EFBIG as a full disk fails it with ENOSPC): the failed write is said once with the
+    /// system's reason, the prices go on, and no temporary file is left beside the cache.
+    @Test func aDiskThatTakesNoMore_isSaidOnceWithItsReason_andLeavesNoTemporaryFile()
+      async throws
+    {
+      try await FakeExchangeServer.withRunning { server in
+        await server.stub(.binance, .binance(price: "68901.23"))
+
+        // 16 bytes: less than the cache's record; stdout and stderr are pipes, which the limit
+        // does not touch. SIGXFSZ ignored, as the limit's signal would end the tool otherwise.
+        let run = try BinaryProcess.shell(
+          #"python3 -c "$LIMIT" "$BTC_PRICE" "$@""#,
+          arguments: arguments(server, "--count", "3", "--interval", "0.3"),
+          environment: [
+            "LIMIT": "import os, resource, signal, sys; "
+              + "resource.setrlimit(resource.RLIMIT_FSIZE, (16, 16)); "
+              + "signal.signal(signal.SIGXFSZ, signal.SIG_IGN); os.execv(sys.argv[1], sys.argv[1:])"
+          ])
+        let status = await run.waitForExit()
+
+        #expect(status == 0)
+        #expect(run.stdoutText.count == 3)
+        let warnings = run.stderrText.components(separatedBy: "\n").filter {
+          $0.contains("warning")
+        }
+        #expect(warnings.count == 1, "\(run.stderrText)")
+        #expect(warnings.first?.contains("File too large") == true, "\(run.stderrText)")
+        let folder = (cachePath as NSString).deletingLastPathComponent
+        let left = try FileManager.default.contentsOfDirectory(atPath: folder)
+        #expect(left.filter { $0.hasSuffix(".tmp") }.isEmpty, "\(left)")
+      }
+    }
+
     @Test func priceFormatIgnoresTheLocale() async throws {
       try await FakeExchangeServer.withRunning { server in
         await server.stub(.binance, .binance(price: "68901.23"))

@@ -182,6 +182,22 @@ final class FilePriceStoreTests {
     #expect(quotes.contains(loaded))
   }
 
+  /// A streaming run saves every 10 s for as long as it runs: a save that kept its file open
+  /// would use up the process's descriptors within hours (1,024 here). Other tests of this
+  /// process open and close files meanwhile, so the bound is loose; a leak would be 300.
+  @Test func save_leavesNoDescriptorOpen() throws {
+    let sut = makeSUT()
+    let quote = PriceQuote(
+      value: 68901.23, timestamp: Date(timeIntervalSince1970: 1_795_356_185), source: .binance)
+    try sut.save(quote)
+    let before = try FileManager.default.contentsOfDirectory(atPath: "/dev/fd").count
+
+    for _ in 1...300 { try sut.save(quote) }
+
+    let after = try FileManager.default.contentsOfDirectory(atPath: "/dev/fd").count
+    #expect(after - before < 150, "\(before) descriptors open before, \(after) after")
+  }
+
   @Test func load_namesACachedSourceWithItsDisplayName() throws {
     let kraken = PriceQuote(
       value: 68870.1, timestamp: Date(timeIntervalSince1970: 1_795_356_185), source: .kraken)
