@@ -56,6 +56,20 @@ final class FileAlertStateStoreTests {
         == #"{"rules":{"above:100000 USD":"fired","below:90000.5 EUR":"armed"},"version":1}"#)
   }
 
+  /// The same state is the same file, whatever order the process's dictionaries keep (Swift
+  /// seeds their hashing per process): keys sorted, so that a user's diff or backup of the
+  /// state folder sees no change where none was. Eight rules: two could come out in order by
+  /// chance one time in two, eight almost never.
+  @Test func save_writesEveryKeyInOrder() throws {
+    let rules = (1...8).map { "above:\($0)0000 USD" }
+    try makeSUT().save(Dictionary(uniqueKeysWithValues: rules.map { ($0, .armed) }))
+
+    let members = rules.map { #""\#($0)":"armed""# }.joined(separator: ",")
+    #expect(
+      try String(contentsOf: fileURL, encoding: .utf8)
+        == #"{"rules":{"# + members + #"},"version":1}"#)
+  }
+
   @Test(arguments: [
     "not json", #"{"version":2,"rules":{}}"#, #"{"version":1,"rules":{"above:1 USD":"maybe"}}"#,
   ])

@@ -169,6 +169,21 @@ final class FileCandleStoreTests {
     #expect(throws: FilePriceStore.Error.self) { try self.makeSUT().load(.day) }
   }
 
+  /// The bound is 256 KiB exactly: a history padded (JSON allows the spaces) to 262,144 bytes
+  /// is read, one byte more is not ours.
+  @Test func load_readsAHistoryOf256KiBExactly_andRefusesOneByteMore() throws {
+    try makeSUT().save(CandleStoreSpecs.day, for: .day)
+    let file = makeSUT().fileURL(for: .day)
+    let saved = try String(contentsOf: file, encoding: .utf8)
+    let padding = 256 * 1024 - saved.utf8.count
+
+    try writeFile(saved + String(repeating: " ", count: padding), range: .day)
+    #expect(try makeSUT().load(.day) == CandleStoreSpecs.day)
+
+    try writeFile(saved + String(repeating: " ", count: padding + 1), range: .day)
+    #expect(throws: FilePriceStore.Error.self) { try self.makeSUT().load(.day) }
+  }
+
   private func makeSUT() -> FileCandleStore {
     FileCandleStore(folder: cacheFolder, knownSources: PriceSourceRegistry.sources, currency: .usd)
   }
