@@ -70,6 +70,24 @@ final class FileSourceLimitStoreTests {
     #expect(Array(loaded[1...]) == Array(limits[1...]))
   }
 
+  /// The same limits are the same file, whatever order the process's dictionaries keep (Swift
+  /// seeds their hashing per process): every object's keys sorted, so that a user's diff or
+  /// backup of the state folder sees no change where none was.
+  @Test func save_writesEveryKeyInOrder() throws {
+    try makeSUT().save([
+      SourceLimit(
+        source: "kraken", endpoint: "http://127.0.0.1:8080",
+        until: Date(timeIntervalSince1970: 1_795_356_785.25),
+        cause: .httpStatus(451, message: "Unavailable For Legal Reasons"), apiKeyGiven: true)
+    ])
+
+    #expect(
+      try String(contentsOf: fileURL, encoding: .utf8)
+        == #"{"limits":[{"apiKeyGiven":true,"endpoint":"http:\/\/127.0.0.1:8080","#
+        + #""kind":"httpStatus","message":"Unavailable For Legal Reasons","source":"kraken","#
+        + #""status":451,"until":"2026-11-22T14:13:05.250Z"}],"version":1}"#)
+  }
+
   @Test(arguments: [
     "{garbage", #"{"version":2,"limits":[]}"#, String(repeating: " ", count: 70_000),
   ])

@@ -4,6 +4,12 @@ import BTCPriceTestSupport
 import Foundation
 import Testing
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// What each file accepts at the edge of its bounds, and what a refusal says: the survivors of
 /// scripts/mutate over BTCPricePersistence (a bound moved by one, a `<=` made `<`, a message's
 /// excerpt cut at another length) went through every other test.
@@ -229,6 +235,117 @@ final class KeepFilesWithinTheirBoundsUseCaseTests {
     let names = try FileManager.default.contentsOfDirectory(
       atPath: url.deletingLastPathComponent().path)
     #expect(names == [".last-price.json.1.1.tmp"])
+  }
+
+  /// A status bar's one-shot takes and lets go of the lock every few seconds, and gives up on
+  /// it when another pane holds it too long: neither leaves a descriptor open (1,024 here; other
+  /// tests of this process open files meanwhile, so the bound is loose: either leak would be 200).
+  @Test func lockFile_takenAndGivenUpManyTimes_leavesNoDescriptorOpen() throws {
+    let path = folder.appendingPathComponent("locks/last-price.lock").path
+    _ = FileLock(path: path, waitingAtMost: .zero)
+    let before = try FileManager.default.contentsOfDirectory(atPath: "/dev/fd").count
+
+    for _ in 1...200 {
+      let lock = try #require(FileLock(path: path, waitingAtMost: .seconds(1)))
+      withExtendedLifetime(lock) {}
+    }
+    let held = try #require(FileLock(path: path, waitingAtMost: .seconds(1)))
+    for _ in 1...200 { #expect(FileLock(path: path, waitingAtMost: .zero) == nil) }
+    withExtendedLifetime(held) {}
+
+    let after = try FileManager.default.contentsOfDirectory(atPath: "/dev/fd").count
+    #expect(after - before < 125, "\(before) descriptors open before, \(after) after")
+  }
+
+  /// A pane waiting for the lock sleeps between its looks: it costs next to no CPU while it
+  /// waits (a few milliseconds over 300 ms; looking without a pause would take all of them).
+  @Test func lockFile_heldByAnother_isWaitedForAsleep() throws {
+    let path = folder.appendingPathComponent("locks/last-price.lock").path
+    let held = try #require(FileLock(path: path, waitingAtMost: .seconds(1)))
+    defer { withExtendedLifetime(held) {} }
+
+    let cpuBefore = Self.threadCPU()
+    #expect(FileLock(path: path, waitingAtMost: .milliseconds(300)) == nil)
+    let cpu = Self.threadCPU() - cpuBefore
+
+    #expect(cpu < .milliseconds(100), "the wait took \(cpu) of CPU")
+  }
+
+  private static func threadCPU() -> Duration {
+    var now = timespec()
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now)
+    return .seconds(now.tv_sec) + .nanoseconds(now.tv_nsec)
+  }
+
+  /// A folder where the cache should be is not "nothing saved yet": it is said (the user, or
+  /// a setting, pointed the cache at the wrong place), where a missing file or a path through a
+  /// file is nothing saved.
+  @Test func priceCache_thatIsAFolder_isUnreadableNotNothingSaved() throws {
+    let url = folder.appendingPathComponent("cache/last-price.json")
+    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+
+    #expect(throws: FilePriceStore.Error.self) {
+      try FilePriceStore(fileURL: url, knownSources: []).load()
+    }
+    let throughAFile = folder.appendingPathComponent("cache/last-price.json/inside/x.json")
+    try Data().write(to: folder.appendingPathComponent("cache/last-price.json/inside"))
+    #expect(try FilePriceStore(fileURL: throughAFile, knownSources: []).load() == nil)
+  }
+
+  // MARK: The price history's files
+
+  /// A history file holds a chart's candles as this tool writes them: a period from a minute to
+  /// a week, a source id of at most 40 characters, candles that start at or after 1970. A file
+  /// outside those (edited by hand, written by another program) is corrupt, never a chart.
+  @Test(arguments: [
+    (period: 60, source: "binance", start: "1795356000", drawn: true),
+    (period: 59, source: "binance", start: "1795356000", drawn: false),
+    (period: 604_800, source: "binance", start: "1795356000", drawn: true),
+    (period: 604_801, source: "binance", start: "1795356000", drawn: false),
+    (period: 300, source: String(repeating: "s", count: 40), start: "1795356000", drawn: true),
+    (period: 300, source: String(repeating: "s", count: 41), start: "1795356000", drawn: false),
+    (period: 300, source: "binance", start: "0", drawn: true),
+    (period: 300, source: "binance", start: "-1", drawn: false),
+  ])
+  func priceHistory_isDrawnOnlyWithinItsBounds(
+    period: Int, source: String, start: String, drawn: Bool
+  ) throws {
+    let store = FileCandleStore(folder: folder, knownSources: [], currency: .usd)
+    try write(
+      #"{"candles":[["\#(start)","68901.23","68950","68880.5","68940"]],"currency":"USD","#
+        + #""fetchedAt":"2026-11-22T14:07:00.250Z","period":\#(period),"#
+        + #""source":"\#(source)","version":1}"#,
+      to: store.fileURL(for: .day))
+
+    if drawn {
+      #expect(try store.load(.day)?.candles.count == 1)
+    } else {
+      #expect(throws: FilePriceStore.Error.self) { try store.load(.day) }
+    }
+  }
+
+  /// The history's temporary files go as the price cache's do: a killed writer's older than a
+  /// minute, not one exactly a minute old (it may still be a writer's), for every range.
+  @Test func priceHistory_removesTemporaryFilesOlderThanAMinute() throws {
+    let store = FileCandleStore(folder: folder, knownSources: [], currency: .usd)
+    let now = Date(timeIntervalSince1970: 1_800_000_000)
+    var kept: [String] = []
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    for range in ChartRange.allCases {
+      let name = store.fileURL(for: range).lastPathComponent
+      for (writer, age) in [(1, 60.0), (2, 61.0)] {
+        let path = folder.appendingPathComponent(".\(name).\(writer).1.tmp").path
+        try Data("{".utf8).write(to: URL(fileURLWithPath: path))
+        try FileManager.default.setAttributes(
+          [.modificationDate: now.addingTimeInterval(-age)], ofItemAtPath: path)
+      }
+      kept.append(".\(name).1.1.tmp")
+    }
+
+    store.removeAbandonedTemporaryFiles(now: now)
+
+    let names = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+    #expect(names.sorted() == kept.sorted())
   }
 
   // MARK: The limits' state file
