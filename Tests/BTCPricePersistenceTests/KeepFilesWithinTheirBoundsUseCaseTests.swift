@@ -324,6 +324,22 @@ final class KeepFilesWithinTheirBoundsUseCaseTests {
     }
   }
 
+  /// A bad fetch time is quoted, cut at 40 characters, as the cache's own values are.
+  @Test func priceHistory_quotesTheStartOfABadFetchTime() throws {
+    let store = FileCandleStore(folder: folder, knownSources: [], currency: .usd)
+    let long = String(repeating: "x", count: 39) + "yz"
+    try write(
+      #"{"candles":[],"currency":"USD","fetchedAt":"\#(long)","period":300,"#
+        + #""source":"binance","version":1}"#,
+      to: store.fileURL(for: .day))
+
+    #expect {
+      try store.load(.day)
+    } throws: {
+      "\($0)".hasSuffix(": fetchedAt \"\(long.prefix(40))\" is not ISO 8601")
+    }
+  }
+
   /// The history's temporary files go as the price cache's do: a killed writer's older than a
   /// minute, not one exactly a minute old (it may still be a writer's), for every range.
   @Test func priceHistory_removesTemporaryFilesOlderThanAMinute() throws {
