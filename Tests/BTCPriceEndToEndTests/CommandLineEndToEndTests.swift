@@ -211,14 +211,20 @@ extension BinaryEndToEndTests {
 
         // 16 bytes: less than the cache's record; stdout and stderr are pipes, which the limit
         // does not touch. SIGXFSZ ignored, as the limit's signal would end the tool otherwise.
+        // Only the soft limit is lowered, and raised again once the failure is said, so that the
+        // binary can still write its coverage file at exit (scripts/mutate reads which tests
+        // run which lines from it).
         let run = try BinaryProcess.shell(
-          #"python3 -c "$LIMIT" "$BTC_PRICE" "$@""#,
+          #"exec python3 -c "$LIMIT" "$BTC_PRICE" "$@""#,
           arguments: arguments(server, "--count", "3", "--interval", "0.3"),
           environment: [
             "LIMIT": "import os, resource, signal, sys; "
-              + "resource.setrlimit(resource.RLIMIT_FSIZE, (16, 16)); "
+              + "hard = resource.getrlimit(resource.RLIMIT_FSIZE)[1]; "
+              + "resource.setrlimit(resource.RLIMIT_FSIZE, (16, hard)); "
               + "signal.signal(signal.SIGXFSZ, signal.SIG_IGN); os.execv(sys.argv[1], sys.argv[1:])"
           ])
+        await eventually(within: .seconds(10), { run.stderrText.contains("File too large") })
+        Self.raiseFileSizeLimit(of: run.processIdentifier)
         let status = await run.waitForExit()
 
         #expect(status == 0)
@@ -232,6 +238,21 @@ extension BinaryEndToEndTests {
         let left = try FileManager.default.contentsOfDirectory(atPath: folder)
         #expect(left.filter { $0.hasSuffix(".tmp") }.isEmpty, "\(left)")
       }
+    }
+
+    /// Gives process `pid` back the largest files its hard limit allows.
+    private static func raiseFileSizeLimit(of pid: Int32) {
+      let raise = Process()
+      raise.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+      raise.arguments = [
+        "python3", "-c",
+        "import resource, sys; pid = int(sys.argv[1]); "
+          + "hard = resource.prlimit(pid, resource.RLIMIT_FSIZE)[1]; "
+          + "resource.prlimit(pid, resource.RLIMIT_FSIZE, (hard, hard))",
+        "\(pid)",
+      ]
+      try? raise.run()
+      raise.waitUntilExit()
     }
 
     @Test func priceFormatIgnoresTheLocale() async throws {
