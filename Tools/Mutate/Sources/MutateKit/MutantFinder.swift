@@ -276,11 +276,22 @@ private final class Collector: SyntaxVisitor {
     } else if let call = inner.as(FunctionCallExprSyntax.self) {
       let name = call.calledExpression.as(DeclReferenceExprSyntax.self)?.baseName.text
       guard name.map({ !MutantFinder.guardCalls.contains($0) }) ?? true,
-        !isImplicitReturn(node)
+        !isImplicitReturn(node), !delegatesInitialization(call)
       else { return .visitChildren }
       addDrop(Syntax(expression), text: text, what: what ?? "call")
     }
     return .visitChildren
+  }
+
+  /// `self.init(…)` or `super.init(…)`: an initializer without it does not compile, and the
+  /// compiler says so at the initializer's end, not at the call (where the runner looks for a
+  /// mutant's compile error), so the whole build failed (TimestampFormatter.swift, Nov 28).
+  private func delegatesInitialization(_ call: FunctionCallExprSyntax) -> Bool {
+    guard let member = call.calledExpression.as(MemberAccessExprSyntax.self),
+      member.declName.baseName.text == "init", let base = member.base
+    else { return false }
+    return base.is(SuperExprSyntax.self)
+      || base.as(DeclReferenceExprSyntax.self)?.baseName.text == "self"
   }
 
   private func isAssignment(_ op: ExprSyntax) -> Bool {

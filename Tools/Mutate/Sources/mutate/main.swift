@@ -218,6 +218,27 @@ func selfTest(_ results: [MutantResult], coverage: URL) -> Int32 {
     "self-test: \(distinct ? "ok  " : "FAIL") twins on a line have keys of their own: "
       + twins.joined(separator: ", "))
   if !distinct { failed = true }
+  // A delegating initializer's `self.init(…)` or `super.init(…)` is never dropped (it cannot
+  // compile without it); another call in an initializer is.
+  let initializers = MutantFinder().mutants(
+    in: """
+      struct Box { var a: Int
+        init(a: Int) { self.a = a }
+        init() { self.init(a: 1); log() }
+      }
+      class Sub: Base { override init() { super.init(); log() } }
+
+      """, file: "Initializers.swift"
+  ).filter { $0.mutationOperator == .droppedStatement }.map(\.key)
+  let keptInits =
+    initializers == [
+      "Initializers.swift:3: call `log()` → (nothing)",
+      "Initializers.swift:5: call `log()` → (nothing)",
+    ]
+  print(
+    "self-test: \(keptInits ? "ok  " : "FAIL") self.init and super.init are never dropped: "
+      + initializers.joined(separator: ", "))
+  if !keptInits { failed = true }
   // A branch of an `#if` that is not compiled here gets no mutant; one that is, or that cannot
   // be told, does.
   let branches = MutantFinder().mutants(
