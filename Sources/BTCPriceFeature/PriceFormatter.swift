@@ -61,10 +61,8 @@ public enum PriceFormatter {
     let integer = grouped(String(parts[0]))
     guard decimals > 0 else { return (negative, integer) }
     let fraction = parts.count > 1 ? String(parts[1]) : ""
-    // Apart, so that the type checker is quick with this line however it is changed (the
-    // mutation runner's copy of it did not compile in reasonable time).
     let padding = String(repeating: "0", count: max(0, decimals - fraction.utf8.count))
-    return (negative, integer + "." + fraction + padding)
+    return (negative, "\(integer).\(fraction)\(padding)")
   }
 
   private static func grouped(_ integer: String) -> String {

@@ -84,8 +84,8 @@ public struct TimestampFormatter: Sendable {
 
   public func format(_ date: Date) -> String {
     let (day, secondOfDay) = local(date)
-    var text = Self.monthAndDay(day) + ", " + Self.hoursAndMinutes(secondOfDay)
-    if precision == .seconds { text += ":" + Self.twoDigits(secondOfDay % 60) }
+    var text = "\(Self.monthAndDay(day)), \(Self.hoursAndMinutes(secondOfDay))"
+    if precision == .seconds { text.append(":\(Self.twoDigits(secondOfDay % 60))") }
     return text
   }
 
@@ -115,11 +115,11 @@ public struct TimestampFormatter: Sendable {
   }
 
   private static func monthAndDay(_ day: CivilDate) -> String {
-    months[Int(day.month) - 1] + " " + String(day.day)
+    "\(months[Int(day.month) - 1]) \(day.day)"
   }
 
   private static func hoursAndMinutes(_ secondOfDay: Int64) -> String {
-    twoDigits(secondOfDay / 3_600) + ":" + twoDigits(secondOfDay / 60 % 60)
+    "\(twoDigits(secondOfDay / 3_600)):\(twoDigits(secondOfDay / 60 % 60))"
   }
 
   /// `2026-11-22 14:33:22.123 +0100`: the date, the time to the millisecond and the zone's offset,
@@ -132,11 +132,16 @@ public struct TimestampFormatter: Sendable {
     let (days, secondOfDay) = (utcSeconds + offset).floorDivided(by: 86_400)
     let day = CivilDate(daysSince1970: days)
     let offsetMinutes = abs(offset) / 60
-    return String(day.year) + "-" + Self.twoDigits(day.month) + "-" + Self.twoDigits(day.day)
-      + " " + Self.twoDigits(secondOfDay / 3_600) + ":" + Self.twoDigits(secondOfDay / 60 % 60)
-      + ":" + Self.twoDigits(secondOfDay % 60) + "." + (fraction < 100 ? "0" : "")
-      + (fraction < 10 ? "0" : "") + String(fraction) + " " + (offset < 0 ? "-" : "+")
-      + Self.twoDigits(offsetMinutes / 60) + Self.twoDigits(offsetMinutes % 60)
+    // Interpolated, not added up: a chain of `+` this long took the type checker too long once
+    // the mutation runner had changed one of them.
+    let calendarDay = "\(day.year)-\(Self.twoDigits(day.month))-\(Self.twoDigits(day.day))"
+    let clock = "\(Self.twoDigits(secondOfDay / 3_600)):\(Self.twoDigits(secondOfDay / 60 % 60))"
+    let seconds = Self.twoDigits(secondOfDay % 60)
+    let thousandths =
+      fraction < 10 ? "00\(fraction)" : fraction < 100 ? "0\(fraction)" : "\(fraction)"
+    let sign = offset < 0 ? "-" : "+"
+    let zone = "\(sign)\(Self.twoDigits(offsetMinutes / 60))\(Self.twoDigits(offsetMinutes % 60))"
+    return "\(calendarDay) \(clock):\(seconds).\(thousandths) \(zone)"
   }
 
   private static func twoDigits(_ value: Int64) -> String {

@@ -26,6 +26,22 @@ struct VerboseLineTests {
         == "\(time) btc-price info: binance delivered 68880.55 in 3 ms\n")
   }
 
+  /// Fractions of a second in 1/1024 s (which a binary number holds exactly) and their
+  /// milliseconds: either side of 10 and of 100.
+  static let fractions: [(inKibi: Int, written: String)] = [
+    (0, "000"), (8, "007"), (10, "009"), (11, "010"), (102, "099"), (103, "100"), (512, "500"),
+  ]
+
+  /// The milliseconds always in three digits.
+  @Test(arguments: fractions)
+  func format_writesTheMillisecondsInThreeDigits(inKibi: Int, written: String) {
+    let at = Date(timeIntervalSince1970: 1_795_356_185 + Double(inKibi) / 1024)
+
+    #expect(
+      VerboseLine.format(.info, "x", at: at, timestamps: .utc(precision: .seconds))
+        == "2026-11-22 14:03:05.\(written) +0000 btc-price info: x\n")
+  }
+
   @Test func format_namesEachLevel() {
     let utc = TimestampFormatter.utc(precision: .seconds)
 
