@@ -12,9 +12,10 @@ public struct OutageNotice: Sendable {
   /// The common reason while no source gives a price, once it has been said; nil otherwise.
   public private(set) var reason: String?
 
-  /// - Parameter threshold: failed ticks in a row before the warning; a run of fewer ticks
-  ///   (`--once`) should pass its own count, so that it too says why.
-  public init(threshold: Int = 3) {
+  /// - Parameter threshold: failed ticks in a row before the warning
+  ///   (``PriceTickLoop/outageThreshold``); a run of fewer ticks (`--once`) passes its own
+  ///   count, so that it too says why.
+  public init(threshold: Int) {
     self.threshold = max(1, threshold)
   }
 
