@@ -24,6 +24,11 @@ struct FormatMoneyUseCaseTests {
       ("-0.001", .eur, "€0.00"),
       ("-1200", .jpy, "-¥1,200"),
       ("68901.23", .usd, "$68,901.23"),
+      // Over 64 bits of minor units: the digits of the rounded value, grouped and padded.
+      ("123456789012345678.9", .usd, "$123,456,789,012,345,678.90"),
+      ("100000000000000000000.005", .eur, "€100,000,000,000,000,000,000.01"),
+      ("-98765432109876543210.4", .jpy, "-¥98,765,432,109,876,543,210"),
+      ("200000000000000000000", .chf, "CHF 200,000,000,000,000,000,000.00"),
     ])
   func format_usesTheCurrencysSymbolAndMinorUnits(
     value: String, currency: Currency, expected: String

@@ -36,6 +36,20 @@ struct SayWhyOnceUseCaseTests {
     #expect(sut.record(failed(.timedOut(after: .seconds(1))))?.contains("in time") == true)
   }
 
+  /// A price that comes back starts the count again: the next outage is said after the whole
+  /// threshold of failed ticks, and counts its own ticks, not the last outage's too.
+  @Test func afterRecovery_theNextOutageCountsFromNothing() {
+    var sut = OutageNotice(threshold: 3)
+    for _ in 1...4 { _ = sut.record(failed(.timedOut(after: .seconds(1)))) }
+    #expect(sut.record(fresh()) == "prices are back (from kraken)")
+
+    #expect(sut.record(failed(.timedOut(after: .seconds(1)))) == nil)
+    #expect(sut.record(failed(.timedOut(after: .seconds(1)))) == nil)
+    #expect(
+      sut.record(failed(.timedOut(after: .seconds(1))))?.hasPrefix(
+        "no source has given a price for 3 ticks:") == true)
+  }
+
   @Test func freshBeforeAnyWarning_saysNothing() {
     var sut = OutageNotice(threshold: 3)
     _ = sut.record(failed(.unreachable("host not found")))
