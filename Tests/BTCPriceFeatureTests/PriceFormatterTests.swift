@@ -50,10 +50,19 @@ struct FormatMoneyUseCaseTests {
       ("0.001", .usd, "+$0.00"),
       ("-1200.4", .jpy, "-¥1,200"),
       ("1234.5", .chf, "+CHF 1,234.50"),
+      ("-0.5", .usd, "-$0.50"),
+      ("0.5", .usd, "+$0.50"),
     ])
   func formatChange_carriesTheSignOfTheDirection(
     value: String, currency: Currency, expected: String
   ) {
     #expect(PriceFormatter.formatChange(Decimal(string: value)!, currency: currency) == expected)
+  }
+
+  /// A plain number keeps its decimals past 64 bits too (the widget's "1.2M" asks for one).
+  @Test func number_overSixtyFourBits_keepsItsDecimals() {
+    #expect(
+      PriceFormatter.number(Decimal(string: "100000000000000000000.25")!, decimals: 1)
+        == "100,000,000,000,000,000,000.3")
   }
 }
