@@ -29,6 +29,10 @@ struct FormatMoneyUseCaseTests {
       ("100000000000000000000.005", .eur, "€100,000,000,000,000,000,000.01"),
       ("-98765432109876543210.4", .jpy, "-¥98,765,432,109,876,543,210"),
       ("200000000000000000000", .chf, "CHF 200,000,000,000,000,000,000.00"),
+      // More significant digits than 64 bits hold take that path too, however small.
+      ("0.1234567890123456789012345", .usd, "$0.12"),
+      ("-0.1234567890123456789012345", .usd, "-$0.12"),
+      ("0.001234567890123456789012345", .usd, "$0.00"),
     ])
   func format_usesTheCurrencysSymbolAndMinorUnits(
     value: String, currency: Currency, expected: String
