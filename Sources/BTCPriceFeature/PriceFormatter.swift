@@ -53,7 +53,8 @@ public enum PriceFormatter {
     if let amount = MinorUnitAmount(value, decimals: decimals) {
       return (amount.negative, amount.text)
     }
-    // Over 64 bits of minor units: from the digits of the rounded value.
+    // Over 64 bits of minor units, or more significant digits than 64 bits hold (a price of
+    // 0.1234567890123456789012345): from the digits of the rounded value.
     let rounded = value.roundedHalfUp(scale: decimals)
     let negative = rounded < 0
     let text = (negative ? -rounded : rounded).plainText
