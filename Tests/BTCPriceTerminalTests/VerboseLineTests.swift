@@ -42,6 +42,19 @@ struct VerboseLineTests {
         == "2026-11-22 14:03:05.\(written) +0000 btc-price info: x\n")
   }
 
+  /// The hour at either end of an hour and of the day (UTC).
+  @Test(arguments: [
+    (1_795_305_599, "2026-11-21 23:59:59.000"), (1_795_305_600, "2026-11-22 00:00:00.000"),
+    (1_795_309_199, "2026-11-22 00:59:59.000"), (1_795_309_200, "2026-11-22 01:00:00.000"),
+  ])
+  func format_writesTheHourAtItsEdges(seconds: Int, written: String) {
+    let at = Date(timeIntervalSince1970: TimeInterval(seconds))
+
+    #expect(
+      VerboseLine.format(.info, "x", at: at, timestamps: .utc(precision: .seconds))
+        == "\(written) +0000 btc-price info: x\n")
+  }
+
   @Test func format_namesEachLevel() {
     let utc = TimestampFormatter.utc(precision: .seconds)
 
