@@ -105,28 +105,29 @@ public enum ExactDecimal {
         index < bytes.count && (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index])
       }
       func next(is byte: UInt8) -> Bool { index < bytes.count && bytes[index] == byte }
+      var written = 0
+      /// Copies the run of digits at `index` after those written so far; returns its length.
+      func takeDigits() -> Int {
+        let start = index
+        while isDigit(index) {
+          digits[written] = bytes[index] - UInt8(ascii: "0")
+          written += 1
+          index += 1
+        }
+        return index - start
+      }
       if next(is: UInt8(ascii: "-")) {
         negative = true
         index += 1
       }
-      let integerStart = index
-      while isDigit(index) {
-        digits[count] = bytes[index] - UInt8(ascii: "0")
-        count += 1
-        index += 1
-      }
-      guard index > integerStart else { return nil }
+      guard takeDigits() > 0 else { return nil }
       if next(is: UInt8(ascii: ".")) {
         index += 1
-        let fractionStart = index
-        while isDigit(index) {
-          digits[count] = bytes[index] - UInt8(ascii: "0")
-          count += 1
-          index += 1
-        }
-        guard index > fractionStart else { return nil }
-        exponent -= index - fractionStart
+        let fraction = takeDigits()
+        guard fraction > 0 else { return nil }
+        exponent -= fraction
       }
+      count = written
       if exponentAllowed, next(is: UInt8(ascii: "e")) || next(is: UInt8(ascii: "E")) {
         index += 1
         var exponentSign = 1
