@@ -83,12 +83,14 @@ enum HTTPDate {
       timeIntervalSince1970: TimeInterval(days * 86_400 + hour * 3_600 + minute * 60 + second))
   }
 
-  /// RFC 9110: a two-digit year more than 50 years in the future is one of the past century.
+  /// RFC 9110: a two-digit year that appears more than 50 years in the future is "the most recent
+  /// year in the past that had the same last two digits". So the year is the latest one ending in
+  /// those digits and no more than 50 years ahead: in 2026, `76` is 2076 and `77` is 1977; in
+  /// 2060, `05` is 2105 (the year's own century alone would give 2005).
   private static func fullYear(_ twoDigits: Int, now: Date) -> Int {
     let days = Int64((now.timeIntervalSince1970 / 86_400).rounded(.down))
-    let thisYear = Int(CivilDate(daysSince1970: days).year)
-    let candidate = thisYear - thisYear % 100 + twoDigits
-    return candidate > thisYear + 50 ? candidate - 100 : candidate
+    let latest = Int(CivilDate(daysSince1970: days).year) + 50
+    return latest - (latest - twoDigits) % 100
   }
 
   private static func number(_ text: Substring, digits: ClosedRange<Int>) -> Int? {

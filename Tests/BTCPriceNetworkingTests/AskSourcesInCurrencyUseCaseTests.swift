@@ -102,6 +102,25 @@ struct AskSourcesInCurrencyUseCaseTests {
     #expect(url.absoluteString == expected)
   }
 
+  /// Coinbase's pair is a path segment: BTC, `-`, then three to five letters. A segment that only
+  /// looks like one is left alone, even when it comes after the real one.
+  @Test(
+    arguments: [
+      ("btc-usd/spot/btc-us", "BTC-EUR/spot/btc-us"),
+      ("btc-usd/spot/btc-abcdef", "BTC-EUR/spot/btc-abcdef"),
+      ("btc-usd/spot/btc-us1", "BTC-EUR/spot/btc-us1"),
+      ("btc-usdcx/spot", "BTC-EUR/spot"),
+    ])
+  func url_setsThePairOnlyInASegmentOfBTCAndThreeToFiveLetters(path: String, expected: String)
+    throws
+  {
+    let base = URL(string: "https://mirror.example/v2/prices/\(path)")!
+
+    let url = try definition("coinbase").url(for: .eur, base: base)
+
+    #expect(url.absoluteString == "https://mirror.example/v2/prices/\(expected)")
+  }
+
   @Test func url_keepsAnOverrideWithoutAPairAsItIsInUSD() throws {
     let base = URL(string: "http://127.0.0.1:8080/my/price")!
 

@@ -81,6 +81,28 @@ struct NoProxyListTests {
     #expect(!list.matches("10.15.255.255"))
   }
 
+  @Test func cidr_endingOneBitIntoAByte_looksAtThatBit() {
+    let list = NoProxyList("10.128.0.0/9")
+    #expect(list.matches("10.200.0.1"))
+    #expect(!list.matches("10.0.0.1"))
+  }
+
+  /// An entry that is neither an address nor a network (curl refuses a prefix past the address's
+  /// bits) matches nothing, not even the address it starts with.
+  @Test(
+    arguments: [
+      ("10.0.0.7/33", "10.0.0.7"),
+      ("10.0.0.7/-1", "10.0.0.7"),
+      ("10.0.0.7/32/1", "10.0.0.7"),
+      ("::00001", "::1"),
+      ("1:2:3:4:5:6:7:8::1::1", "1:2:3:4:5:6:7:8"),
+      ("1:2:3:4:5:6:7:8::", "1:2:3:4:5:6:7:8"),
+      ("0010.0.0.7", "10.0.0.7"),
+    ])
+  func anEntryThatIsNoAddress_matchesNoAddress(entry: String, host: String) {
+    #expect(!NoProxyList(entry).matches(host))
+  }
+
   @Test func cidr_fullLength_isThatOneAddress_andZero_isEveryAddress() {
     #expect(NoProxyList("10.0.0.7/32").matches("10.0.0.7"))
     #expect(!NoProxyList("10.0.0.7/32").matches("10.0.0.8"))
@@ -97,5 +119,17 @@ struct NoProxyListTests {
   @Test func ipv6Address_writtenInFull_matchesItsShortForm() {
     #expect(NoProxyList("2001:db8:0:0:0:0:0:1").matches("2001:db8::1"))
     #expect(!NoProxyList("2001:db8:0:0:0:0:0:1").matches("2001:db8::2"))
+    #expect(!NoProxyList("2001:db8:0:0:0:0:0:1").matches("2001:db8::"))
+  }
+
+  /// RFC 4291 lets `::` stand for a single group of zeros too (RFC 5952 only advises against it).
+  @Test func ipv6Address_withOneGroupShortened_matchesItsOtherForms() {
+    #expect(NoProxyList("2001:db8:0:0:0:0::1").matches("2001:db8::1"))
+    #expect(NoProxyList("2001:db8::1").matches("2001:db8:0:0:0:0::1"))
+  }
+
+  @Test func ipv6Network_comparesTheHighByteOfEachGroup() {
+    #expect(NoProxyList("fd00::/8").matches("fd12::1"))
+    #expect(!NoProxyList("fd00::/8").matches("fc00::1"))
   }
 }

@@ -134,9 +134,13 @@ struct SourceAdviceTests {
     #expect(
       PriceSourceDefinition.binance.advice(
         for: .rateLimited(status: 418, retryAfter: .seconds(600), message: nil),
-        coolDown: .seconds(600), apiKeyGiven: false)?.text
-        == "binance has banned this address (HTTP 418); not asking it again for 10 min, as it asked."
-    )
+        coolDown: .seconds(600), apiKeyGiven: false)
+        == SourceAdvice(
+          status: 418,
+          text:
+            "binance has banned this address (HTTP 418); not asking it again for 10 min, as it asked."
+        ),
+      "a run warns once per source and status: a ban's is 418")
   }
 
   @Test(arguments: [

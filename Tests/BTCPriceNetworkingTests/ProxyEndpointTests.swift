@@ -50,6 +50,7 @@ struct ProxyEndpointTests {
     ),
     ("http://:8080", "the proxy URL names no host"),
     ("http://p:99999", "the proxy URL has a port out of range"),
+    ("http://p:65536", "the proxy URL has a port out of range"),
     ("http://p:0", "the proxy URL has a port out of range"),
   ])
   func unusableURL_saysWhatIsWrong(text: String, words: String) {

@@ -180,6 +180,15 @@ struct ReadStreamMessagesUseCaseTests {
       #"{"event":"error","msg":"channel:tickers,instId:LTC-USD doesn't exist","code":"60018"}"#,
       "code 60018: channel:tickers,instId:LTC-USD doesn't exist"
     ),
+    // 60 characters are kept whole; at 61 the 60th is followed by "…".
+    (
+      #"{"event":"error","msg":"mmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmm.","code":"60018"}"#,
+      "code 60018: mmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmm."
+    ),
+    (
+      #"{"event":"error","msg":"mmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmm.","code":"60018"}"#,
+      "code 60018: mmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmm…"
+    ),
   ])
   func okx_endsARefusedSubscriptionWithItsReason(message: String, reason: String) {
     #expect(throws: PriceStreamError.subscriptionRefused(reason)) { try read(.okx, message) }

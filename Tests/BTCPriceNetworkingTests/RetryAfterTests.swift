@@ -15,6 +15,7 @@ struct RetryAfterTests {
     "Sun, 06 Nov 1994 08:51:37 GMT",  // IMF-fixdate
     "Sunday, 06-Nov-94 08:51:37 GMT",  // obsolete RFC 850
     "Sun Nov  6 08:51:37 1994",  // obsolete asctime
+    "Sun Nov 06 08:51:37 1994",  // asctime's day in two digits
   ])
   func parse_readsEveryHTTPDateFormAsTimeFromNow(text: String) {
     #expect(RetryAfter.parse(text, now: now) == .seconds(120))
@@ -22,6 +23,15 @@ struct RetryAfterTests {
 
   @Test func parse_takesADateInThePastAsNow() {
     #expect(RetryAfter.parse("Sun, 06 Nov 1994 08:00:00 GMT", now: now) == .zero)
+  }
+
+  @Test func parse_takesADateUnderASecondPastAsNow() {
+    let halfASecondLater = now.addingTimeInterval(0.5)
+    #expect(RetryAfter.parse("Sun, 06 Nov 1994 08:49:37 GMT", now: halfASecondLater) == .zero)
+  }
+
+  @Test func parse_waitsForADateOneSecondAhead() {
+    #expect(RetryAfter.parse("Sun, 06 Nov 1994 08:49:38 GMT", now: now) == .seconds(1))
   }
 
   @Test func parse_capsAbsurdValuesAtAWeek() {
@@ -46,6 +56,27 @@ struct RetryAfterTests {
     #expect(RetryAfter.parse("Sunday, 06-Nov-94 08:49:37 GMT", now: in2026) == .zero)
     // 2076 is exactly 50 years on, so still this century: beyond a week, capped.
     #expect(RetryAfter.parse("Sunday, 22-Nov-76 14:03:05 GMT", now: in2026) == RetryAfter.longest)
+    #expect(RetryAfter.parse("Monday, 22-Nov-77 14:03:05 GMT", now: in2026) == .zero)
+  }
+
+  /// Past 2050 the fifty years reach into the next century: in 2060, `05` is 2105, not 2005.
+  @Test func parse_readsATwoDigitYearOfTheNextCenturyAsAhead() {
+    let in2060 = Date(timeIntervalSince1970: 2_853_273_600)  // 2060-06-01 00:00:00 UTC
+    #expect(RetryAfter.parse("Monday, 01-Jun-05 00:00:00 GMT", now: in2060) == RetryAfter.longest)
+    #expect(RetryAfter.parse("Monday, 01-Jun-59 00:00:00 GMT", now: in2060) == .zero)
+  }
+
+  /// The fifty years count from today's date in GMT, even seconds either side of New Year.
+  @Test func parse_readsATwoDigitYearFromTodaysYear_atTheTurnOfTheYear() {
+    let lastSecondsOf1999 = Date(timeIntervalSince1970: 946_684_790)  // 1999-12-31 23:59:50
+    let firstSecondsOf2000 = Date(timeIntervalSince1970: 946_684_830)  // 2000-01-01 00:00:30
+    let text = "Saturday, 01-Jan-50 00:00:00 GMT"
+    #expect(RetryAfter.parse(text, now: lastSecondsOf1999) == .zero, "1950")
+    #expect(RetryAfter.parse(text, now: firstSecondsOf2000) == RetryAfter.longest, "2050")
+  }
+
+  @Test func parse_takesTheLastHourOfTheDay() {
+    #expect(RetryAfter.parse("Sun, 06 Nov 1994 23:00:00 GMT", now: now) == .seconds(51_023))
   }
 
   @Test(arguments: [
@@ -61,11 +92,26 @@ struct RetryAfterTests {
     "Sun Nov  6 08:49 1994",  // seconds missing
     "Sun, 06 Nov 1994 08:60:00 GMT",  // no minute 60
     "Sun, 06 Nov 1994 08:49:61 GMT",  // no second 61
+    "Sun, 06 Nov 1994 008:49:37 GMT",
+    "Sun, 06 Nov 1994 08:9:37 GMT",  // two-digit minutes
+    "Sun, 06 Nov 1994 08:049:37 GMT",
+    "Sun, 06 Nov 1994 08:49:7 GMT",  // and seconds
+    "Sun, 06 Nov 1994 08:49:037 GMT",
     "Sun, 00 Nov 1994 08:49:37 GMT",  // no day 0
     "Sun, 06 Nov 1994 8:49:37 GMT",  // two-digit hours
     "Sun, 06-Nov-94 08:49:37 GMT",  // RFC 850 spells the day out
     "Sunday, 06-Nov-94 08:49:37 UTC",  // in GMT too
     "Sunday Nov  6 08:49:37 1994",  // asctime abbreviates it
+    "Sun, 06 Nov 994 08:49:37 GMT",  // four-digit years, not three
+    "Sun, 06 Nov 01994 08:49:37 GMT",  // nor five
+    "Sun, 006 Nov 1994 08:49:37 GMT",  // two-digit days, not three
+    "Sunday, 06-Nov-4 08:49:37 GMT",  // RFC 850's years have two digits, not one
+    "Sunday, 06-Nov-094 08:49:37 GMT",  // nor three
+    "Sunday, 6-Nov-94 08:49:37 GMT",  // and its days two
+    "Sunday, 006-Nov-94 08:49:37 GMT",
+    "Sun Nov  6 08:49:37 994",  // asctime's years have four digits
+    "Sun Nov  6 08:49:37 01994",
+    "Sun Nov 006 08:49:37 1994",  // and its days one or two
   ])
   func parse_rejectsAnythingElse(text: String) {
     #expect(RetryAfter.parse(text, now: now) == nil)
