@@ -29,10 +29,9 @@ extension CandleSourceDefinition.Endpoint {
 /// open, high, low and close as strings. The answer does not name its symbol: the URL alone
 /// decides the pair.
 public enum BinanceCandles {
-  /// Its intervals this build asks for, by period.
+  /// Its intervals this build asks for, by period: the three ranges' own (``ChartRange/period``).
   static let intervals: [Duration: String] = [
-    .seconds(300): "5m", .seconds(3_600): "1h", .seconds(4 * 3_600): "4h",
-    .seconds(6 * 3_600): "6h", .seconds(86_400): "1d",
+    .seconds(300): "5m", .seconds(3_600): "1h", .seconds(6 * 3_600): "6h",
   ]
 
   public static func map(_ response: BTCHTTPResponse, pair: MarketPair, period: Duration)

@@ -14,7 +14,7 @@ extension CandleSourceDefinition.Endpoint {
     pairPlacement: .pathSegment(separator: ""),
     // Its steps are 60, 180, 300, 900, 1800, 3600, 7200, 14400, 21600, 43200, 86400 and 259200
     // seconds; these are the ones a range asks for.
-    periods: [.seconds(300), .seconds(3_600), .seconds(21_600), .seconds(86_400)],
+    periods: [.seconds(300), .seconds(3_600), .seconds(21_600)],
     query: { period, count, _ in
       [("step", String(period.components.seconds)), ("limit", String(min(count, 1_000)))]
     },

@@ -21,7 +21,7 @@ extension CandleSourceDefinition.Endpoint {
     pairPlacement: .pathSegment(separator: "-"),
     // Its granularities are 60, 300, 900, 3600, 21600 and 86400 seconds; these are the ones a
     // range asks for.
-    periods: [.seconds(300), .seconds(3_600), .seconds(21_600), .seconds(86_400)],
+    periods: [.seconds(300), .seconds(3_600), .seconds(21_600)],
     // Without start and end it sends the 300 candles that end now: more than any range needs
     // (25 hours of 5 minutes, 12½ days of hours, 75 days of 6 hours).
     query: { period, _, _ in [("granularity", String(period.components.seconds))] },

@@ -15,7 +15,7 @@ extension CandleSourceDefinition.Endpoint {
     pairPlacement: .query("pair"),
     // Its intervals are 1, 5, 15, 30, 60, 240, 1440, 10080 and 21600 minutes; no 6 hours, so the
     // month is drawn from 4-hour candles.
-    periods: [.seconds(300), .seconds(3_600), .seconds(4 * 3_600), .seconds(86_400)],
+    periods: [.seconds(300), .seconds(3_600), .seconds(4 * 3_600)],
     query: { period, count, now in
       let since = Int64(now.timeIntervalSince1970) - Int64(count) * period.components.seconds
       return [("interval", String(period.components.seconds / 60)), ("since", String(since))]

@@ -31,8 +31,7 @@ public enum OKXCandles {
   /// Its bars this build asks for, by period: the 6-hour one on UTC's grid (`6Hutc`), as every
   /// other exchange's (OKX's plain `6H` opens on Hong Kong time).
   static let bars: [Duration: String] = [
-    .seconds(300): "5m", .seconds(3_600): "1H", .seconds(4 * 3_600): "4H",
-    .seconds(6 * 3_600): "6Hutc", .seconds(86_400): "1Dutc",
+    .seconds(300): "5m", .seconds(3_600): "1H", .seconds(6 * 3_600): "6Hutc",
   ]
 
   public static func map(_ response: BTCHTTPResponse, pair: MarketPair, period: Duration)
