@@ -271,6 +271,38 @@ struct MapCandlePayloadsTests {
     }
   }
 
+  /// A time is a whole number of at most 16 digits (leading zeros count), before the year 3000.
+  @Test(arguments: [
+    ("0", 0), ("0001795355700000", 1_795_355_700),
+  ])
+  func aCandleTime_ofOneToSixteenDigits_isRead(text: String, seconds: Int) throws {
+    let body = #"{"code":"0","msg":"","data":[["\#(text)","1","1","1","1","1","1","1","1"]]}"#
+
+    let candles = try OKXCandles.map(response(body), pair: okxUSD, period: Self.fiveMinutes)
+
+    #expect(candles.map(\.start) == [Date(timeIntervalSince1970: TimeInterval(seconds))])
+  }
+
+  @Test func aCandleTime_ofSeventeenDigits_isRefused() {
+    let body =
+      #"{"code":"0","msg":"","data":[["00001795355700000","1","1","1","1","1","1","1","1"]]}"#
+
+    expectInvalidData("is not a time") {
+      try OKXCandles.map(response(body), pair: okxUSD, period: Self.fiveMinutes)
+    }
+  }
+
+  @Test func aCandleTime_isReadUpToTheYear3000_andRefusedFromIt() throws {
+    let lastSecond = try CoinbaseCandles.map(
+      response("[[32503679999,1,1,1,1,1]]"), pair: coinbaseUSD, period: Self.hour)
+    #expect(lastSecond.map(\.start) == [Date(timeIntervalSince1970: 32_503_679_999)])
+
+    expectInvalidData("candle time 32503680000 is not a time") {
+      try CoinbaseCandles.map(
+        response("[[32503680000,1,1,1,1,1]]"), pair: coinbaseUSD, period: Self.hour)
+    }
+  }
+
   @Test func aPageThatIsNotJSON_isInvalidData() {
     expectInvalidData("malformed JSON") {
       try CoinbaseCandles.map(
