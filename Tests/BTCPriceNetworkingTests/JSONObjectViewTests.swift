@@ -1,11 +1,12 @@
 import BTCPriceNetworking
+import BTCPriceTestSupport
 import Foundation
 import Testing
 
 /// The view a stream message is read through must refuse exactly the documents the full parser
 /// refuses and give every member exactly as the full parser builds it: the checks below compare
 /// the two on real-shaped messages and on every one-byte damage of them.
-@Suite("Read a JSON object for the members asked for")
+@Suite("Read a JSON object for the members asked for", .hangLimit(.seconds(10)))
 struct JSONObjectViewTests {
   /// One message of each stream's shape, with nesting, arrays, numbers, literals and escapes.
   static let messages = [
@@ -75,6 +76,22 @@ struct JSONObjectViewTests {
 
     #expect(try JSONObjectView(text)["p"] == .string("2.00"))
     #expect(try JSONValue.parse(Data(text.utf8))["p"] == .string("2.00"))
+  }
+
+  @Test func view_comparesEveryByteOfAKey() throws {
+    let view = try JSONObjectView(#"{"price":"1","prize":"2"}"#)
+
+    #expect(view["price"] == .string("1"))
+    #expect(view["prize"] == .string("2"))
+    #expect(view["prime"] == nil)
+  }
+
+  /// A byte order mark before the document is allowed (RFC 8259 §8.1 lets a parser ignore it).
+  @Test func view_readsADocumentAfterAByteOrderMark_asTheFullParserDoes() throws {
+    let text = "\u{FEFF}{\"p\":\"68901.23\"}"
+
+    #expect(try JSONObjectView(text)["p"] == .string("68901.23"))
+    #expect(try JSONValue.parse(Data(text.utf8))["p"] == .string("68901.23"))
   }
 
   @Test func view_matchesAKeyWrittenWithAnEscape() throws {
