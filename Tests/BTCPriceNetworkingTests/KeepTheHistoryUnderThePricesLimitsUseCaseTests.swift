@@ -47,6 +47,22 @@ struct KeepTheHistoryUnderThePricesLimitsUseCaseTests {
     #expect(client.paths == ["/products/BTC-USD/candles", "/v2/prices/BTC-USD/spot"])
   }
 
+  @Test func aLimitTheCandlesMeetAtTheirOwnHost_isKeptForTheNextRun() async throws {
+    let store = InMemorySourceLimitStore()
+    let limited = PathRoutedClient([
+      "/products/BTC-USD/candles": .init(status: 429, body: #"{"message":"slow down"}"#)
+    ])
+    _ = try await #require(makeSUT(client: limited, store: store, sources: [.coinbase]).history)
+      .refreshIfDue(.day)
+
+    let nextRun = PathRoutedClient([:])
+    _ = try await #require(makeSUT(client: nextRun, store: store, sources: [.coinbase]).history)
+      .refreshIfDue(.day)
+
+    #expect(store.stored.map(\.endpoint) == ["https://api.exchange.coinbase.com"])
+    #expect(nextRun.paths.isEmpty, "the next run waits out the limit")
+  }
+
   @Test func aBanKeptForTheEndpoint_holdsForItsCandles() async throws {
     let store = InMemorySourceLimitStore(stored: [
       SourceLimit(
