@@ -100,6 +100,28 @@ struct TickThroughStreamsUseCaseTests {
     #expect(clock.elapsed == .milliseconds(40))
   }
 
+  /// Streams that never speak are waited for the whole limit, in steps of 20 ms, and no longer.
+  @Test func firstTick_waitsItsWholeLimitAndNoLonger_forStreamsThatNeverSpeak() async throws {
+    let clock = SteppedTestClock()
+    let (pipeline, _, _) = makeSUT(stream: true, clock: clock)
+    let finished = Locked(false)
+    let waiting = Task {
+      await pipeline.waitForFirstStreamPrice(atMost: .milliseconds(100))
+      finished.withValue { $0 = true }
+    }
+
+    for step in 1...5 {
+      await clock.advance(to: .milliseconds(20 * Int64(step)), afterSleeps: step)
+    }
+    await waitUntil({ finished.value || clock.sleepsStarted > 5 })
+
+    #expect(finished.value, "the wait ended at its limit")
+    #expect(clock.sleepsStarted == 5, "five steps of 20 ms, not a sixth")
+    #expect(clock.elapsed == .milliseconds(100))
+    waiting.cancel()
+    await waiting.value
+  }
+
   private func makeSUT(
     stream: Bool, connector: Bool = true, scripted: ScriptedConnector? = nil,
     sources: [PriceSourceDefinition] = [.binance, .coinbase],
