@@ -75,8 +75,9 @@ struct RetryAfterTests {
     #expect(RetryAfter.parse(text, now: firstSecondsOf2000) == RetryAfter.longest, "2050")
   }
 
-  @Test func parse_takesTheLastHourOfTheDay() {
+  @Test func parse_takesTheLastHourAndMinuteOfTheDay() {
     #expect(RetryAfter.parse("Sun, 06 Nov 1994 23:00:00 GMT", now: now) == .seconds(51_023))
+    #expect(RetryAfter.parse("Sun, 06 Nov 1994 23:59:59 GMT", now: now) == .seconds(54_622))
   }
 
   @Test(arguments: [
