@@ -35,6 +35,26 @@ struct KeepAQuietStreamOpenUseCaseTests {
     await task.value
   }
 
+  /// The limit is twice the bound at which ticks stop reading the stream, and never under 5 s:
+  /// Bitstamp's 30 s bound gives a minute.
+  @Test(arguments: [(Duration.seconds(2), Duration.seconds(5)), (.seconds(4), .seconds(8))])
+  func run_asksAtTwiceTheSilenceBound_neverUnderFiveSeconds(bound: Duration, limit: Duration)
+    async
+  {
+    let (runner, clock, connector, events) = makeSUT(replies: ["ping": "pong"], silenceBound: bound)
+    let task = Task { await runner.run() }
+    await waitUntil { events.value.contains(.connected(Self.source)) }
+
+    await clock.advance(to: limit - .milliseconds(1), afterSleeps: 1)
+    for _ in 0..<1_000 { await Task.yield() }
+    #expect(connector.sent(toHost: Self.host).isEmpty, "asked before its limit")
+    #expect(clock.sleepsStarted == 1)
+    await clock.advance(to: limit)
+    await waitUntil { connector.sent(toHost: Self.host) == ["ping"] }
+    task.cancel()
+    await task.value
+  }
+
   @Test func run_dropsAConnectionThatLeavesItsKeepAliveUnanswered_oneLimitLater() async {
     let (runner, clock, connector, events) = makeSUT(replies: [:])
     let task = Task { await runner.run() }
@@ -92,7 +112,9 @@ struct KeepAQuietStreamOpenUseCaseTests {
   private static let trade = #"{"price":"68901.23"}"#
 
   /// An exchange whose stream wants `ping` on a quiet connection and answers `pong`.
-  private static func definition(keepAlive: Bool) -> PriceSourceDefinition {
+  private static func definition(
+    keepAlive: Bool, silenceBound: Duration = .milliseconds(2_500)
+  ) -> PriceSourceDefinition {
     PriceSourceDefinition(
       source: source, defaultURL: URL(string: "https://rest.quiet.example/ticker/BTC-USD")!,
       markets: [.usd: MarketPair(request: "BTC-USD", answers: ["BTC-USD"])],
@@ -100,7 +122,7 @@ struct KeepAQuietStreamOpenUseCaseTests {
       map: { _, _ throws(PriceSourceError) in throw .invalidData("not asked") },
       stream: PriceStreamDefinition(
         defaultURL: URL(string: "wss://\(host)/ws")!, markets: [.usd: "BTC-USD"],
-        silenceBound: .milliseconds(2_500), subscriptions: { _ in [] },
+        silenceBound: silenceBound, subscriptions: { _ in [] },
         keepAlive: keepAlive ? .init(message: "ping", plainReply: "pong") : nil,
         read: { json, _ throws(PriceStreamError) in
           guard let price = json["price"]?.stringValue, let value = Decimal(string: price) else {
@@ -110,7 +132,9 @@ struct KeepAQuietStreamOpenUseCaseTests {
         }))
   }
 
-  private func makeSUT(replies: [String: String]) -> (
+  private func makeSUT(
+    replies: [String: String], silenceBound: Duration = .milliseconds(2_500)
+  ) -> (
     PriceStreamRunner, SteppedTestClock, TestWebSocketConnector, Locked<[PriceStreamEvent]>
   ) {
     let clock = SteppedTestClock()
@@ -119,7 +143,8 @@ struct KeepAQuietStreamOpenUseCaseTests {
       greetings: [Self.host: [Self.trade]], replies: replies)
     let events = Locked<[PriceStreamEvent]>([])
     let runner = PriceStreamRunner(
-      endpoint: try! Self.definition(keepAlive: true).streamEndpoint(for: .usd),
+      endpoint: try! Self.definition(keepAlive: true, silenceBound: silenceBound)
+        .streamEndpoint(for: .usd),
       connector: connector, board: board, clock: clock, random: { 0 },
       onEvent: { event in events.withValue { $0.append(event) } })
     return (runner, clock, connector, events)
