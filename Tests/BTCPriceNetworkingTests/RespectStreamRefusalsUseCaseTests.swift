@@ -100,6 +100,22 @@ struct RespectStreamRefusalsUseCaseTests {
     await task.value
   }
 
+  /// A limit that ran out as it was handed over (`SourceLimits` reads it to the millisecond) is
+  /// no rest: the stream connects without a word about resting.
+  @Test func anInheritedLimitWithNothingLeft_connectsAtOnce_withoutResting() async {
+    let cause = PriceSourceError.httpStatus(451, message: "the stream's upgrade was refused")
+    let (runner, _, connector, events, _) = makeSUT(
+      scripts: [.init(messages: [], then: .waitForCancellation)],
+      inherited: .init(remaining: .zero, cause: cause))
+    let task = Task { await runner.run() }
+
+    await waitUntil { connector.attempts == 1 }
+
+    #expect(!events.value.contains { if case .resting = $0 { true } else { false } })
+    task.cancel()
+    await task.value
+  }
+
   @Test func streamRefusal451_leavesTheExchangesRESTAlone_andBothLimitsOutliveTheRun() async throws
   {
     let store = InMemorySourceLimitStore()
