@@ -41,6 +41,55 @@ struct KeepAStreamConnectedUseCaseTests {
     await task.value
   }
 
+  /// Each failure doubles the wait (250 ms, 500 ms with the jitter at 0), and a connection that
+  /// delivered starts it again, however it ended.
+  @Test func run_startsTheBackOffAgain_afterAConnectionThatDelivered() async {
+    let (runner, _, clock, _, events) = makeSUT(scripts: [
+      .init(messages: [], then: .end(.closed(code: 1001))),
+      .init(messages: [], then: .end(.closed(code: 1001))),
+      .init(messages: [trade("68901.23")], then: .end(.closed(code: 1001))),
+      .init(messages: [], then: .waitForCancellation),
+    ])
+    let task = Task { await runner.run() }
+
+    await waitUntil { backOffs(events).count == 1 }
+    await clock.advance(to: .milliseconds(250))
+    await waitUntil { backOffs(events).count == 2 }
+    await clock.advance(to: .milliseconds(750))
+    await waitUntil { backOffs(events).count == 3 }
+
+    #expect(backOffs(events) == [.milliseconds(250), .milliseconds(500), .milliseconds(250)])
+    #expect(events.value.first == .connecting(.binance, runner.url), "said before each attempt")
+    task.cancel()
+    await task.value
+  }
+
+  /// A connection handed over (the exchange announced its shutdown) is no failure: the next
+  /// failure waits the first back-off again.
+  @Test func run_startsTheBackOffAgain_afterAHandOver() async {
+    let (runner, _, clock, _, events) = makeSUT(scripts: [
+      .init(messages: [], then: .end(.closed(code: 1001))),
+      .init(messages: [], then: .end(.closed(code: 1001))),
+      .init(
+        messages: [trade("68901.23"), .text(FakeStreamMessage.binanceServerShutdown)],
+        then: .waitForCancellation),
+      .init(messages: [], then: .end(.closed(code: 1001))),
+      .init(messages: [], then: .waitForCancellation),
+    ])
+    let task = Task { await runner.run() }
+
+    await waitUntil { backOffs(events).count == 1 }
+    await clock.advance(to: .milliseconds(250))
+    await waitUntil { backOffs(events).count == 2 }
+    await clock.advance(to: .milliseconds(750))
+    await waitUntil { backOffs(events).count == 3 }
+
+    #expect(events.value.contains(.handingOver(.binance)))
+    #expect(backOffs(events) == [.milliseconds(250), .milliseconds(500), .milliseconds(250)])
+    task.cancel()
+    await task.value
+  }
+
   @Test func run_dropsAConnectionThatSendsJunkWithATypedError() async {
     let (runner, board, _, _, events) = makeSUT(scripts: [
       .init(messages: [.text("<html>oops</html>")], then: .waitForCancellation)
@@ -199,6 +248,10 @@ struct KeepAStreamConnectedUseCaseTests {
   }
 
   // MARK: Helpers
+
+  private func backOffs(_ events: Locked<[PriceStreamEvent]>) -> [Duration] {
+    events.value.compactMap { if case .backingOff(_, let delay) = $0 { delay } else { nil } }
+  }
 
   private func trade(_ price: String) -> WebSocketInbound {
     .text(#"{"e":"trade","s":"BTCUSDT","p":""# + price + #""}"#)
