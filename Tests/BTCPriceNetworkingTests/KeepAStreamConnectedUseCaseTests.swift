@@ -221,6 +221,37 @@ struct KeepAStreamConnectedUseCaseTests {
     await task.value
   }
 
+  /// Stopped at the very moment it hands a connection over (before the next one opens), the run
+  /// still closes the connection it was letting go.
+  @Test func run_stoppedAsItHandsOver_closesTheConnectionItWasLettingGo() async {
+    let connector = ScriptedConnector(scripts: [
+      .init(
+        messages: [trade("68901.23"), .text(FakeStreamMessage.binanceServerShutdown)],
+        then: .waitForCancellation)
+    ])
+    let running = Locked<Task<Void, Never>?>(nil)
+    let clock = SteppedTestClock()
+    let runner = PriceStreamRunner(
+      endpoint: try! PriceSourceDefinition.binance.streamEndpoint(for: .usd), connector: connector,
+      board: StreamPriceBoard(clock: clock, now: { Date(timeIntervalSince1970: 1_795_356_185) }),
+      clock: clock, random: { 0 },
+      onEvent: { event in
+        if event == .handingOver(.binance) { running.value?.cancel() }
+      })
+    let started = Locked(false)
+    running.withValue { task in
+      task = Task {
+        while !started.value { await Task.yield() }
+        await runner.run()
+      }
+    }
+    started.withValue { $0 = true }
+    await running.value?.value
+
+    #expect(connector.attempts == 1, "no next connection was opened")
+    #expect(connector.cancellations == 1, "the one handed over was closed")
+  }
+
   @Test func run_handsOverAConnectionAtItsAgeLimitBeforeTheServerCutsIt() async {
     let (runner, board, clock, connector, events) = makeSUT(
       scripts: [
