@@ -34,6 +34,11 @@ public struct PriceStreamRunner: Sendable {
   private let onRefusal: @Sendable (PriceSourceError, Duration) -> Void
   private let onEvent: @Sendable (PriceStreamEvent) -> Void
 
+  /// The age at which a connection is handed over unless told otherwise: ten minutes before
+  /// Binance ends every connection at 24 hours (docs/STREAMS.md), so the next one is open and
+  /// priced before the cut.
+  public static let handOverAge = Duration.seconds(24 * 3600) - .seconds(10 * 60)
+
   /// - Parameters:
   ///   - maximumAge: hand the connection over once it is this old; nil keeps it for ever.
   ///   - inheritedLimit: a refusal of this stream an earlier run kept, still in force.
@@ -42,7 +47,7 @@ public struct PriceStreamRunner: Sendable {
   public init(
     endpoint: PriceStreamEndpoint, connector: any WebSocketConnector, board: StreamPriceBoard,
     clock: any Clock<Duration>, backoff: ReconnectBackoff = ReconnectBackoff(),
-    maximumAge: Duration? = .seconds(23 * 3600 + 50 * 60),
+    maximumAge: Duration? = PriceStreamRunner.handOverAge,
     random: @escaping @Sendable () -> Double = { Double.random(in: 0...1) },
     inheritedLimit: PriceSourceChain.InheritedLimit? = nil,
     policy: CircuitBreakerPolicy = .standard,

@@ -252,6 +252,12 @@ struct KeepAStreamConnectedUseCaseTests {
     #expect(connector.cancellations == 1, "the one handed over was closed")
   }
 
+  /// Binance cuts a connection at 24 hours; the runners of a run (the stream set passes no age of
+  /// its own) hand theirs over ten minutes before.
+  @Test func aConnectionsAgeLimit_isTenMinutesShortOfBinancesDailyCut() {
+    #expect(PriceStreamRunner.handOverAge == .seconds(86_400 - 600))
+  }
+
   @Test func run_handsOverAConnectionAtItsAgeLimitBeforeTheServerCutsIt() async {
     let (runner, board, clock, connector, events) = makeSUT(
       scripts: [
@@ -289,7 +295,7 @@ struct KeepAStreamConnectedUseCaseTests {
   }
 
   private func makeSUT(
-    scripts: [ScriptedConnector.Script], maximumAge: Duration? = .seconds(23 * 3600 + 50 * 60)
+    scripts: [ScriptedConnector.Script], maximumAge: Duration? = PriceStreamRunner.handOverAge
   ) -> (
     PriceStreamRunner, StreamPriceBoard, SteppedTestClock, ScriptedConnector,
     Locked<[PriceStreamEvent]>
