@@ -270,10 +270,10 @@ struct KeepAStreamConnectedUseCaseTests {
     let task = Task { await runner.run() }
     await waitUntil { events.value.contains(.connected(.binance)) }
 
-    // Past the age limit (4 s) and short of the silence limit (5 s after the trade at 0 s): at
+    // At the age limit exactly (4 s), short of the silence limit (5 s after the trade at 0 s): at
     // 5 s both were due at once, and the watchdog, woken for the hand-over, sometimes found the
     // clock already at 5 s and dropped the connection as silent instead (1 run in 12).
-    await clock.advance(to: .milliseconds(4_500), afterSleeps: 1)
+    await clock.advance(to: .seconds(4), afterSleeps: 1)
     await waitUntil { board.entry(for: .binance).quote?.value == Decimal(string: "68902.00")! }
     await waitUntil { connector.cancellations == 1 }
 
