@@ -45,20 +45,15 @@ struct KeepAStreamConnectedUseCaseTests {
   /// delivered starts it again, however it ended.
   @Test func run_startsTheBackOffAgain_afterAConnectionThatDelivered() async {
     let (runner, _, clock, _, events) = makeSUT(scripts: [
-      .init(messages: [], then: .end(.closed(code: 1001))),
-      .init(messages: [], then: .end(.closed(code: 1001))),
+      Self.failing, Self.failing,
       .init(messages: [trade("68901.23")], then: .end(.closed(code: 1001))),
       .init(messages: [], then: .waitForCancellation),
     ])
     let task = Task { await runner.run() }
 
-    await waitUntil { backOffs(events).count == 1 }
-    await clock.advance(to: .milliseconds(250))
-    await waitUntil { backOffs(events).count == 2 }
-    await clock.advance(to: .milliseconds(750))
-    await waitUntil { backOffs(events).count == 3 }
-
-    #expect(backOffs(events) == [.milliseconds(250), .milliseconds(500), .milliseconds(250)])
+    #expect(
+      await threeBackOffs(clock, events)
+        == [.milliseconds(250), .milliseconds(500), .milliseconds(250)])
     #expect(events.value.first == .connecting(.binance, runner.url), "said before each attempt")
     task.cancel()
     await task.value
@@ -68,24 +63,19 @@ struct KeepAStreamConnectedUseCaseTests {
   /// failure waits the first back-off again.
   @Test func run_startsTheBackOffAgain_afterAHandOver() async {
     let (runner, _, clock, _, events) = makeSUT(scripts: [
-      .init(messages: [], then: .end(.closed(code: 1001))),
-      .init(messages: [], then: .end(.closed(code: 1001))),
+      Self.failing, Self.failing,
       .init(
         messages: [trade("68901.23"), .text(FakeStreamMessage.binanceServerShutdown)],
         then: .waitForCancellation),
-      .init(messages: [], then: .end(.closed(code: 1001))),
+      Self.failing,
       .init(messages: [], then: .waitForCancellation),
     ])
     let task = Task { await runner.run() }
 
-    await waitUntil { backOffs(events).count == 1 }
-    await clock.advance(to: .milliseconds(250))
-    await waitUntil { backOffs(events).count == 2 }
-    await clock.advance(to: .milliseconds(750))
-    await waitUntil { backOffs(events).count == 3 }
-
+    #expect(
+      await threeBackOffs(clock, events)
+        == [.milliseconds(250), .milliseconds(500), .milliseconds(250)])
     #expect(events.value.contains(.handingOver(.binance)))
-    #expect(backOffs(events) == [.milliseconds(250), .milliseconds(500), .milliseconds(250)])
     task.cancel()
     await task.value
   }
@@ -224,17 +214,13 @@ struct KeepAStreamConnectedUseCaseTests {
   /// Stopped at the very moment it hands a connection over (before the next one opens), the run
   /// still closes the connection it was letting go.
   @Test func run_stoppedAsItHandsOver_closesTheConnectionItWasLettingGo() async {
-    let connector = ScriptedConnector(scripts: [
-      .init(
-        messages: [trade("68901.23"), .text(FakeStreamMessage.binanceServerShutdown)],
-        then: .waitForCancellation)
-    ])
     let running = Locked<Task<Void, Never>?>(nil)
-    let clock = SteppedTestClock()
-    let runner = PriceStreamRunner(
-      endpoint: try! PriceSourceDefinition.binance.streamEndpoint(for: .usd), connector: connector,
-      board: StreamPriceBoard(clock: clock, now: { Date(timeIntervalSince1970: 1_795_356_185) }),
-      clock: clock, random: { 0 },
+    let (runner, _, _, connector, _) = makeSUT(
+      scripts: [
+        .init(
+          messages: [trade("68901.23"), .text(FakeStreamMessage.binanceServerShutdown)],
+          then: .waitForCancellation)
+      ],
       onEvent: { event in
         if event == .handingOver(.binance) { running.value?.cancel() }
       })
@@ -286,8 +272,24 @@ struct KeepAStreamConnectedUseCaseTests {
 
   // MARK: Helpers
 
-  private func backOffs(_ events: Locked<[PriceStreamEvent]>) -> [Duration] {
-    events.value.compactMap { if case .backingOff(_, let delay) = $0 { delay } else { nil } }
+  /// A connection that ends at once, having delivered nothing.
+  private static let failing = ScriptedConnector.Script(
+    messages: [], then: .end(.closed(code: 1001)))
+
+  /// The first three back-offs, each waited out on `clock` (250 ms, then 500 ms, with the jitter
+  /// at 0) so that the next attempt is made.
+  private func threeBackOffs(
+    _ clock: SteppedTestClock, _ events: Locked<[PriceStreamEvent]>
+  ) async -> [Duration] {
+    func backOffs() -> [Duration] {
+      events.value.compactMap { if case .backingOff(_, let delay) = $0 { delay } else { nil } }
+    }
+    await waitUntil { backOffs().count == 1 }
+    await clock.advance(to: .milliseconds(250))
+    await waitUntil { backOffs().count == 2 }
+    await clock.advance(to: .milliseconds(750))
+    await waitUntil { backOffs().count == 3 }
+    return backOffs()
   }
 
   private func trade(_ price: String) -> WebSocketInbound {
@@ -295,7 +297,8 @@ struct KeepAStreamConnectedUseCaseTests {
   }
 
   private func makeSUT(
-    scripts: [ScriptedConnector.Script], maximumAge: Duration? = PriceStreamRunner.handOverAge
+    scripts: [ScriptedConnector.Script], maximumAge: Duration? = PriceStreamRunner.handOverAge,
+    onEvent: @escaping @Sendable (PriceStreamEvent) -> Void = { _ in }
   ) -> (
     PriceStreamRunner, StreamPriceBoard, SteppedTestClock, ScriptedConnector,
     Locked<[PriceStreamEvent]>
@@ -307,7 +310,10 @@ struct KeepAStreamConnectedUseCaseTests {
     let runner = PriceStreamRunner(
       endpoint: try! PriceSourceDefinition.binance.streamEndpoint(for: .usd), connector: connector,
       board: board, clock: clock, maximumAge: maximumAge, random: { 0 },
-      onEvent: { event in events.withValue { $0.append(event) } })
+      onEvent: { event in
+        events.withValue { $0.append(event) }
+        onEvent(event)
+      })
     return (runner, board, clock, connector, events)
   }
 }
