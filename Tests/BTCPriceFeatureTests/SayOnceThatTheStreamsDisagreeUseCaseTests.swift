@@ -49,6 +49,15 @@ struct SayOnceThatTheStreamsDisagreeUseCaseTests {
     #expect(sut.record(.fresh(shown)) == nil)
   }
 
+  @Test func anUnsettledDisagreement_isSaidOnceForTheWholeEpisode_andTheEndOnce() {
+    var sut = CrossCheckNotice()
+    _ = sut.record(unsettled)
+
+    #expect(sut.record(unsettled) == nil, "the same disagreement, said again")
+    #expect(sut.record(settled) == nil, "settled since, but the same episode")
+    #expect(sut.record(agreed) == "the coinbase and binance streams agree again")
+  }
+
   @Test func anUnsettledDisagreement_saysInWordsThatNeitherIsShown() {
     var sut = CrossCheckNotice()
 

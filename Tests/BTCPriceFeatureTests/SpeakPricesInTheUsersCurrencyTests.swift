@@ -20,6 +20,20 @@ struct SpeakPricesInTheUsersCurrencyTests {
     #expect(SpokenPrice.text(Decimal(string: value)!, currency: currency) == expected)
   }
 
+  /// Amounts past 64 bits of minor units, or with more digits than 64 bits hold, take the long
+  /// way through the formatted text; they are said the same way.
+  @Test(arguments: [
+    ("123456789012345678901.25", Currency.usd, "123,456,789,012,345,678,901 dollars 25 cents"),
+    ("-123456789012345678901.01", .eur, "minus 123,456,789,012,345,678,901 euros 1 cent"),
+    ("123456789012345678901", .jpy, "123,456,789,012,345,678,901 yen"),
+    ("0.1234567890123456789012345", .usd, "0 dollars 12 cents"),
+  ])
+  func text_ofAnAmountPastSixtyFourBits_isSaidTheSameWay(
+    value: String, currency: Currency, expected: String
+  ) {
+    #expect(SpokenPrice.text(Decimal(string: value)!, currency: currency) == expected)
+  }
+
   @Test(arguments: [
     (["1", "2", "3"], [0.0, 0.5, 1.0]),
     (["68900", "68900"], [0.5, 0.5]),

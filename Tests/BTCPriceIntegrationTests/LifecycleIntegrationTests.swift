@@ -121,6 +121,52 @@ struct LifecycleIntegrationTests {
     }
   }
 
+  @Test func aPhaseChange_whileNoScreenRuns_sendsNothing() async throws {
+    // SwiftUI can report the scene's phase before the screen's `.task` starts, and after it
+    // ended: neither may start a ticker that nothing would stop.
+    try await withSUT { sut, server, requests, _ in
+      await server.stub(.binance, .binance(price: "1.00"))
+      sut.phaseDidChange(to: .background)
+      sut.phaseDidChange(to: .active)
+      await clock.advance(to: .seconds(3))
+      #expect(
+        await server.waitForRequests(to: .binance, count: 1, timeout: .seconds(1)) == false,
+        "a request before the screen ran")
+
+      let running = Task { await sut.run() }
+      await waitOnMainActor(until: { sut.priceText == "$1.00" })
+      await stop(running)
+      sut.phaseDidChange(to: .background)
+      sut.phaseDidChange(to: .active)
+      await clock.advance(to: .seconds(10))
+
+      #expect(
+        await server.waitForRequests(to: .binance, count: 2, timeout: .seconds(1)) == false,
+        "a request after the screen went away")
+      #expect(requests.starts == [.seconds(3)])
+    }
+  }
+
+  @Test func backFromControlCenter_thenBackground_stopsTicking() async throws {
+    // Control Center, a call's banner or the app switcher take the scene to inactive and back to
+    // active without a background in between: the ticker already running is the only one, and
+    // going to the background later stops it.
+    try await withSUT { sut, server, requests, _ in
+      await server.stub(.binance, .binance(price: "68901.23"))
+      let running = Task { await sut.run() }
+      await waitOnMainActor(until: { sut.priceText == "$68,901.23" })
+
+      sut.phaseDidChange(to: .inactive)
+      sut.phaseDidChange(to: .active)
+      sut.phaseDidChange(to: .background)
+      await clock.advance(to: .seconds(10))
+
+      #expect(await server.waitForRequests(to: .binance, count: 2, timeout: .seconds(1)) == false)
+      #expect(requests.starts == [.zero])
+      await stop(running)
+    }
+  }
+
   // MARK: - Helpers
 
   private func withSUT(
