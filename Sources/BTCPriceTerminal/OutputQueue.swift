@@ -108,6 +108,12 @@ public struct OutputQueue: Sendable {
     return entry.chunk
   }
 
+  /// The entries held in storage: those that wait, and those handed out that the storage has
+  /// not let go of yet. What the queue costs in memory, for its tests.
+  var storedEntries: Int {
+    lines.values.reduce(0) { $0 + $1.stored } + wholes.values.reduce(0) { $0 + $1.stored }
+  }
+
   /// Leaves out everything that waits (the output failed: nothing more will be written).
   public mutating func removeAll() {
     self = OutputQueue()
@@ -131,6 +137,7 @@ private struct Fifo<Element: Sendable>: Sendable {
   var isEmpty: Bool { head == items.count }
   var count: Int { items.count - head }
   var first: Element? { isEmpty ? nil : items[head] }
+  var stored: Int { items.count }
 
   mutating func append(_ element: Element) {
     items.append(element)

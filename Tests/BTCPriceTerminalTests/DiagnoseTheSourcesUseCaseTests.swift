@@ -66,6 +66,69 @@ struct DiagnoseTheSourcesUseCaseTests {
     #expect(!report.json.contains("secret"))
   }
 
+  @Test func text_saysEachSourceThenTheSettingsFilesAndLimitsInForce_thenTheVerdict() {
+    let report = DoctorReport(
+      checks: [
+        makeSUT(.failed(.unreachable("host not found")), latency: .milliseconds(12)),
+        DoctorCheck(
+          source: "kraken", url: "https://api.kraken.com/x", route: "direct",
+          outcome: .price(quote(at: Date(timeIntervalSince1970: 0))), latency: .milliseconds(40)),
+      ],
+      history: nil,
+      settings: [.init(name: "proxy", value: "http://***@p:1", origin: "$https_proxy")],
+      files: [
+        .init(
+          name: "cache", path: "/home/u/.cache/btc-price/last.json", health: "readable",
+          ageSeconds: 90),
+        .init(
+          name: "state", path: "/home/u/.local/state/btc-price/limits.json",
+          health: "absent", ageSeconds: nil),
+      ],
+      limits: ["binance: banned until 14:05:00 (418)"])
+
+    #expect(
+      report.text.components(separatedBy: "\n") == [
+        "Sources, each asked once:",
+        "  binance (https://api.binance.com/x), direct",
+        "    proxy n/a, dns failed, connect -, tls -, http -, body -, price -",
+        "    failed at dns: unreachable: host not found in 12 ms",
+        "    advice: no source's host name could be found — is this machine offline? Behind a "
+          + "company firewall, set --proxy (or $https_proxy)",
+        "  kraken (https://api.kraken.com/x), direct",
+        "    proxy n/a, dns ok, connect ok, tls ok, http ok, body ok, price ok",
+        "    price 68901.23 USD in 40 ms",
+        "Price history: off (no-history)",
+        "Settings in effect:",
+        "  proxy: http://***@p:1 ($https_proxy)",
+        "Files:",
+        "  cache: /home/u/.cache/btc-price/last.json: readable, 90 s old",
+        "  state: /home/u/.local/state/btc-price/limits.json: absent",
+        "Limits in force:",
+        "  binance: banned until 14:05:00 (418)",
+        "Verdict: a price from kraken.",
+        "",
+      ])
+  }
+
+  @Test func text_withNoLimitInForce_saysNone() {
+    let report = DoctorReport(checks: [], settings: [], files: [], limits: [])
+
+    #expect(report.text.contains("Limits in force:\n  none\nVerdict: no source gave a price.\n"))
+  }
+
+  @Test func json_ofAReportWithAPrice_isOK_withSortedKeysAndPlainSlashes() {
+    let report = DoctorReport(
+      checks: [makeSUT(.price(quote(at: Date(timeIntervalSince1970: 0))), latency: nil)],
+      history: nil, settings: [], files: [], limits: [])
+
+    #expect(
+      report.json
+        == #"{"files":[],"limits":[],"ok":true,"settings":[],"sources":[{"price":"68901.23","#
+        + #""route":"direct","source":"binance","steps":{"body":"ok","connect":"ok","dns":"ok","#
+        + #""http":"ok","price":"ok","proxy":"n/a","tls":"ok"},"url":"https://api.binance.com/x","#
+        + #""verdict":"price 68901.23 USD"}],"streams":[]}"# + "\n")
+  }
+
   private func makeSUT(
     _ outcome: DoctorCheck.Outcome, url: String = "https://api.binance.com/x",
     route: String = "direct", latency: Duration? = .milliseconds(40)

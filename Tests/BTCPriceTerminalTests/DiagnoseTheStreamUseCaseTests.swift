@@ -44,9 +44,19 @@ struct DiagnoseTheStreamUseCaseTests {
     }
     #expect(
       advice(.handshakeFailed(status: 451, reason: "x")).contains("refuses this location (451)"))
+    for limited in [418, 429] {
+      #expect(
+        advice(.handshakeFailed(status: limited, reason: "x"))
+          .contains("limits this address (\(limited)); the tool does not reconnect before"))
+    }
+    for refused in [401, 403] {
+      #expect(
+        advice(.handshakeFailed(status: refused, reason: "x"))
+          .hasPrefix("the stream was refused (\(refused)): a firewall or the exchange blocks it"))
+    }
     #expect(
-      advice(.handshakeFailed(status: 429, reason: "x")).contains("does not reconnect before"))
-    #expect(advice(.handshakeFailed(status: 403, reason: "x")).contains("firewall"))
+      advice(.handshakeFailed(status: 404, reason: "x"))
+        .hasPrefix("the server answered but did not upgrade to WebSocket"))
     #expect(
       advice(.handshakeFailed(status: nil, reason: "x")).contains("does not pass WebSockets"))
     #expect(advice(.silent(after: .seconds(10))).contains("no answer to the upgrade"))

@@ -1,9 +1,11 @@
-import BTCPriceTerminal
+import BTCPriceTestSupport
 import Testing
+
+@testable import BTCPriceTerminal
 
 /// `OutputQueue`: what waits for a reader that stopped reading (a paused pager, Ctrl-S, a full
 /// pipe), what is left out when too much waits, and in which order it comes out.
-@Suite("Keep output while the reader is away")
+@Suite("Keep output while the reader is away", .timeLimit(.minutes(1)), .hangLimit(.seconds(10)))
 struct KeepOutputWhileTheReaderIsAwayUseCaseTests {
   @Test func lines_comeOutInTheOrderTheyWereGiven_acrossStreamsAndKinds() {
     var sut = OutputQueue()
@@ -118,6 +120,23 @@ struct KeepOutputWhileTheReaderIsAwayUseCaseTests {
     #expect(sut.count == 1_000)
     #expect(sut.next()?.text.contains("its 99000 oldest waiting lines") == true)
     #expect(sut.next()?.text == "99001\n")
+  }
+
+  /// Hours of lines through a queue: read as they come, read after a block, or read by a slow
+  /// reader that always leaves a few waiting. What was handed out is let go of.
+  @Test(arguments: [0, 5])
+  func memory_holdsWhatWaits_notWhatWasHandedOut(waiting: Int) {
+    var sut = OutputQueue()
+    for line in 1...1_000 { sut.append("\(line)\n", to: .stdout, as: .line(keepingNewest: 1_000)) }
+    while sut.count > waiting { _ = sut.next() }
+
+    for line in 1...20_000 {
+      sut.append("\(line)\n", to: .stdout, as: .line(keepingNewest: 1_000))
+      _ = sut.next()
+    }
+
+    #expect(sut.count == waiting)
+    #expect(sut.storedEntries <= 2 * 64 + waiting, "storage grew with every line handed out")
   }
 
   @Test func removeAll_leavesNothingAndNoNotice() {

@@ -181,6 +181,9 @@ struct TerminalPiecesTests {
     #expect(Sparkline.render([1, 2, 3, 4, 5, 6, 7, 8].map { Decimal($0) }) == "▁▂▃▄▅▆▇█")
     #expect(Sparkline.render([10, 10, 10].map { Decimal($0) }) == "▄▄▄")
     #expect(Sparkline.render([]) == "")
+    // A move of cents is a move: the bars span whatever separates the low and the high.
+    #expect(
+      Sparkline.render(["68901.23", "68901.50", "68901.37"].map { Decimal(string: $0)! }) == "▁█▅")
   }
 
   @Test func colors_onlyOnATerminalWithoutNoColorOrDumbTerm() {

@@ -112,6 +112,15 @@ struct RenderFormatTemplateUseCaseTests {
       ("{}", "unknown placeholder {} at column 1"),
       ("{ price }", "unknown placeholder { price } at column 1"),
       ("{PRICE}", "unknown placeholder {PRICE} at column 1"),
+      // A name over 30 characters (a pasted sentence) is cut there, so the message stays short.
+      (
+        "{\(String(repeating: "x", count: 30))}",
+        "unknown placeholder {\(String(repeating: "x", count: 30))} at column 1"
+      ),
+      (
+        "{\(String(repeating: "y", count: 29))zz}",
+        "unknown placeholder {\(String(repeating: "y", count: 29))z…} at column 1"
+      ),
     ])
   func parse_refusesUnbalancedBraces(template: String, problem: String) {
     expectError(template, problem + "; known placeholders: " + knownList)

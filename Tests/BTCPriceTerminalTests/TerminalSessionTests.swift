@@ -98,6 +98,19 @@ struct TerminalSessionTests {
     #expect(output.value[1].contains("Updated Nov 22, 14:03:05 · Binance"))
   }
 
+  @Test func live_drawsTheDaysChartATickBrings_andKeepsItThroughAResize() throws {
+    let day = CandleSeries.day(endingAt: 1_795_356_000) { "\(68_000 + abs($0 - 145) * 10)" }
+    let chart = ChartPresenter(timestamps: .utc(precision: .minutes))
+      .present(day, range: .day, current: quote("68901.23"), now: quoteTime)
+    let (sut, output) = makeSUT(.live(colors: false), height: 40)
+
+    try sut.show(fresh("68901.23"), chart: chart)
+    try sut.terminalResized()
+
+    #expect(output.value.count == 2)
+    #expect(output.value.allSatisfy { $0.contains("BTC/USD, last 24 hours · Binance") })
+  }
+
   @Test func plainAndJSON_neverHideTheCursor() throws {
     for mode in [TerminalSession.Mode.plain(colors: true), .json] {
       let (sut, output) = makeSUT(mode)
@@ -152,6 +165,25 @@ struct TerminalSessionTests {
     #expect(!redraw.contains("low"), "no sparkline at 30 columns")
   }
 
+  @Test(arguments: [
+    // At 80 columns the panel's lines are 19, 68, 42 and 35 columns wide. At 42 the third fits
+    // its row exactly; at 41 it takes a second one, as the changes take two either way.
+    (42, 5), (41, 6),
+  ])
+  func live_aResize_movesUpOverTheRowsALineExactlyAsWideAsTheTerminalTakes(
+    columns: Int, rows: Int
+  ) throws {
+    let width = Locked(80)
+    let (sut, output) = makeSUT(.live(colors: false), width: 80, widthSource: width)
+    try sut.show(fresh("68800.00"))
+    try sut.show(fresh("68950.00"))
+
+    width.withValue { $0 = columns }
+    try sut.terminalResized()
+
+    #expect(try #require(output.value.last).hasPrefix("\u{1B}[\(rows)F\u{1B}[2KBTC/USD"))
+  }
+
   @Test func live_suspendGivesTheCursorBackAndResumeDrawsAFreshPanelBelowThePrompt() throws {
     let (sut, output) = makeSUT(.live(colors: false))
     try sut.begin()
@@ -165,6 +197,43 @@ struct TerminalSessionTests {
     #expect(writes[3] == "\u{1B}[?25l")
     #expect(
       writes[4].hasPrefix("\u{1B}[2KBTC/USD"), "drawn where the cursor is, not over the shell")
+  }
+
+  @Test func live_whileSuspended_aWarningOrACaughtUpReaderDrawsNothingOverTheShell() throws {
+    // Ctrl-Z: the shell's prompt is now where the panel was. A warning printed before `fg`, or a
+    // reader that catches up then, must not move up over it or draw a frame owed from before.
+    let behind = Locked(false)
+    let (sut, output) = makeSUT(.live(colors: false), behind: behind)
+    try sut.begin()
+    try sut.show(fresh("68800.00"))
+    behind.withValue { $0 = true }
+    try sut.show(fresh("68950.00"))
+
+    sut.suspend()
+    let suspended = output.value.count
+    behind.withValue { $0 = false }
+    sut.outputCaughtUp()
+    sut.diagnostic("btc-price: warning: binance: timed out")
+
+    #expect(output.value.count == suspended, "nothing on the shell's screen")
+  }
+
+  @Test func restoreTerminal_showsTheCursorOnce_andOnlyIfTheSessionHidIt() throws {
+    let (live, output) = makeSUT(.live(colors: false))
+    live.restoreTerminal(waitingAtMost: 1)
+    #expect(output.value.isEmpty, "the cursor was never hidden")
+
+    try live.begin()
+    live.restoreTerminal(waitingAtMost: 1)
+    #expect(output.value == ["\u{1B}[?25l", "\u{1B}[?25h"])
+    live.restoreTerminal(waitingAtMost: 1)
+    try live.end()
+
+    #expect(output.value == ["\u{1B}[?25l", "\u{1B}[?25h"], "given back once")
+    let (plain, plainOutput) = makeSUT(.plain(colors: false))
+    try plain.begin()
+    plain.restoreTerminal(waitingAtMost: 1)
+    #expect(plainOutput.value.isEmpty)
   }
 
   @Test func show_reportsAWriteErrorToTheCaller() {
@@ -203,13 +272,14 @@ struct TerminalSessionTests {
   // MARK: - Helpers
 
   private func makeSUT(
-    _ mode: TerminalSession.Mode, width: Int = 80, widthSource: Locked<Int>? = nil
+    _ mode: TerminalSession.Mode, width: Int = 80, widthSource: Locked<Int>? = nil,
+    height: Int? = nil, behind: Locked<Bool> = Locked(false)
   ) -> (TerminalSession, Locked<[String]>) {
     let output = Locked<[String]>([])
     let columns = widthSource ?? Locked(width)
     let sut = TerminalSession(
       mode: mode, presenter: presenter, write: { output.append($0) },
-      width: { columns.value })
+      outputIsBehind: { behind.value }, width: { columns.value }, height: { height })
     return (sut, output)
   }
 
