@@ -139,6 +139,16 @@ struct KeepOutputWhileTheReaderIsAwayUseCaseTests {
     #expect(sut.storedEntries <= 2 * 64 + waiting, "storage grew with every line handed out")
   }
 
+  @Test func theMemoryMeasure_countsEveryWaitingChunk_ofEveryStreamAndKind() {
+    var sut = OutputQueue()
+    for line in 1...3 { sut.append("\(line)\n", to: .stdout, as: .line(keepingNewest: 10)) }
+    sut.append("w\n", to: .stderr, as: .diagnostic)
+    sut.append("frame", to: .stdout, as: .whole)
+    sut.append("\u{1B}[?25h", to: .stderr, as: .whole)
+
+    #expect(sut.storedEntries == 6)
+  }
+
   @Test func removeAll_leavesNothingAndNoNotice() {
     var sut = OutputQueue()
     for line in 1...5 { sut.append("\(line)\n", to: .stdout, as: .line(keepingNewest: 2)) }
