@@ -153,6 +153,49 @@ struct PresentTheChartUseCaseTests {
     #expect(chart.ageText == "as of Nov 22, 22:56")
   }
 
+  @Test func aHistoryThatEndedExactlyARangeBeforeThePrice_stillEndsAtThePrice() throws {
+    // Known until end - 240; the price a day after that to the second: its day, where the last
+    // candle sits at the left edge.
+    let chart = try #require(
+      present(
+        series, current: quote("150", at: Date(timeIntervalSince1970: Self.end - 240 + 86_400)),
+        now: Self.end - 240 + 86_400))
+
+    #expect(chart.points.count == 1)
+    #expect(chart.points.first?.x == 0)
+  }
+
+  @Test func aCandleThatEndsWhereTheRangeBegins_isLeftOut_andOneThatStartsAtItsEnd_isIn() throws {
+    // A candle of 13:55 the day before ends at 14:00, where the day begins; its high of 1,000
+    // must not be the day's.
+    let withTheDayBefore = CandleSeries.of(
+      [.at(Self.end - 86_700, "100", "1000", "100", "100")] + series.candles, fetchedAt: Self.end)
+    let day = try #require(
+      present(withTheDayBefore, current: quote("115", at: Date(timeIntervalSince1970: Self.end))))
+    #expect(day.highText == "$130.00")
+    #expect(day.points.count == 3)
+
+    // A price at 13:55, the start of the last candle: the day ends with that candle in it.
+    let endingAtTheLast = try #require(
+      present(
+        series, current: quote("115", at: Date(timeIntervalSince1970: Self.end - 300)),
+        now: Self.end - 240))
+    #expect(endingAtTheLast.points.count == 3)
+    #expect(endingAtTheLast.points.last?.x == 1)
+  }
+
+  @Test func aDayThatBeginsOnAMark_isMarkedAtBothEdges() throws {
+    // A price at 18:00 in Tokyo (09:00 UTC): the day from 18:00 the day before, marked there.
+    let chart = try #require(
+      present(
+        series, current: quote("115", at: Date(timeIntervalSince1970: Self.end - 5 * 3_600)),
+        now: Self.end - 5 * 3_600))
+
+    #expect(chart.timeLabels.map(\.text) == ["18:00", "00:00", "06:00", "12:00", "18:00"])
+    #expect(chart.timeLabels.first?.x == 0)
+    #expect(chart.timeLabels.last?.x == 1, "and its end, on the same hour")
+  }
+
   @Test func aScreenReader_hearsTheRangeTheChangeAndTheExtremesInWords() throws {
     let chart = try #require(
       present(series, current: quote("115.5", at: Date(timeIntervalSince1970: Self.end))))

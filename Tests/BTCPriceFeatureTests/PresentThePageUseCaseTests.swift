@@ -35,6 +35,19 @@ struct PresentThePageUseCaseTests {
     #expect(view.sparklineLabel == "Price over the last 2 ticks")
   }
 
+  @Test func aFallAndNoMove_areWordedByTheirDirection() {
+    let sut = PricePagePresenter(currency: .eur)
+    let state = presenter.present(.fresh(quote("63412.70", currency: "EUR")))
+
+    let fall = sut.present(state, previousValue: Decimal(string: "63417.70"), recentValues: [])
+    let still = sut.present(state, previousValue: Decimal(string: "63412.70"), recentValues: [])
+
+    #expect(fall.direction == "down")
+    #expect(fall.changeText == "▼ -€5.00")
+    #expect(still.direction == "unchanged")
+    #expect(still.changeText == "• unchanged")
+  }
+
   @Test func stale_carriesTheBannersExactWords_andTheLastValue() {
     let state = presenter.present(
       .stale(

@@ -38,6 +38,8 @@ struct SpeakPricesInTheUsersCurrencyTests {
     (["1", "2", "3"], [0.0, 0.5, 1.0]),
     (["68900", "68900"], [0.5, 0.5]),
     (["5"], []),
+    // A move of cents is a move: the line spans whatever separates the low and the high.
+    (["68901.23", "68901.50"], [0.0, 1.0]),
   ])
   func sparkline_placesEachValueBetweenTheLowestAndTheHighest(
     values: [String], expected: [Double]

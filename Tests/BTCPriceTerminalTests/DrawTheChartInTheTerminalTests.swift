@@ -80,6 +80,37 @@ struct DrawTheChartInTheTerminalTests {
     #expect(narrow.last == "▲ +$1,140.00 (+1.68%) in 24 h…")
   }
 
+  @Test func withoutATwentyFourHourChange_theLastLineSaysTheRange_besideTheLabelsToo() {
+    let lines = ChartRenderer.render(
+      chart(change: false), width: 40, height: 5, glyphs: .ascii, colors: false)
+
+    #expect(lines.last == "low $67,980.00  high $69,120.00")
+  }
+
+  @Test(arguments: [30, 29])
+  func aNarrowTerminal_keepsAChangeThatFits_andLeavesTheRangeOut(width: Int) {
+    // Under 31 columns there is no room for the price labels; "▲ +$1.00 (+0.00%) in 24 hours"
+    // is 29, so at 29 it fills the line exactly.
+    let small = chart(changeFrom: 68_000, to: 68_001)
+
+    let lines = ChartRenderer.render(small, width: width, height: 5, glyphs: .ascii, colors: false)
+
+    #expect(lines.last == "▲ +$1.00 (+0.00%) in 24 hours")
+  }
+
+  @Test func aStepOverOneEmptyColumn_isJoinedThroughItsMiddle() {
+    // From the bottom of column 0 to the top of column 2, over column 1's middle: column 2
+    // reaches down to that middle, not to the bottom.
+    let step = chart(points: [
+      .init(x: 0, low: 0, high: 0, close: 0), .init(x: 2.0 / 19, low: 1, high: 1, close: 1),
+    ])
+
+    let plot = ChartRenderer.render(step, width: 31, height: 5, glyphs: .ascii, colors: false)
+      .prefix(3).map { String($0.dropFirst(11).prefix(3)) }
+
+    #expect(plot == ["  *", " **", "*  "])
+  }
+
   @Test func anOldHistory_saysItsAgeInTheTitle() {
     let lines = ChartRenderer.render(
       chart(ageText: "as of Nov 22, 14:03"), width: 80, height: 7, glyphs: .ascii, colors: false)
@@ -112,11 +143,12 @@ struct DrawTheChartInTheTerminalTests {
   }
 
   func chart(
-    ageText: String? = nil, change: Bool = true, labels: [ChartViewState.TimeLabel]? = nil
+    ageText: String? = nil, change: Bool = true, labels: [ChartViewState.TimeLabel]? = nil,
+    changeFrom: Decimal = 67_980, to: Decimal = 69_120, points: [ChartViewState.Point]? = nil
   ) -> ChartViewState {
     ChartViewState(
       range: .day, title: "BTC/USD, last 24 hours · Binance",
-      points: [
+      points: points ?? [
         .init(x: 0, low: 0, high: 0.2, close: 0.1), .init(x: 0.25, low: 0.3, high: 1, close: 1),
         .init(x: 0.5, low: 0.4, high: 0.6, close: 0.5), .init(x: 0.75, low: 0, high: 0.1, close: 0),
         .init(x: 1, low: 0.5, high: 0.7, close: 0.6),
@@ -131,7 +163,7 @@ struct DrawTheChartInTheTerminalTests {
       rangeText: "low $67,980.00  high $69,120.00",
       change: change
         ? ChartPresenter(timestamps: .utc(precision: .minutes))
-          .word(PriceChange(from: 67_980, to: 69_120)) : nil,
+          .word(PriceChange(from: changeFrom, to: to)) : nil,
       changeValue: nil, direction: .up, sourceName: "Binance", ageText: ageText,
       accessibilityLabel: "")
   }

@@ -24,6 +24,8 @@ struct PrintOneChartUseCaseTests {
     // A pipe without $COLUMNS and $LINES, or a size of 0: 80 × 12.
     #expect(ChartPrinter.size(columns: nil, rows: nil) == (width: 80, height: 12))
     #expect(ChartPrinter.size(columns: 0, rows: 0) == (width: 80, height: 12))
+    // One column and one row are a size, not a pipe: too small, and said so by the caller.
+    #expect(ChartPrinter.size(columns: 1, rows: 1) == (width: 1, height: 0))
   }
 
   @Test func aFetchedHistory_isDrawnAndExitsZero() async throws {
@@ -101,6 +103,17 @@ struct PrintOneChartUseCaseTests {
     #expect(run.warnings == ["No price history for the last 24 hours yet: binance: HTTP 451"])
   }
 
+  @Test func aKeptHistoryInAnotherCurrency_isNoHistoryOfThisOne_andSaysSo() async throws {
+    let euros = CandleSeries.day(endingAt: Self.now - 300, currency: .eur) { "\(63_000 + $0)" }
+
+    let run = try await print(
+      store: InMemoryCandleStore(stored: [.day: euros]), load: { _ in euros })
+
+    #expect(run.status == 1)
+    #expect(run.lines.isEmpty)
+    #expect(run.warnings == ["No price history for the last 24 hours yet"])
+  }
+
   @Test func aLastPriceNewerThanTheHistory_endsTheChartAndItsChange() async throws {
     let last = PriceQuote(
       value: 70_000, timestamp: Date(timeIntervalSince1970: Self.now), source: .coinbase)
@@ -111,6 +124,7 @@ struct PrintOneChartUseCaseTests {
 
     // A day before 14:00 the history knew 68,002 (the open of its third candle).
     #expect(run.lines.last == "▲ +$1,998.00 (+2.94%) in 24 hours")
+    #expect(run.lines[1].hasPrefix("$70,000.00 "), "the price is the day's new high")
   }
 
   private func print(
