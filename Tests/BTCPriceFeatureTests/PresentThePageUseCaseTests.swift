@@ -35,6 +35,15 @@ struct PresentThePageUseCaseTests {
     #expect(view.sparklineLabel == "Price over the last 2 ticks")
   }
 
+  @Test func theSparkline_spreadsItsPointsEvenlyAcrossTheBox_highValuesAtTheTop() {
+    let sut = PricePagePresenter(currency: .eur)
+    let state = presenter.present(.fresh(quote("63412.70", currency: "EUR")))
+
+    let view = sut.present(state, previousValue: nil, recentValues: [1, 3, 2, 2, 5])
+
+    #expect(view.sparklinePoints == "0.0,95.0 150.0,50.0 300.0,72.5 450.0,72.5 600.0,5.0")
+  }
+
   @Test func aFallAndNoMove_areWordedByTheirDirection() {
     let sut = PricePagePresenter(currency: .eur)
     let state = presenter.present(.fresh(quote("63412.70", currency: "EUR")))

@@ -33,7 +33,7 @@ struct ChooseAnEdgeUseCaseTests {
     for status in [500, 502, 503, 504, 408, 429] {
       #expect(EdgeFailover.Outcome.of(status: status) == .failed("HTTP \(status)"))
     }
-    for status in [301, 400, 401, 403, 404, 405, 413] {
+    for status in [199, 300, 301, 400, 401, 403, 404, 405, 413, 499] {
       #expect(EdgeFailover.Outcome.of(status: status) == .refused(status: status))
     }
   }
@@ -71,6 +71,25 @@ struct ChooseAnEdgeUseCaseTests {
     _ = calm.record(.failed("x"), edge: 0, at: .zero)
     #expect(calm.candidates(at: .milliseconds(499)) == [1])
     #expect(calm.candidates(at: .milliseconds(500)) == [0, 1])
+  }
+
+  @Test func theRestsOfManyPublishers_spreadOverTheWholeSpan_betweenHalfAndAllOfTheBackOff() {
+    // The jitter of a real run: 400 publishers whose edge failed at once come back spread over
+    // 0.5–1 s, not in step at either end. (Each bound below fails by chance with a probability
+    // far under 10⁻¹⁰⁰.)
+    var backAtHalf = 0
+    var backJustBeforeAll = 0
+    for _ in 0..<400 {
+      var sut = EdgeFailover(edgeCount: 1, policy: policy)
+      _ = sut.record(.failed("x"), edge: 0, at: .zero)
+      if sut.candidates(at: .milliseconds(500)) == [0] { backAtHalf += 1 }
+      if sut.candidates(at: .milliseconds(990)) == [0] { backJustBeforeAll += 1 }
+      #expect(sut.candidates(at: .milliseconds(499)).isEmpty)
+      #expect(sut.candidates(at: .seconds(1)) == [0])
+    }
+
+    #expect(backAtHalf < 40, "most rests were exactly half the back-off")
+    #expect(backJustBeforeAll > 340, "most rests were exactly all of the back-off")
   }
 
   @Test func anEdgeThatTakesATickAgain_isSaidBack_andItsBackOffStartsOver() {
