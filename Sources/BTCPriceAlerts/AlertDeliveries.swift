@@ -42,7 +42,7 @@ public struct AlertDeliveries: AlertDelivery {
   init(
     command: String?, notifier: DesktopNotifier?, launcher: any AlertCommandLauncher,
     webhook: AlertWebhook?, client: (any BTCHTTPClient)?, clock: any Clock<Duration>,
-    jitter: @escaping @Sendable () -> Double = { Double.random(in: 0...1) },
+    jitter: @escaping @Sendable () -> Double = ReconnectBackoff.randomJitter,
     warn: @escaping @Sendable (String) -> Void,
     onWebhookOutcome: @escaping @Sendable (String) -> Void
   ) {

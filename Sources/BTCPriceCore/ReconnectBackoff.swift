@@ -16,6 +16,10 @@ public struct ReconnectBackoff: Equatable, Sendable {
     self.cap = cap
   }
 
+  /// A random number in `0...1`, drawn anew at each call: the jitter of every back-off of the
+  /// tool (streams, alert deliveries, edge publishers), which tests replace with a fixed one.
+  public static let randomJitter: @Sendable () -> Double = { Double.random(in: 0...1) }
+
   /// The wait before the next attempt, given a random number in `0...1`; counts one more failure.
   public mutating func nextDelay(random: Double) -> Duration {
     let exponent = min(failures, 20)

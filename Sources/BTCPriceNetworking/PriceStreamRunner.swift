@@ -48,7 +48,7 @@ public struct PriceStreamRunner: Sendable {
     endpoint: PriceStreamEndpoint, connector: any WebSocketConnector, board: StreamPriceBoard,
     clock: any Clock<Duration>, backoff: ReconnectBackoff = ReconnectBackoff(),
     maximumAge: Duration? = PriceStreamRunner.handOverAge,
-    random: @escaping @Sendable () -> Double = { Double.random(in: 0...1) },
+    random: @escaping @Sendable () -> Double = ReconnectBackoff.randomJitter,
     inheritedLimit: PriceSourceChain.InheritedLimit? = nil,
     policy: CircuitBreakerPolicy = .standard,
     onRefusal: @escaping @Sendable (PriceSourceError, Duration) -> Void = { _, _ in },

@@ -1,3 +1,5 @@
+import BTCPriceCore
+
 /// Which edge a tick is published to, and what each edge's answer means for the next ticks.
 ///
 /// Edges are asked in the order given; the first that takes the tick's messages has it (through
@@ -82,7 +84,7 @@ public struct EdgeFailover: Sendable {
   ///   all of the back-off, so that publishers do not come back in step.
   public init(
     edgeCount: Int, policy: Policy,
-    jitter: @escaping @Sendable () -> Double = { Double.random(in: 0...1) }
+    jitter: @escaping @Sendable () -> Double = ReconnectBackoff.randomJitter
   ) {
     self.policy = policy
     self.jitter = jitter

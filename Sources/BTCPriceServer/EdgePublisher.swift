@@ -50,7 +50,7 @@ public final class EdgePublisher: Sendable {
   public init(
     targets: [PublishTarget], client: any BTCHTTPClient, clock: any Clock<Duration>,
     policy: EdgeFailover.Policy, standby: StandbyRule? = nil,
-    jitter: @escaping @Sendable () -> Double = { Double.random(in: 0...1) },
+    jitter: @escaping @Sendable () -> Double = ReconnectBackoff.randomJitter,
     onEvent: @escaping @Sendable (Event) -> Void = { _ in }
   ) {
     precondition(!targets.isEmpty, "publish needs at least one edge")

@@ -276,6 +276,16 @@ struct ReconnectBackoffTests {
     #expect(backoff.nextDelay(random: 0.5) == .milliseconds(1_500))
   }
 
+  @Test func theRandomJitter_spreadsOverTheWholeOfZeroToOne_andNeverLeavesIt() {
+    // Clients cut at once come back spread over the whole jitter span, not in step at one end.
+    // (Each bound fails by chance with a probability under 10⁻⁴⁴.)
+    let draws = (0..<2_000).map { _ in ReconnectBackoff.randomJitter() }
+
+    #expect(draws.allSatisfy { (0...1).contains($0) })
+    #expect(draws.min()! < 0.05)
+    #expect(draws.max()! > 0.95)
+  }
+
   @Test func theDefaults_startAtHalfASecondAndAreCappedAtThirtySeconds() {
     // Far inside Binance's 300 connection attempts per 5 minutes per IP once the cap is reached.
     var backoff = ReconnectBackoff()

@@ -1,6 +1,12 @@
 import BTCPriceServer
 import Testing
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// What `serve` decides about its process: how many viewers the open-file limit allows, and how
 /// long it takes to end.
 @Suite("Serve within the process's limits")
@@ -18,6 +24,38 @@ struct ServeWithinItsLimitsTests {
     #expect(limit >= 1 && limit <= OpenFileLimit.ceiling)
     #expect(OpenFileLimit.raise() == limit)
   }
+
+  @Test func raise_takesTheSoftLimitUpToTheHardOne_andSaysWhatItIsNow() throws {
+    // One below the hard limit (a shell's `ulimit -n` lower than allowed); one, so that the
+    // other tests of this process lose nothing meanwhile.
+    let before = try #require(openFileLimits())
+    if before.hard > 1, before.hard <= 1_048_576 { setSoftLimit(before.hard - 1) }
+
+    let limit = OpenFileLimit.raise()
+
+    let now = try #require(openFileLimits())
+    #expect(now.soft == min(now.hard, 1_048_576), "the soft limit was not raised")
+    #expect(limit == now.soft, "the limit said is not the one in force")
+  }
+
+  private func openFileLimits() -> (soft: Int, hard: Int)? {
+    var limit = rlimit()
+    guard getrlimit(Self.resource, &limit) == 0 else { return nil }
+    return (Int(clamping: limit.rlim_cur), Int(clamping: limit.rlim_max))
+  }
+
+  private func setSoftLimit(_ soft: Int) {
+    var limit = rlimit()
+    guard getrlimit(Self.resource, &limit) == 0 else { return }
+    limit.rlim_cur = rlim_t(soft)
+    _ = setrlimit(Self.resource, &limit)
+  }
+
+  #if canImport(Glibc)
+    private static let resource = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
+  #else
+    private static let resource = RLIMIT_NOFILE
+  #endif
 
   @Test func shutdown_endsWithinASecond_orderlyBeforeTheHardExit() {
     #expect(ServeShutdown.orderlyShutdownFitsTheGrace)
