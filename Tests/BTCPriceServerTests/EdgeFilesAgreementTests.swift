@@ -1,3 +1,5 @@
+import BTCPriceCore
+import BTCPriceFeature
 import BTCPriceServer
 import Foundation
 import Testing
@@ -21,5 +23,27 @@ struct EdgeFilesAgreementTests {
     }
     let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
     #expect(names == EdgeFiles.all().map(\.name).sorted())
+  }
+
+  /// A viewer resumes as far back behind the edges as behind serve: the stream's nchan buffer
+  /// keeps as many ticks as serve's resume ring, and serve's ring keeps exactly that many.
+  @Test func theEdgesResumeBuffer_isServesRing() throws {
+    let locations = try String(
+      contentsOf: folder.deletingLastPathComponent().appendingPathComponent("locations.conf"),
+      encoding: .utf8)
+    let stream = try #require(locations.components(separatedBy: "location = /pub/stream {").last)
+    let buffer = try #require(
+      stream.components(separatedBy: "nchan_message_buffer_length ").dropFirst().first?
+        .prefix { $0.isNumber })
+    let serve = PriceBroadcaster(
+      initial: PricePresenter(timestamps: .utc(precision: .seconds)).presentRestored(nil))
+    for tick in 1...200 {
+      serve.publish(
+        PricePresenter(timestamps: .utc(precision: .seconds))
+          .present(.fresh(PriceQuote(value: Decimal(tick), timestamp: .now, source: .binance))))
+    }
+
+    #expect(Int(buffer) == serve.recent.count)
+    #expect(serve.recent.map(\.id) == Array((200 - serve.recent.count + 1)...200))
   }
 }
