@@ -108,6 +108,10 @@ public final class PriceBroadcaster: Sendable {
   /// The ring, oldest first.
   public var recent: [PriceEvent] { state.withLockedValue { $0.ring } }
 
+  /// How many fresh values are kept for the page's sparkline: at most what it draws, however
+  /// long the server runs (its tests).
+  var keptFreshValues: Int { state.withLockedValue { $0.freshValues.count } }
+
   /// Records a tick and hands it to every viewer.
   ///
   /// - Parameter chart: the day's chart (``PriceTick/chart``), which the page draws.

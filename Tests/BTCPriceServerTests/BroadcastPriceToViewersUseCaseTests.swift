@@ -1,10 +1,11 @@
 import BTCPriceCore
 import BTCPriceFeature
-import BTCPriceServer
 import BTCPriceTerminal
 import BTCPriceTestSupport
 import NIOCore
 import Testing
+
+@testable import BTCPriceServer
 
 @Suite("Broadcast each tick to every viewer", .timeLimit(.minutes(1)), .hangLimit(.seconds(10)))
 struct BroadcastPriceToViewersUseCaseTests {
@@ -90,6 +91,21 @@ struct BroadcastPriceToViewersUseCaseTests {
     #expect(sut.catchUp(after: nil, upTo: 3).map(\.id) == [3])
     #expect(sut.catchUp(after: 3, upTo: 3).isEmpty)
     #expect(sut.catchUp(after: 99, upTo: 3).map(\.id) == [3])
+  }
+
+  @Test func aViewerWhoMissedSixteenTicks_getsThemAll_andOneWhoMissedMore_startsFromTheLatest() {
+    let sut = makeSUT()
+    for index in 1...20 { sut.publish(fresh("\(index).00")) }
+
+    #expect(sut.catchUp(after: 4, upTo: 20).map(\.id) == Array(5...20))
+    #expect(sut.catchUp(after: 3, upTo: 20).map(\.id) == [20])
+  }
+
+  @Test func theSparklinesValues_stayAsManyAsItDraws_howeverLongTheServerRuns() {
+    let sut = makeSUT()
+    for index in 1...500 { sut.publish(fresh("\(index).00")) }
+
+    #expect(sut.keptFreshValues == PricePagePresenter.sparklineLength)
   }
 
   @Test func ring_keepsOnlyTheNewestEvents() {
