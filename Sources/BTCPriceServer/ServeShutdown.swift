@@ -9,9 +9,4 @@ public enum ServeShutdown {
   public static let gracefulShutdown = Duration.milliseconds(600)
   public static let cancellation = Duration.milliseconds(200)
   public static let signalGrace = Duration.milliseconds(900)
-
-  /// The longest an orderly shutdown may take before the hard exit: both phases, within the grace.
-  public static var orderlyShutdownFitsTheGrace: Bool {
-    gracefulShutdown + cancellation < signalGrace && signalGrace < .seconds(1)
-  }
 }

@@ -74,6 +74,23 @@ struct BroadcastPriceToViewersUseCaseTests {
     #expect(sut.catchUp(after: lastEventID, upTo: 5).map(\.id) == [5])
   }
 
+  @Test func catchUp_fromTheEventJustBeforeTheRingsOldest_replaysTheWholeRing() {
+    let sut = makeSUT(configuration: .init(ringCapacity: 3, viewerBuffer: 16))
+    for price in ["1.00", "2.00", "3.00", "4.00", "5.00"] { sut.publish(fresh(price)) }
+
+    // The ring holds 3, 4 and 5: a viewer who saw 2 missed exactly those.
+    #expect(sut.catchUp(after: 2, upTo: 5).map(\.id) == [3, 4, 5])
+  }
+
+  @Test(arguments: [
+    ("999999999999999999", 999_999_999_999_999_999),  // 18 digits: ours
+    ("1000000000000000000", nil),  // 19: no id of ours, though it fits 64 bits
+    ("", nil), ("12a", nil), ("-1", nil),
+  ])
+  func lastEventID_isReadOnlyAsOneOfOurIDs(header: String, id: Int?) {
+    #expect(ServerSentEvents.lastEventID(header) == id)
+  }
+
   @Test func catchUp_missingMoreThanABuffer_startsWithTheLatestInsteadOfABurst() {
     let sut = makeSUT(configuration: .init(ringCapacity: 100, viewerBuffer: 4))
     for index in 1...10 { sut.publish(fresh("\(index).00")) }

@@ -1,8 +1,10 @@
 import BTCPriceServer
+import BTCPriceTestSupport
 import Foundation
 import Testing
 
-@Suite("Name the edges a publisher publishes to")
+@Suite(
+  "Name the edges a publisher publishes to", .timeLimit(.minutes(1)), .hangLimit(.seconds(10)))
 struct NameThePublishURLsUseCaseTests {
   @Test func credentials_leaveTheURL_forABasicHeader_andAreNeverShown() throws {
     let sut = try PublishTarget("https://pub%40lisher:p%3Ass@edge.example/pub/")
