@@ -34,8 +34,11 @@ struct ServeWithinItsLimitsTests {
     let limit = OpenFileLimit.raise()
 
     let now = try #require(openFileLimits())
-    #expect(now.soft == min(now.hard, 1_048_576), "the soft limit was not raised")
     #expect(limit == now.soft, "the limit said is not the one in force")
+    // Where the hard limit is under the ceiling (always on Linux, whose kernel caps it at 2^20),
+    // the soft one reaches it; macOS's unlimited hard limit is asked for up to the ceiling only,
+    // and the kernel may keep its own lower cap, so there only the limit said is checked.
+    if now.hard <= 1_048_576 { #expect(now.soft == now.hard, "the soft limit was not raised") }
   }
 
   private func openFileLimits() -> (soft: Int, hard: Int)? {
