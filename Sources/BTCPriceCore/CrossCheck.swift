@@ -19,11 +19,14 @@ public struct CrossCheck: Equatable, Sendable {
     self.tolerance = tolerance
   }
 
-  /// Whether `a` and `b` agree within the tolerance.
+  /// Whether `a` and `b` agree within the tolerance: their difference is at most the tolerance
+  /// times the lower price. Multiplied rather than divided: exact for every price (a quotient
+  /// rounds to 38 digits), and `Decimal`'s division was a third of what an agreeing tick cost
+  /// (docs/PERFORMANCE.md, "What a tick costs").
   public func agree(_ a: Decimal, _ b: Decimal) -> Bool {
-    let low = min(a, b)
+    let (low, high) = a < b ? (a, b) : (b, a)
     guard low > 0 else { return false }
-    return (max(a, b) - low) / low <= tolerance
+    return high - low <= low * tolerance
   }
 
   /// The price to show of `first` (the higher-priority source) and `second`, settled by `third`

@@ -319,6 +319,10 @@ struct CrossCheckTests {
   @Test(arguments: [
     ("68901.23", "68880.55", true), ("68901.23", "70000", true), ("68901.23", "70400", false),
     ("689012.3", "68880.55", false), ("1", "68880.55", false),
+    // Exactly 2 % of the lower price apart, to the last digit, in either order; a hundredth of
+    // a cent more is not.
+    ("68901.23", "70279.2546", true), ("70279.2546", "68901.23", true),
+    ("68901.23", "70279.2547", false), ("70279.2547", "68901.23", false),
   ])
   func agree_acceptsDifferencesUpToTwoPercent(a: String, b: String, expected: Bool) {
     #expect(CrossCheck().agree(Decimal(string: a)!, Decimal(string: b)!) == expected)
