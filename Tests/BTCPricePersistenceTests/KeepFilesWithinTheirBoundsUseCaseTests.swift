@@ -91,6 +91,17 @@ final class KeepFilesWithinTheirBoundsUseCaseTests {
     }
   }
 
+  /// A cache path at something endless (`--cache-path /dev/zero`) is read up to the bound and
+  /// refused, never read until memory runs out.
+  @Test func priceCache_atSomethingEndless_isReadUpToItsBoundAndRefused() throws {
+    let url = URL(fileURLWithPath: "/dev/zero")
+    #expect {
+      try FilePriceStore(fileURL: url, knownSources: []).load()
+    } throws: {
+      "\($0)" == "ignoring corrupt cache /dev/zero: file is more than 65536 bytes"
+    }
+  }
+
   @Test func priceCache_takesASourceOf40CharactersAndNoLongerOrEmptyOne() throws {
     let url = folder.appendingPathComponent("last-price.json")
     let longest = String(repeating: "s", count: 40)
@@ -252,6 +263,27 @@ final class KeepFilesWithinTheirBoundsUseCaseTests {
     let held = try #require(FileLock(path: path, waitingAtMost: .seconds(1)))
     for _ in 1...200 { #expect(FileLock(path: path, waitingAtMost: .zero) == nil) }
     withExtendedLifetime(held) {}
+
+    let after = try FileManager.default.contentsOfDirectory(atPath: "/dev/fd").count
+    #expect(after - before < 125, "\(before) descriptors open before, \(after) after")
+  }
+
+  /// A status bar reads the cache every few seconds, and the limits file that is not there:
+  /// neither read leaves a descriptor open, whatever it finds (a file, none, one too large).
+  @Test func filesRead_manyTimes_leaveNoDescriptorOpen() throws {
+    let url = folder.appendingPathComponent("last-price.json")
+    let tooLarge = folder.appendingPathComponent("large.json")
+    try write(cachedQuote(), to: url)
+    try write(padded(cachedQuote(), to: 64 * 1024 + 1), to: tooLarge)
+    let before = try FileManager.default.contentsOfDirectory(atPath: "/dev/fd").count
+
+    for _ in 1...200 {
+      #expect(try FilePriceStore(fileURL: url, knownSources: []).load() != nil)
+      #expect(try FileSourceLimitStore(fileURL: folder.appendingPathComponent("none")).load() == [])
+      #expect(throws: FilePriceStore.Error.self) {
+        try FilePriceStore(fileURL: tooLarge, knownSources: []).load()
+      }
+    }
 
     let after = try FileManager.default.contentsOfDirectory(atPath: "/dev/fd").count
     #expect(after - before < 125, "\(before) descriptors open before, \(after) after")
