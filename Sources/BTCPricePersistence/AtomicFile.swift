@@ -34,10 +34,11 @@ struct AtomicFile {
 
   /// The file's bytes, or nil when nothing was ever saved there.
   ///
-  /// Read with `open` and `read` rather than `Data(contentsOf:)`: for a file that is not there
-  /// (the limits file of every run that was never refused) Foundation built an error with a
-  /// `[String: Any]` of details, whose first use cost a one-shot 430,000 instructions
-  /// (docs/PERFORMANCE.md, "The one-shot's conformance scans").
+  /// Read with `open` and `read` rather than `Data(contentsOf:)`, and never more than one byte
+  /// past `maxSize`: something endless at the path (`/dev/zero`) is refused, not read whole. A
+  /// file that is not there (the limits file of every run that was never refused) costs no
+  /// error with a dictionary of details (docs/PERFORMANCE.md, "The one-shot's conformance
+  /// scans").
   func contents() throws(Failure) -> Data? {
     let descriptor = open(url.path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
     guard descriptor >= 0 else {
