@@ -16,12 +16,7 @@ public enum EdgeProbe {
     _ target: PublishTarget, client: any BTCHTTPClient, clock: any Clock<Duration>,
     timeout: Duration
   ) async -> String {
-    var request = BTCHTTPRequest(
-      url: target.url(for: .stream), headers: [("Accept", "text/json")], maxBodySize: 4 * 1024)
-    if let authorization = target.authorization {
-      request.headers.append(("Authorization", authorization))
-    }
-    let (elapsed, asked) = (ElapsedClock(clock), request)
+    let (elapsed, asked) = (ElapsedClock(clock), target.channelInfoRequest)
     do {
       let response = try await race(
         { try await client.get(asked) }, until: elapsed.now.advanced(by: timeout), on: elapsed)

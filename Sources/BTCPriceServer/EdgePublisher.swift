@@ -116,13 +116,7 @@ public final class EdgePublisher: Sendable {
   private func standbyPublishes(tick: Int) async -> Bool {
     var seen: String??
     for index in state.value.failover.candidates(at: clock.now.offset) {
-      var request = BTCHTTPRequest(
-        url: targets[index].url(for: .stream), headers: [("Accept", "text/json")],
-        maxBodySize: 4 * 1024)
-      if let authorization = targets[index].authorization {
-        request.headers.append(("Authorization", authorization))
-      }
-      let (result, response) = await attempt(request)
+      let (result, response) = await attempt(targets[index].channelInfoRequest)
       if Task.isCancelled { return false }
       // nchan answers 404 for a channel nobody has published to (yet, or since Redis restarted).
       if response?.status == 404 {

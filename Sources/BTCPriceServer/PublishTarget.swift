@@ -1,3 +1,5 @@
+import BTCPriceNetworking
+
 #if canImport(FoundationEssentials)
   import FoundationEssentials
 #else
@@ -68,6 +70,19 @@ public struct PublishTarget: Equatable, Sendable, CustomStringConvertible {
     }
     components.path += "/" + channel.rawValue
     return components.url ?? base
+  }
+
+  /// The one look at the stream channel's state on this edge's publisher location: nchan's
+  /// channel info as JSON (`Accept: text/json`), with the credentials, and no more than a small
+  /// document of it (4 KiB): what `doctor` asks (``EdgeProbe``) and what a standby asks before
+  /// each tick (``EdgePublisher``).
+  public var channelInfoRequest: BTCHTTPRequest {
+    var request = BTCHTTPRequest(
+      url: url(for: .stream), headers: [("Accept", "text/json")], maxBodySize: 4 * 1024)
+    if let authorization {
+      request.headers.append(("Authorization", authorization))
+    }
+    return request
   }
 
   public var description: String { redacted }

@@ -130,7 +130,63 @@ struct PublishToEdgesUseCaseTests {
     #expect(published == [1, 3])
   }
 
+  /// `btc-price publish` ending: the mailbox closes and the delivery loop returns, so the
+  /// command can exit instead of waiting for a tick that never comes.
+  @Test func finish_endsTheDeliveries() async throws {
+    let sut = try makeSUT(["http://a.test/pub"], ScriptedEdges())
+    defer { sut.end() }
+    sut.publisher.publish(messages(), tick: 1)
+    sut.publisher.finish()
+    await sut.running.value
+    #expect(sut.events.value == [.published(tick: 1, target: "http://a.test:80/pub")])
+  }
+
   // MARK: - The standby
+
+  /// nchan answers 404 for a channel nobody has published to yet: to a standby that is a
+  /// channel with no message, which is silence, so it takes over as from any other silence.
+  @Test func aStandby_whoseChannelWasNeverPublishedTo_takesOverAfterTwoQuietIntervals()
+    async throws
+  {
+    let clock = SteppedTestClock()
+    let edges = ScriptedEdges(["a.test": .channel])
+    let sut = try makeSUT(["http://a.test/pub"], edges, clock: clock, standby: true)
+    defer { sut.end() }
+    for tick in 1...2 {
+      await clock.advance(to: .seconds(tick))
+      sut.publisher.publish(messages(), tick: tick)
+      await waitUntil { sut.events.value.contains(.quiet(tick: tick)) }
+    }
+    await clock.advance(to: .seconds(3))
+    sut.publisher.publish(messages(), tick: 3)
+    await waitUntil {
+      sut.events.value.contains(.published(tick: 3, target: "http://a.test:80/pub"))
+    }
+    #expect(sut.events.value.contains(.standby(.tookOver(silence: .seconds(2)))))
+    let edgeNotices = sut.events.value.filter {
+      if case .edge = $0 { return true }
+      return false
+    }
+    #expect(edgeNotices.isEmpty, "a 404 there is no fault of the edge")
+  }
+
+  /// A standby's look that an edge does not answer counts against that edge as a publish would:
+  /// it is said once and the edge rests, and the next edge is asked.
+  @Test func aStandbysLook_thatAnEdgeRefuses_isSaid_andTheNextEdgeIsAsked() async throws {
+    let clock = SteppedTestClock()
+    let edges = ScriptedEdges(["a.test": .failure(.connectionRefused), "b.test": .channel])
+    edges.newest = "m:primary"
+    let sut = try makeSUT(
+      ["http://a.test/pub", "http://b.test/pub"], edges, clock: clock, standby: true)
+    defer { sut.end() }
+    await clock.advance(to: .seconds(1))
+    sut.publisher.publish(messages(), tick: 1)
+    await waitUntil { sut.events.value.contains(.quiet(tick: 1)) }
+    #expect(
+      sut.events.value.first
+        == .edge(target: "http://a.test:80/pub", .down(reason: "connection refused")))
+    #expect(edges.requests.map { $0.url.host ?? "" } == ["a.test", "b.test"])
+  }
 
   @Test func aStandby_looksAtTheStreamChannelBeforeEachTick_andStaysQuietWhileItChanges()
     async throws
@@ -278,7 +334,10 @@ private final class ScriptedEdges: BTCHTTPClient, Sendable {
       if request.body != nil, request.url.path.hasSuffix("/stream") {
         newestID.withValue { $0 = "own:\(count)" }
       }
-      guard let id = newestID.value else { return BTCHTTPResponse(status: 404, body: Data()) }
+      // A look at a channel nobody has published to is 404; a publish makes the channel.
+      guard let id = newestID.value ?? (request.body == nil ? nil : "own:\(count)") else {
+        return BTCHTTPResponse(status: 404, body: Data())
+      }
       return BTCHTTPResponse(
         status: request.body == nil ? 200 : 201,
         body: Data(
