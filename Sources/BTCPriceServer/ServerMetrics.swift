@@ -62,17 +62,8 @@ public final class ServerMetrics: Sendable {
       alertWebhook[outcome] = Metrics.Counter(
         label: "btc_price_alert_webhook_total", dimensions: [("outcome", outcome)],
         factory: factory)
-      alertWebhook[outcome]?.increment(by: 0)
     }
     self.alertWebhook = alertWebhook
-    for (_, series) in perSource {
-      series.attempts.increment(by: 0)
-      series.failures.increment(by: 0)
-      series.breaker.record(0)
-    }
-    ticks.increment(by: 0)
-    failedTicks.increment(by: 0)
-    dropped.increment(by: 0)
   }
 
   /// The breaker state as a number: 0 closed, 1 half-open (one probe allowed), 2 open.

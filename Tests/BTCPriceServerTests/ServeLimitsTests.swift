@@ -73,6 +73,32 @@ struct ServeLimitsTests {
     }
   }
 
+  /// Where the head's bounds fall (8 KiB of fields, 64 fields; PriceServer.Configuration's
+  /// defaults, which `btc-price serve` keeps): a head just inside is answered, one just past is
+  /// refused. The 8 KiB count the fields as the HTTP decoder does: with `Host: x`,
+  /// `Connection: close` and the padding's name beside it, a value of 8,155 bytes fills them.
+  @Test(arguments: [
+    (padding: 8_155, fields: 3, answered: true), (padding: 8_156, fields: 3, answered: false),
+    (padding: 1, fields: 64, answered: true), (padding: 1, fields: 65, answered: false),
+  ])
+  func aRequestHead_isAnsweredUpToItsBounds(padding: Int, fields: Int, answered: Bool)
+    async throws
+  {
+    let app = makeSUT(connectionsPerAddress: 8)
+
+    try await app.test(.live) { client in
+      let port = try #require(client.port)
+      let connection = try RawConnection(port: port)
+      let more = (0..<(fields - 3)).map { "X-Field-\($0): 1\r\n" }.joined()
+      let value = String(repeating: "a", count: padding)
+      connection.send(
+        "GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\(more)X-Padding: \(value)\r\n\r\n"
+      )
+      let answer = await connection.receive()
+      #expect(answer.hasPrefix("HTTP/1.1 200") == answered, "\(answer.prefix(200))")
+    }
+  }
+
   @Test func aViewerThatStopsReading_isDisconnected() async throws {
     let broadcaster = PriceBroadcaster(initial: nothingKnown)
     try await withOneStreamViewer(broadcaster) { server, _ in

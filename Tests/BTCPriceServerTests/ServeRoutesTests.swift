@@ -151,7 +151,9 @@ struct ServeRoutesTests {
         #expect(String(buffer: response.body) == JSONLineRenderer.render(state) + "\n")
         #expect(response.headers[.contentType] == "application/json")
         #expect(response.headers[.cacheControl] == "public, max-age=1")
-        #expect(response.headers[.eTag]?.hasPrefix("\"") == true)
+        // A strong tag: 16 hexadecimal digits (the body's 64-bit hash, zeros kept) in quotes.
+        let tag = try #require(response.headers[.eTag])
+        #expect(tag.wholeMatch(of: /"[0-9a-f]{16}"/) != nil, "\(tag)")
       }
     }
   }
@@ -169,6 +171,7 @@ struct ServeRoutesTests {
       #expect(again.status == .notModified)
       #expect(again.body.readableBytes == 0)
       #expect(again.headers[.eTag] == tag)
+      #expect(again.headers[.contentType] == nil, "a 304 carries no body to type")
 
       broadcaster.publish(fresh("68902.00"))
       let changed = try await client.execute(
@@ -293,6 +296,45 @@ struct ServeRoutesTests {
       #expect(text.contains(#"btc_price_source_attempts_total{source="binance"} 0"#), "\(text)")
       #expect(text.contains(#"btc_price_source_breaker_state{source="coinbase"} 0"#), "\(text)")
     }
+  }
+
+  /// Every series a dashboard graphs: ticks and the failed ones, each webhook outcome, viewers
+  /// dropped and connected, each breaker phase as its number, and the shown value's age (never
+  /// below zero; not a number while nothing is known).
+  @Test func metrics_countTicksWebhooksViewersAndEachBreakerPhase_andTheShownValuesAge() {
+    let now = receivedAt.addingTimeInterval(5)
+    let metrics = ServerMetrics(sources: [.binance], now: { now })
+    metrics.recordTick(fresh("68901.23"))
+    metrics.recordTick(stale(quote("68901.23")))
+    metrics.recordTick(fresh("68901.24"))
+    metrics.recordAlertWebhook("delivered")
+    metrics.recordAlertWebhook("failed")
+    metrics.recordAlertWebhook("failed")
+    metrics.viewerDropped()
+    metrics.record(.circuitChanged(.binance, CircuitTransition(from: .open, to: .halfOpen)))
+    let broadcaster = PriceBroadcaster(initial: nothingKnown)
+
+    var text = metrics.render(latest: broadcaster.publish(fresh("68901.23")), viewers: 7)
+    for line in [
+      "btc_price_ticks_total 3", "btc_price_failed_ticks_total 1",
+      #"btc_price_alert_webhook_total{outcome="delivered"} 1"#,
+      #"btc_price_alert_webhook_total{outcome="failed"} 2"#,
+      #"btc_price_alert_webhook_total{outcome="dropped"} 0"#,
+      "btc_price_viewers_dropped_total 1", "btc_price_viewers 7.0",
+      #"btc_price_source_breaker_state{source="binance"} 1.0"#,
+      "btc_price_shown_value_age_seconds 5.0",
+    ] {
+      #expect(text.split(separator: "\n").contains(Substring(line)), "\(line) not in\n\(text)")
+    }
+
+    metrics.record(.circuitChanged(.binance, CircuitTransition(from: .halfOpen, to: .closed)))
+    let ahead = fresh("68901.23", at: now.addingTimeInterval(2))
+    text = metrics.render(latest: broadcaster.publish(ahead), viewers: 0)
+    #expect(text.contains(#"btc_price_source_breaker_state{source="binance"} 0.0"#), "\(text)")
+    #expect(text.contains("btc_price_shown_value_age_seconds 0.0"), "a clock behind: \(text)")
+
+    text = metrics.render(latest: PriceBroadcaster(initial: nothingKnown).latest, viewers: 0)
+    #expect(text.contains("btc_price_shown_value_age_seconds nan"), "\(text)")
   }
 
   @Test func metrics_countSourceAttemptsFailuresAndBreakers() {
