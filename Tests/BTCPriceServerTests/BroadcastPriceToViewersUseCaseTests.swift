@@ -3,12 +3,29 @@ import BTCPriceFeature
 import BTCPriceTerminal
 import BTCPriceTestSupport
 import NIOCore
+import NIOPosix
 import Testing
 
 @testable import BTCPriceServer
 
 @Suite("Broadcast each tick to every viewer", .timeLimit(.minutes(1)), .hangLimit(.seconds(10)))
 struct BroadcastPriceToViewersUseCaseTests {
+  /// One fan-out per event loop, made by its loop's first viewer and kept for the others: a
+  /// tick is then one job a loop, however many viewers it has (a fan-out per viewer would be a
+  /// sink per viewer the broadcaster never lets go of).
+  @Test func viewersOnOneLoop_shareItsFanOut_andAnotherLoopHasItsOwn() throws {
+    let group = MultiThreadedEventLoopGroup(numberOfThreads: 2)
+    defer { try? group.syncShutdownGracefully() }
+    let loops = Array(group.makeIterator())
+    let hub = StreamHub(broadcaster: PriceBroadcaster(initial: nothingKnown))
+
+    let first = try #require(hub.fanout(for: loops[0]))
+    #expect(hub.fanout(for: loops[0]) === first)
+    let other = try #require(hub.fanout(for: loops[1]))
+    #expect(other !== first)
+    #expect(hub.fanout(for: loops[1]) === other)
+  }
+
   @Test func publish_numbersTicksFromOneAfterTheRestoredState() {
     let sut = makeSUT(initial: nothingKnown)
 

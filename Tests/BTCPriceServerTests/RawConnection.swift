@@ -66,11 +66,28 @@ final class RawConnection: @unchecked Sendable {
     }
   }
 
+  /// Whether the server has closed the connection: a receive ended on its end of the stream (or
+  /// a reset), not on the 5 s receive time-out.
+  var closedByServer: Bool {
+    lock.lock()
+    defer { lock.unlock() }
+    return ended
+  }
+  private let lock = NSLock()
+  private var ended = false
+
   private func blockingReceive(upTo limit: Int, untilContains marker: String?) -> String {
     var received = Data()
     var buffer = [UInt8](repeating: 0, count: 4096)
     while received.count < limit {
       let count = recv(socket, &buffer, buffer.count, 0)
+      // The server's close arrives as the end of the stream, or as a reset when the request it
+      // never read was still in its buffer.
+      if count == 0 || (count < 0 && errno == ECONNRESET) {
+        lock.lock()
+        ended = true
+        lock.unlock()
+      }
       if count <= 0 { break }
       received.append(contentsOf: buffer[0..<count])
       if let marker, String(decoding: received, as: UTF8.self).contains(marker) { break }

@@ -31,6 +31,8 @@ struct ServeLimitsTests {
       let refused = await third.receive()
       #expect(refused.hasPrefix("HTTP/1.1 503 Service Unavailable\r\n"), "\(refused)")
       #expect(refused.contains("Retry-After: 10\r\n"))
+      #expect(refused.hasSuffix("\r\n\r\nToo many connections from your address.\n"))
+      #expect(third.closedByServer, "the refused connection is closed, not left to time out")
     }
   }
 

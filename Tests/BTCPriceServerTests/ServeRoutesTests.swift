@@ -282,6 +282,15 @@ struct ServeRoutesTests {
     #expect(server.viewerCount == 0)
   }
 
+  /// What the page writes from data is escaped for text and for attribute values in either
+  /// quote.
+  @Test func html_escapesEveryCharacterThatCouldEndATextOrAnAttribute() {
+    #expect(
+      HTML.escape(#"<a href="x" title='y'>Tom & Jerry</a>"#)
+        == "&lt;a href=&quot;x&quot; title=&#39;y&#39;&gt;Tom &amp; Jerry&lt;/a&gt;")
+    #expect(HTML.escape("₿ 68 901,23 – ok") == "₿ 68 901,23 – ok")
+  }
+
   @Test func metrics_namesEverySeries() async throws {
     let (app, broadcaster) = makeSUT()
     broadcaster.publish(fresh("68901.23"))
