@@ -38,6 +38,11 @@ final class RawConnection: @unchecked Sendable {
     close(socket)
   }
 
+  /// Ends the connection from this side, as a viewer closing the page does.
+  func hangUp() {
+    shutdown(socket, Int32(SHUT_RDWR))
+  }
+
   func send(_ text: String) {
     var text = text
     text.withUTF8 { bytes in

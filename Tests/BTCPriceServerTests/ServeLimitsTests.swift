@@ -103,7 +103,7 @@ struct ServeLimitsTests {
 
   @Test func aViewerThatStopsReading_isDisconnected() async throws {
     let broadcaster = PriceBroadcaster(initial: nothingKnown)
-    try await withOneStreamViewer(broadcaster) { server, _ in
+    try await withOneStreamViewer(broadcaster) { server, connection, _ in
       #expect(server.viewerCount == 1)
       // Never read again: the kernel's buffers fill, then the connection's, then it is dropped.
       let big = fresh(
@@ -114,8 +114,38 @@ struct ServeLimitsTests {
       }
       #expect(server.droppedViewerCount == 1)
       #expect(server.viewerCount == 0)
+      // Its connection is closed, not only forgotten: what it had not read, then the end.
+      _ = await connection.receive(upTo: .max)
+      #expect(connection.closedByServer)
       let metrics = server.metrics.render(latest: broadcaster.latest, viewers: 0)
       #expect(metrics.contains("btc_price_viewers_dropped_total 1\n"), "\(metrics)")
+    }
+  }
+
+  /// A viewer who comes after a tick gets it at once, not at the next tick; one who closes the
+  /// page is counted gone (and not as dropped).
+  @Test func aViewerWhoComesAfterATick_getsItAtOnce_andOneWhoLeaves_isCountedGone() async throws {
+    let broadcaster = PriceBroadcaster(initial: nothingKnown)
+    try await withOneStreamViewer(broadcaster) { server, first, port in
+      broadcaster.publish(fresh("68901.23"))
+      #expect(await first.receive(untilContains: "id: 1\n").contains("id: 1\n"))
+
+      let second = try RawConnection(port: port)
+      second.send("GET /api/stream HTTP/1.1\r\nHost: x\r\n\r\n")
+      let caughtUp = await second.receive(untilContains: "68901.23")
+      #expect(caughtUp.contains("id: 1\nevent: price\ndata: "), "\(caughtUp)")
+      #expect(server.viewerCount == 2)
+
+      // A stream's request is never read again, so a viewer's close is seen when a tick's write
+      // to it fails: within the next ticks.
+      first.hangUp()
+      second.hangUp()
+      for _ in 0..<1_000 where server.viewerCount > 0 {
+        broadcaster.publish(fresh("68901.24"))
+        try await Task.sleep(for: .milliseconds(5))
+      }
+      #expect(server.viewerCount == 0)
+      #expect(server.droppedViewerCount == 0, "they left; nobody was dropped")
     }
   }
 
@@ -124,7 +154,7 @@ struct ServeLimitsTests {
   @Test func aStreamOnTheWire_isOneValidChunkedBody() async throws {
     let broadcaster = PriceBroadcaster(initial: nothingKnown)
     broadcaster.publish(fresh("68901.23"))
-    try await withOneStreamViewer(broadcaster) { _, connection in
+    try await withOneStreamViewer(broadcaster) { _, connection, _ in
       broadcaster.publish(fresh("68902.00"))
       broadcaster.heartbeat()
       let answer = await connection.receive(untilContains: ": heartbeat\n\n\r\n")
@@ -160,7 +190,7 @@ struct ServeLimitsTests {
   /// counted as a viewer.
   private func withOneStreamViewer(
     _ broadcaster: PriceBroadcaster,
-    _ body: @Sendable (PriceServer, RawConnection) async throws -> Void
+    _ body: @Sendable (PriceServer, RawConnection, _ port: Int) async throws -> Void
   ) async throws {
     let server = PriceServer(
       broadcaster: broadcaster, metrics: ServerMetrics(sources: [.binance]))
@@ -176,7 +206,7 @@ struct ServeLimitsTests {
       for _ in 0..<1_000 where server.viewerCount == 0 {
         try await Task.sleep(for: .milliseconds(5))
       }
-      try await body(server, connection)
+      try await body(server, connection, port)
     }
   }
 
