@@ -32,7 +32,7 @@ struct CheckTheEdgesUseCaseTests {
     let takes = "takes publishes; newest message 7:0"
     #expect(EdgeProbe.verdict(status: 200, body: newest) == takes)
     #expect(EdgeProbe.verdict(status: 299, body: newest) == takes)
-    for status in [199, 300, 500] {
+    for status in [199, 300, 399, 500] {
       #expect(
         EdgeProbe.verdict(status: status, body: newest)
           == "HTTP \(status): the edge cannot publish now (is its Redis up?)")
