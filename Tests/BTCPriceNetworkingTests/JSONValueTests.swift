@@ -29,6 +29,22 @@ struct JSONValueTests {
         ]))
   }
 
+  /// JSON's whitespace is space, tab, line feed and carriage return (RFC 8259, section 2), around
+  /// every token; the bytes next to them are not whitespace, and a document with one is refused.
+  @Test func parse_takesExactlyJSONsFourWhitespaceBytes() throws {
+    for space in [" ", "\t", "\n", "\r"] {
+      let text = ["", "{", "\"a\"", ":", "[", "1", ",", "true", "]", "}", ""].joined(
+        separator: space)
+      #expect(
+        try parse(text) == .object(["a": .array([.number("1"), .bool(true)])]),
+        "separated by \(Array(space.utf8))")
+    }
+    for byte: UInt8 in [0x08, 0x0B, 0x0C, 0x0E, 0x1F, 0x21] {
+      let text = "{\"a\":" + String(decoding: [byte], as: UTF8.self) + "1}"
+      #expect(throws: JSONValue.SyntaxError.self, "byte \(byte)") { try parse(text) }
+    }
+  }
+
   @Test(
     "parse_rejectsMalformedDocuments",
     arguments: [
