@@ -43,6 +43,16 @@ struct CryptoCompareMapperTests {
     }
   }
 
+  /// Either phrase alone says the key is the problem, in any case: a refusal, not bad data.
+  @Test(arguments: ["Your api key is not valid", "Invalid Auth Key given"])
+  func map_deliversARefusalOnAnErrorNamingOneKey(message: String) {
+    let body = #"{"Response":"Error","Message":"\#(message)","HasWarning":false,"Type":1}"#
+
+    #expect(throws: PriceSourceError.refused(message)) {
+      try PriceSourceDefinition.cryptoCompare.map(response(body))
+    }
+  }
+
   @Test func map_deliversARateLimitOnTheOverTheLimitErrorSentWith200() {
     let message = "You are over your rate limit please upgrade your account!"
     let body =
