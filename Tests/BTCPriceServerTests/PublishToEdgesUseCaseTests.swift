@@ -152,16 +152,7 @@ struct PublishToEdgesUseCaseTests {
     let edges = ScriptedEdges(["a.test": .channel])
     let sut = try makeSUT(["http://a.test/pub"], edges, clock: clock, standby: true)
     defer { sut.end() }
-    for tick in 1...2 {
-      await clock.advance(to: .seconds(tick))
-      sut.publisher.publish(messages(), tick: tick)
-      await waitUntil { sut.events.value.contains(.quiet(tick: tick)) }
-    }
-    await clock.advance(to: .seconds(3))
-    sut.publisher.publish(messages(), tick: 3)
-    await waitUntil {
-      sut.events.value.contains(.published(tick: 3, target: "http://a.test:80/pub"))
-    }
+    await tickUntilTheStandbyTakesOver(sut, clock)
     #expect(sut.events.value.contains(.standby(.tookOver(silence: .seconds(2)))))
     let edgeNotices = sut.events.value.filter {
       if case .edge = $0 { return true }
@@ -219,16 +210,7 @@ struct PublishToEdgesUseCaseTests {
     edges.newest = "m:primary"
     let sut = try makeSUT(["http://a.test/pub"], edges, clock: clock, standby: true)
     defer { sut.end() }
-    for tick in 1...2 {
-      await clock.advance(to: .seconds(tick))
-      sut.publisher.publish(messages(), tick: tick)
-      await waitUntil { sut.events.value.contains(.quiet(tick: tick)) }
-    }
-    await clock.advance(to: .seconds(3))
-    sut.publisher.publish(messages(), tick: 3)
-    await waitUntil {
-      sut.events.value.contains(.published(tick: 3, target: "http://a.test:80/pub"))
-    }
+    await tickUntilTheStandbyTakesOver(sut, clock)
     #expect(
       sut.events.value.suffix(2) == [
         .standby(.tookOver(silence: .seconds(2))),
@@ -257,6 +239,21 @@ struct PublishToEdgesUseCaseTests {
 
     func end() {
       running.cancel()
+    }
+  }
+
+  /// Ticks 1 and 2, each a second apart, left quiet; tick 3, published by the standby that
+  /// takes over after two quiet intervals to `http://a.test/pub`.
+  private func tickUntilTheStandbyTakesOver(_ sut: SUT, _ clock: SteppedTestClock) async {
+    for tick in 1...2 {
+      await clock.advance(to: .seconds(tick))
+      sut.publisher.publish(messages(), tick: tick)
+      await waitUntil { sut.events.value.contains(.quiet(tick: tick)) }
+    }
+    await clock.advance(to: .seconds(3))
+    sut.publisher.publish(messages(), tick: 3)
+    await waitUntil {
+      sut.events.value.contains(.published(tick: 3, target: "http://a.test:80/pub"))
     }
   }
 

@@ -40,7 +40,7 @@ struct FitTheLivePanelToTheTerminalUseCaseTests {
   }
 
   @Test func theSparkline_needsSixtyColumns_andRoomForItsRange() {
-    let (state, history) = afterTicks((1...75).map { "\(68_000 + $0).00" })
+    let (state, history) = presenter.afterTicks((1...75).map { "\(68_000 + $0).00" })
     func lastLine(width: Int) -> String? {
       LivePanelRenderer.render(
         state, trend: presenter.presentTrend(history), width: width, colors: false
@@ -50,7 +50,7 @@ struct FitTheLivePanelToTheTerminalUseCaseTests {
     #expect(lastLine(width: 93)?.hasSuffix("  low $68,016.00  high $68,075.00") == true)
     #expect(lastLine(width: 92)?.hasPrefix("Last updated") == true)
 
-    let short = afterTicks(["68800.00", "68950.00", "68901.23"])
+    let short = presenter.afterTicks(["68800.00", "68950.00", "68901.23"])
     func shortLast(width: Int) -> String? {
       LivePanelRenderer.render(
         short.0, trend: presenter.presentTrend(short.1), width: width, colors: false
@@ -138,7 +138,7 @@ struct FitTheLivePanelToTheTerminalUseCaseTests {
   // MARK: - Helpers
 
   private func panel(width: Int) -> [String] {
-    let (state, history) = afterTicks(["68800.00", "68950.00", "68901.23"])
+    let (state, history) = presenter.afterTicks(["68800.00", "68950.00", "68901.23"])
     return LivePanelRenderer.render(
       state, trend: presenter.presentTrend(history), width: width, colors: false)
   }
@@ -147,7 +147,7 @@ struct FitTheLivePanelToTheTerminalUseCaseTests {
   private func chartPanel(
     height: Int, chart: Bool = true, alert: Bool = false, colors: Bool = false
   ) -> [String] {
-    let (_, history) = afterTicks(["68800.00", "68950.00", "68901.23"])
+    let (_, history) = presenter.afterTicks(["68800.00", "68950.00", "68901.23"])
     let day = CandleSeries.day(endingAt: 1_795_356_000) { "\(68_000 + abs($0 - 145) * 10)" }
     var state = presenter.present(.fresh(quote("68901.23")), dayHistory: day)
     if alert {
@@ -164,13 +164,4 @@ struct FitTheLivePanelToTheTerminalUseCaseTests {
       chart: chart ? drawn : nil, height: height)
   }
 
-  private func afterTicks(_ values: [String]) -> (PriceViewState, PriceHistory) {
-    var history = PriceHistory()
-    var state = presenter.presentRestored(nil)
-    for value in values {
-      state = presenter.present(.fresh(quote(value)))
-      history.record(state)
-    }
-    return (state, history)
-  }
 }

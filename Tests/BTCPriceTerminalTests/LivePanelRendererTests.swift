@@ -11,7 +11,7 @@ struct LivePanelRendererTests {
     timestamps: TimestampFormatter(precision: .seconds, timeZone: TimeZone(identifier: "UTC")!))
 
   @Test func width80_showsPriceChangesSourceAndSparkline() {
-    let (state, history) = afterTicks(["68800.00", "68950.00", "68901.23"])
+    let (state, history) = presenter.afterTicks(["68800.00", "68950.00", "68901.23"])
 
     #expect(
       LivePanelRenderer.render(
@@ -24,7 +24,7 @@ struct LivePanelRendererTests {
   }
 
   @Test func width80_withColours_paintsFallsRedRisesGreenAndDimsTheRange() {
-    let (state, history) = afterTicks(["68800.00", "68950.00", "68901.23"])
+    let (state, history) = presenter.afterTicks(["68800.00", "68950.00", "68901.23"])
 
     #expect(
       LivePanelRenderer.render(
@@ -37,7 +37,7 @@ struct LivePanelRendererTests {
   }
 
   @Test func width40_dropsTheSparklineAndStacksTheChanges() {
-    let (state, history) = afterTicks(["68800.00", "68950.00", "68901.23"])
+    let (state, history) = presenter.afterTicks(["68800.00", "68950.00", "68901.23"])
 
     #expect(
       LivePanelRenderer.render(
@@ -50,7 +50,7 @@ struct LivePanelRendererTests {
   }
 
   @Test func the24HourChange_followsTheOtherChanges_onTheirLineWhenTheyFit() {
-    let (_, history) = afterTicks(["68800.00", "68950.00", "68901.23"])
+    let (_, history) = presenter.afterTicks(["68800.00", "68950.00", "68901.23"])
     let day = CandleSeries.day(endingAt: 1_795_356_000) { _ in "68000.00" }
     let state = presenter.present(.fresh(quote("68901.23")), dayHistory: day)
 
@@ -70,7 +70,7 @@ struct LivePanelRendererTests {
   }
 
   @Test func aTallTerminal_showsTheDaysChartInTheSparklinesPlace_thenTheSparkline_thenNeither() {
-    let (_, history) = afterTicks(["68800.00", "68950.00", "68901.23"])
+    let (_, history) = presenter.afterTicks(["68800.00", "68950.00", "68901.23"])
     let day = CandleSeries.day(endingAt: 1_795_356_000) { "\(68_000 + abs($0 - 145) * 10)" }
     let state = presenter.present(.fresh(quote("68901.23")), dayHistory: day)
     let chart = try! #require(
@@ -141,7 +141,7 @@ struct LivePanelRendererTests {
 
   @Test func sparkline_keepsTheLast60Ticks() {
     let values = (1...75).map { "\(68_000 + $0).00" }
-    let (state, history) = afterTicks(values)
+    let (state, history) = presenter.afterTicks(values)
 
     let lines = LivePanelRenderer.render(
       state, trend: presenter.presentTrend(history), width: 120, colors: false)
@@ -162,16 +162,6 @@ struct LivePanelRendererTests {
   }
 
   // MARK: - Helpers
-
-  private func afterTicks(_ values: [String]) -> (PriceViewState, PriceHistory) {
-    var history = PriceHistory()
-    var state = presenter.presentRestored(nil)
-    for value in values {
-      state = presenter.present(.fresh(quote(value)))
-      history.record(state)
-    }
-    return (state, history)
-  }
 
 }
 
