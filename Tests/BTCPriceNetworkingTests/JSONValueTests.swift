@@ -29,6 +29,45 @@ struct JSONValueTests {
         ]))
   }
 
+  /// `\u` escapes: hexadecimal in either case, a surrogate pair at each end of its ranges, and
+  /// the code points just outside them as what they are.
+  @Test(arguments: [
+    (#""\u00E9\u00e9\u00Ff""#, "ééÿ"),
+    (#""\uD7FF""#, "\u{D7FF}"), (#""\uE000""#, "\u{E000}"),
+    (#""\uD800\uDC00""#, "\u{10000}"), (#""\uDBFF\uDFFF""#, "\u{10FFFF}"),
+    (#""\uD800\uDFFF\uDBFF\uDC00""#, "\u{103FF}\u{10FC00}"),
+  ])
+  func parse_decodesUnicodeEscapesAtTheEdgesOfTheSurrogateRanges(text: String, decoded: String)
+    throws
+  {
+    #expect(try parse(text) == .string(decoded))
+  }
+
+  /// A surrogate that is not half of a pair is refused, whichever half it is and whatever
+  /// follows it.
+  @Test(arguments: [
+    #""\uDC00""#, #""\uDFFF""#, #""\uDC00\uDC00""#, #""\uD800\uDBFF""#, #""\uD800\uE000""#,
+    #""\uDBFF\u0041""#, #""\uD800""#,
+  ])
+  func parse_refusesALoneSurrogate(text: String) {
+    #expect(throws: JSONValue.SyntaxError.self) { try parse(text) }
+  }
+
+  /// What a truncated escape is called: the escape itself when its four digits are cut, the
+  /// string when the escape is whole and the closing quote is missing.
+  @Test func parse_namesWhatATruncatedEscapeLacks() {
+    #expect {
+      try parse(#""\u004"#)
+    } throws: {
+      "\($0)" == "malformed JSON at byte 3: unterminated escape"
+    }
+    #expect {
+      try parse(#""\u0041"#)
+    } throws: {
+      "\($0)" == "malformed JSON at byte 7: unterminated string"
+    }
+  }
+
   /// JSON's whitespace is space, tab, line feed and carriage return (RFC 8259, section 2), around
   /// every token; the bytes next to them are not whitespace, and a document with one is refused.
   @Test func parse_takesExactlyJSONsFourWhitespaceBytes() throws {
