@@ -299,6 +299,25 @@ struct ChooseStreamsUseCaseTests {
     #expect(set.standby == nil)
   }
 
+  /// How long each stream may stay silent and still have its price shown (docs/STREAMS.md):
+  /// the streams with a heartbeat or a trade a second, 2.5 s; Bitstamp, with no heartbeat,
+  /// 30 s. At a short interval the ticks' own bound is tighter (1.5 intervals, at least 1.5 s),
+  /// at a long one each stream's is.
+  @Test(arguments: [
+    (interval: Duration.seconds(100), bounds: [2.5, 2.5, 2.5, 30.0, 2.5]),
+    (interval: Duration.seconds(1), bounds: [1.5, 1.5, 1.5, 1.5, 1.5]),
+    (interval: Duration.seconds(10), bounds: [2.5, 2.5, 2.5, 15.0, 2.5]),
+  ])
+  func streams_mayStaySilentForTheirOwnBoundAtMost(interval: Duration, bounds: [Double]) {
+    let set = PriceStreamSet(
+      sources: PriceSourceRegistry.all, currency: .usd, interval: interval,
+      connector: NeverConnector(), clock: ContinuousClock(), now: { Date() }, maximumStreams: 5)
+
+    #expect(
+      set.streams.map(\.source.id) == ["binance", "coinbase", "kraken", "bitstamp", "okx"])
+    #expect(set.streams.map(\.silenceBound) == bounds.map { Duration.milliseconds($0 * 1_000) })
+  }
+
   private func makeSUT(currency: Currency) -> PriceStreamSet {
     PriceStreamSet(
       sources: PriceSourceRegistry.all, currency: currency, connector: NeverConnector(),
