@@ -67,6 +67,31 @@ struct StreamOverWebSocketIntegrationTests {
     }
   }
 
+  /// The bound is 64 KiB exactly: a message of 65,536 bytes is read, one byte more ends the
+  /// connection.
+  @Test func run_readsAMessageOfExactly64KiB_andRefusesOneByteMore() async throws {
+    try await withStreamServer { server, connector in
+      let endpoint = try PriceSourceDefinition.coinbase.streamEndpoint(
+        for: .usd, base: server.url())
+      let sizes = Locked<[Int]>([])
+      let task = Task {
+        await connector.run(url: endpoint.url, subscriptions: endpoint.subscriptions) { inbound in
+          if case .text(let text) = inbound { sizes.withValue { $0.append(text.utf8.count) } }
+          return nil
+        }
+      }
+      await eventually(within: .seconds(5)) { !sizes.value.isEmpty }
+
+      server.send(String(repeating: "x", count: 65_536))
+      await eventually(within: .seconds(5)) { sizes.value.last == 65_536 }
+      server.sendForbidden(.oversized(bytes: 65_537))
+      let ending = await task.value
+
+      #expect(sizes.value.last == 65_536)
+      #expect(ending == .frameTooLarge(limit: 65_536))
+    }
+  }
+
   @Test func run_deliversARefusedUpgrade() async throws {
     try await withStreamServer { server, connector in
       server.behave(.refuseUpgrade)

@@ -42,6 +42,11 @@ struct PriceSourceRegistryTests {
     ("binance,ftx", #"unknown source "ftx"; known sources: \#(knownSources)."#),
     ("coinbase,binance,coinbase", "coinbase is listed twice."),
     ("", #"unknown source ""; known sources: \#(knownSources)."#),
+    // A name pasted by mistake is quoted up to its first 40 characters.
+    (
+      String(repeating: "n", count: 40) + "X",
+      #"unknown source "\#(String(repeating: "n", count: 40))"; known sources: \#(knownSources)."#
+    ),
   ])
   func chain_refusesUnknownAndRepeatedSources(list: String, message: String) {
     #expect(throws: PriceSourceRegistry.InvalidList(description: message)) {
