@@ -302,8 +302,19 @@ struct ServeRoutesTests {
       for name in ServerMetrics.names {
         #expect(text.contains("# TYPE \(name) "), "\(name) missing from\n\(text)")
       }
-      #expect(text.contains(#"btc_price_source_attempts_total{source="binance"} 0"#), "\(text)")
-      #expect(text.contains(#"btc_price_source_breaker_state{source="coinbase"} 0"#), "\(text)")
+      // Every series is there at 0 from the start, so a dashboard's rate has a first point.
+      for line in [
+        #"btc_price_source_attempts_total{source="binance"} 0"#,
+        #"btc_price_source_failures_total{source="binance"} 0"#,
+        #"btc_price_source_breaker_state{source="coinbase"} 0.0"#,
+        "btc_price_ticks_total 0", "btc_price_failed_ticks_total 0",
+        "btc_price_viewers_dropped_total 0",
+        #"btc_price_alert_webhook_total{outcome="delivered"} 0"#,
+        #"btc_price_alert_webhook_total{outcome="failed"} 0"#,
+        #"btc_price_alert_webhook_total{outcome="dropped"} 0"#,
+      ] {
+        #expect(text.split(separator: "\n").contains(Substring(line)), "\(line) not in\n\(text)")
+      }
     }
   }
 
