@@ -80,6 +80,31 @@ struct ReadTheStreamsOnTheTickUseCaseTests {
     await running.value
   }
 
+  /// A message read late counts from when it came, as the kernel dates it: the connection is
+  /// silent five seconds after the trade reached the machine, not after the read.
+  @Test func watchdog_countsSilenceFromWhenAMessageCame_notFromItsRead() async throws {
+    let clock = SteppedTestClock()
+    let connector = DrainedConnector()
+    let board = StreamPriceBoard(clock: clock, now: { Date(timeIntervalSince1970: 1_795_356_185) })
+    let events = Locked<[PriceStreamEvent]>([])
+    let runner = PriceStreamRunner(
+      endpoint: try PriceSourceDefinition.binance.streamEndpoint(for: .usd), connector: connector,
+      board: board, clock: clock, random: { 0 }, onEvent: { events.append($0) })
+    let running = Task { await runner.run() }
+    await waitUntil { connector.openHosts.count == 1 }
+    // Came at 3 s, read at 5 s by the watchdog's own drain.
+    connector.arrive(
+      FakeStreamMessage.binanceTrade(price: "70123.45"), host: "binance", ago: .seconds(2))
+    await clock.advance(to: .seconds(5), afterSleeps: 1)
+    await waitUntil { board.entry(for: .binance).quote != nil }
+
+    await clock.advance(to: .seconds(8), afterSleeps: 2)
+    await waitUntil { events.value.contains { if case .closed = $0 { true } else { false } } }
+    #expect(events.value.contains(.closed(.binance, .silent(after: .seconds(5)))))
+    running.cancel()
+    await running.value
+  }
+
   // MARK: Helpers
 
   private func makeSUT() -> (PricePipeline, DrainedConnector, StubHTTPClient) {
@@ -101,8 +126,9 @@ struct ReadTheStreamsOnTheTickUseCaseTests {
 private final class DrainedConnector: WebSocketConnector {
   private struct Open {
     let host: String
-    let onInbound: @Sendable (WebSocketInbound) -> PriceStreamError?
-    var buffered: [String] = []
+    let onReceived: @Sendable (WebSocketInbound, Duration) -> PriceStreamError?
+    /// Each text with how long before its read the kernel says it came.
+    var buffered: [(text: String, ago: Duration)] = []
   }
 
   private let state = Locked((open: [Int: Open](), next: 0, drains: 0))
@@ -110,11 +136,12 @@ private final class DrainedConnector: WebSocketConnector {
   var openHosts: [String] { state.value.open.values.map(\.host).sorted() }
   var drains: Int { state.value.drains }
 
-  /// Buffers `text` on the open connections whose host names `host`.
-  func arrive(_ text: String, host: String) {
+  /// Buffers `text` on the open connections whose host names `host`; its read will say it
+  /// came `ago` before (as the kernel's `TCP_INFO` tells the command line's connector).
+  func arrive(_ text: String, host: String, ago: Duration = .zero) {
     state.withValue { state in
       for (id, open) in state.open where open.host.contains(host) {
-        state.open[id]?.buffered.append(text)
+        state.open[id]?.buffered.append((text, ago))
       }
     }
   }
@@ -123,9 +150,16 @@ private final class DrainedConnector: WebSocketConnector {
     url: URL, subscriptions: [String],
     onInbound: @escaping @Sendable (WebSocketInbound) -> PriceStreamError?
   ) async -> PriceStreamError {
+    await run(url: url, subscriptions: subscriptions) { inbound, _ in onInbound(inbound) }
+  }
+
+  func run(
+    url: URL, subscriptions: [String],
+    onReceived: @escaping @Sendable (WebSocketInbound, _ receivedAgo: Duration) -> PriceStreamError?
+  ) async -> PriceStreamError {
     let id = state.withValue { state in
       state.next += 1
-      state.open[state.next] = Open(host: url.host ?? "", onInbound: onInbound)
+      state.open[state.next] = Open(host: url.host ?? "", onReceived: onReceived)
       return state.next
     }
     let (stream, continuation) = AsyncStream<Void>.makeStream()
@@ -145,10 +179,10 @@ private final class DrainedConnector: WebSocketConnector {
       defer {
         for id in state.open.keys { state.open[id]?.buffered = [] }
       }
-      return state.open.values.map { ($0.onInbound, $0.buffered) }
+      return state.open.values.map { ($0.onReceived, $0.buffered) }
     }
-    for (onInbound, texts) in reads {
-      for text in texts { _ = onInbound(.text(text)) }
+    for (onReceived, texts) in reads {
+      for (text, ago) in texts { _ = onReceived(.text(text), ago) }
     }
   }
 }
