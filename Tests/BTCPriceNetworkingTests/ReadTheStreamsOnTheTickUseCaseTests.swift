@@ -55,15 +55,7 @@ struct ReadTheStreamsOnTheTickUseCaseTests {
   /// while the process was stopped. It reads that first, and drops only a connection that has
   /// truly said nothing for its limit.
   @Test func watchdog_readsWhatWaitsUnread_beforeCallingAConnectionSilent() async throws {
-    let clock = SteppedTestClock()
-    let connector = DrainedConnector()
-    let board = StreamPriceBoard(clock: clock, now: { Date(timeIntervalSince1970: 1_795_356_185) })
-    let events = Locked<[PriceStreamEvent]>([])
-    let runner = PriceStreamRunner(
-      endpoint: try PriceSourceDefinition.binance.streamEndpoint(for: .usd), connector: connector,
-      board: board, clock: clock, random: { 0 }, onEvent: { events.append($0) })
-    let running = Task { await runner.run() }
-    await waitUntil { connector.openHosts.count == 1 }
+    let (clock, connector, board, events, running) = try await runningBinanceStream()
     connector.arrive(FakeStreamMessage.binanceTrade(price: "70123.45"), host: "binance")
 
     // Silence limit 5 s, no tick drains: the watchdog's own drain finds the trade.
@@ -83,15 +75,7 @@ struct ReadTheStreamsOnTheTickUseCaseTests {
   /// A message read late counts from when it came, as the kernel dates it: the connection is
   /// silent five seconds after the trade reached the machine, not after the read.
   @Test func watchdog_countsSilenceFromWhenAMessageCame_notFromItsRead() async throws {
-    let clock = SteppedTestClock()
-    let connector = DrainedConnector()
-    let board = StreamPriceBoard(clock: clock, now: { Date(timeIntervalSince1970: 1_795_356_185) })
-    let events = Locked<[PriceStreamEvent]>([])
-    let runner = PriceStreamRunner(
-      endpoint: try PriceSourceDefinition.binance.streamEndpoint(for: .usd), connector: connector,
-      board: board, clock: clock, random: { 0 }, onEvent: { events.append($0) })
-    let running = Task { await runner.run() }
-    await waitUntil { connector.openHosts.count == 1 }
+    let (clock, connector, board, events, running) = try await runningBinanceStream()
     // Came at 3 s, read at 5 s by the watchdog's own drain.
     connector.arrive(
       FakeStreamMessage.binanceTrade(price: "70123.45"), host: "binance", ago: .seconds(2))
@@ -106,6 +90,24 @@ struct ReadTheStreamsOnTheTickUseCaseTests {
   }
 
   // MARK: Helpers
+
+  /// A Binance stream's runner on a connector that reads only when asked, with its connection
+  /// open and nothing read yet.
+  private func runningBinanceStream() async throws -> (
+    SteppedTestClock, DrainedConnector, StreamPriceBoard, Locked<[PriceStreamEvent]>,
+    Task<Void, Never>
+  ) {
+    let clock = SteppedTestClock()
+    let connector = DrainedConnector()
+    let board = StreamPriceBoard(clock: clock, now: { Date(timeIntervalSince1970: 1_795_356_185) })
+    let events = Locked<[PriceStreamEvent]>([])
+    let runner = PriceStreamRunner(
+      endpoint: try PriceSourceDefinition.binance.streamEndpoint(for: .usd), connector: connector,
+      board: board, clock: clock, random: { 0 }, onEvent: { events.append($0) })
+    let running = Task { await runner.run() }
+    await waitUntil { connector.openHosts.count == 1 }
+    return (clock, connector, board, events, running)
+  }
 
   private func makeSUT() -> (PricePipeline, DrainedConnector, StubHTTPClient) {
     let connector = DrainedConnector()
