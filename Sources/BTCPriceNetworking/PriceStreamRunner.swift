@@ -357,8 +357,8 @@ private final class Connection: Sendable {
       let first = !state.delivered
       state.delivered = true
       state.lastMessage = instant
-      let retiring = first ? state.retiring : nil
-      if first { state.retiring = nil }
+      // Taken, not copied: once closed, the connection it replaced is let go of.
+      let retiring = first ? state.retiring.take() : nil
       var wake: CheckedContinuation<Void, Never>?
       if case .napping(let silentAt, let continuation) = state.nap,
         instant.advanced(by: silenceLimit) > silentAt,

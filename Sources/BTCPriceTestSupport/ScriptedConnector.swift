@@ -15,6 +15,9 @@ public final class ScriptedConnector: WebSocketConnector {
     public enum Ending: Sendable {
       case end(PriceStreamError)
       case waitForCancellation
+      /// Waits for cancellation, then does not return before ``ScriptedConnector/releaseHeld()``:
+      /// a connection slow to close. One script at most.
+      case waitForCancellationThenHold
     }
 
     public let messages: [WebSocketInbound]
@@ -28,6 +31,7 @@ public final class ScriptedConnector: WebSocketConnector {
 
   private let scripts: Locked<[Script]>
   private let counts = Locked((attempts: 0, cancellations: 0))
+  private let hold = Locked((released: false, waiting: CheckedContinuation<Void, Never>?.none))
 
   public init(scripts: [Script]) {
     self.scripts = Locked(scripts)
@@ -35,6 +39,15 @@ public final class ScriptedConnector: WebSocketConnector {
 
   public var attempts: Int { counts.value.attempts }
   public var cancellations: Int { counts.value.cancellations }
+
+  /// Lets the connection held by ``Script/Ending/waitForCancellationThenHold`` return.
+  public func releaseHeld() {
+    let waiting = hold.withValue { hold in
+      hold.released = true
+      return hold.waiting.take()
+    }
+    waiting?.resume()
+  }
 
   public func run(
     url: URL, subscriptions: [String],
@@ -49,6 +62,16 @@ public final class ScriptedConnector: WebSocketConnector {
     switch script.then {
     case .end(let error): return error
     case .waitForCancellation: return await waitForCancellation()
+    case .waitForCancellationThenHold:
+      let ending = await waitForCancellation()
+      await withCheckedContinuation { continuation in
+        let released = hold.withValue { hold in
+          if !hold.released { hold.waiting = continuation }
+          return hold.released
+        }
+        if released { continuation.resume() }
+      }
+      return ending
     }
   }
 

@@ -174,18 +174,18 @@ struct KeepAStreamConnectedUseCaseTests {
     for _ in 0..<1_000 { await Task.yield() }
     #expect(clock.sleepsStarted == 1, "a message 3 s before the deadline moved the timer")
 
-    // A message at 3 s, in the last half (2.5 s) of the wait: the timer moves to 8 s at once,
-    // before the clock reaches the old deadline.
-    await clock.advance(to: .seconds(3))
+    // A message at 2.5 s, where the last half of the wait begins: the timer moves to 7.5 s at
+    // once, before the clock reaches the old deadline.
+    await clock.advance(to: .milliseconds(2_500))
     connector.send(
       FakeStreamMessage.binanceTrade(price: "68903.00"), toHost: "data-stream.binance.vision")
     await waitUntil({ clock.sleepsStarted == 2 }, "the timer stayed at 5 s")
 
     await clock.advance(to: .seconds(5))
-    await clock.advance(to: .milliseconds(7_999))
+    await clock.advance(to: .milliseconds(7_499))
     for _ in 0..<1_000 { await Task.yield() }
     #expect(!isClosed())
-    await clock.advance(to: .seconds(8))
+    await clock.advance(to: .milliseconds(7_500))
     await waitUntil { isClosed() }
     #expect(events.value.contains(.closed(.binance, .silent(after: .seconds(5)))))
     task.cancel()
@@ -236,6 +236,32 @@ struct KeepAStreamConnectedUseCaseTests {
 
     #expect(connector.attempts == 1, "no next connection was opened")
     #expect(connector.cancellations == 1, "the one handed over was closed")
+  }
+
+  /// Stopped while the next connection has said nothing yet, the run returns only once the one
+  /// that connection was replacing has closed too: nothing of the run still uses the transport
+  /// (and its event loop) when it has returned.
+  @Test func run_stoppedBeforeTheNextConnectionSpoke_returnsOnceTheOneItReplacedHasClosed() async {
+    let (runner, _, _, connector, _) = makeSUT(scripts: [
+      .init(
+        messages: [trade("68901.23"), .text(FakeStreamMessage.binanceServerShutdown)],
+        then: .waitForCancellationThenHold),
+      .init(messages: [], then: .waitForCancellation),
+    ])
+    let returned = Locked(false)
+    let task = Task {
+      await runner.run()
+      returned.withValue { $0 = true }
+    }
+    await waitUntil { connector.attempts == 2 }
+
+    task.cancel()
+    await waitUntil { connector.cancellations == 2 }
+    for _ in 0..<1_000 { await Task.yield() }
+    #expect(!returned.value, "returned while the connection it replaced was still closing")
+    connector.releaseHeld()
+    await task.value
+    #expect(returned.value)
   }
 
   /// Binance cuts a connection at 24 hours; the runners of a run (the stream set passes no age of

@@ -89,6 +89,35 @@ struct ReadTheStreamsOnTheTickUseCaseTests {
     await running.value
   }
 
+  /// A message read in the last half of the watchdog's wait moves its timer only if it moves
+  /// the deadline: one that came when the connection opened (read 3 s late) leaves the deadline
+  /// at 5 s, and the watchdog sleeps on, uninterrupted, to drop the connection then.
+  @Test func watchdog_sleepsOn_forALateReadMessageThatDoesNotMoveItsDeadline() async throws {
+    let clock = SteppedTestClock()
+    let connector = DrainedConnector()
+    let board = StreamPriceBoard(clock: clock, now: { Date(timeIntervalSince1970: 1_795_356_185) })
+    let events = Locked<[PriceStreamEvent]>([])
+    let runner = PriceStreamRunner(
+      endpoint: try PriceSourceDefinition.binance.streamEndpoint(for: .usd), connector: connector,
+      board: board, clock: clock, random: { 0 }, onEvent: { events.append($0) })
+    let running = Task { await runner.run() }
+    await waitUntil { connector.openHosts.count == 1 && clock.sleepsStarted == 1 }
+
+    await clock.advance(to: .seconds(3))
+    connector.arrive(
+      FakeStreamMessage.binanceTrade(price: "70123.45"), host: "binance", ago: .seconds(3))
+    await connector.drain()
+    #expect(board.entry(for: .binance).quote != nil)
+    for _ in 0..<1_000 { await Task.yield() }
+    #expect(clock.sleepsStarted == 1, "woken for a deadline that did not move")
+
+    await clock.advance(to: .seconds(5))
+    await waitUntil { events.value.contains { if case .closed = $0 { true } else { false } } }
+    #expect(events.value.contains(.closed(.binance, .silent(after: .seconds(5)))))
+    running.cancel()
+    await running.value
+  }
+
   // MARK: Helpers
 
   /// A Binance stream's runner on a connector that reads only when asked, with its connection
