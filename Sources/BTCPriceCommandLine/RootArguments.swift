@@ -62,7 +62,11 @@ public struct RootArguments: Equatable, Sendable {
   /// `--help`, `--version`, completion requests, an unknown option, a value that is missing,
   /// empty or starting with `-`, an option given twice, a number that does not read, and
   /// options that cannot go together.
-  public static func read(_ argv: some Collection<String>) -> RootArguments? {
+  ///
+  /// An array, not any collection of strings: the executable is another module, and a generic
+  /// reader ran unspecialized there, looking up its iterator's witnesses at run time (280,000
+  /// instructions of a one-shot's 14 million, docs/PERFORMANCE.md).
+  public static func read(_ argv: [String]) -> RootArguments? {
     var arguments = RootArguments()
     var seen: Set<String> = []
     var alerts: [String] = []

@@ -54,11 +54,11 @@ extension PriceSourceRegistry {
   /// default order when `list` is nil.
   public static func chain(named list: String?) throws(InvalidList) -> [PriceSourceDefinition] {
     guard let list else { return all }
-    let known = all.map(\.source.id).joined(separator: ", ")
     var chain: [PriceSourceDefinition] = []
     for name in list.split(separator: ",", omittingEmptySubsequences: false) {
       let id = String(name).trimmingWhitespace
       guard let definition = definition(id: id) else {
+        let known = all.map(\.source.id).joined(separator: ", ")
         throw InvalidList(
           description: "unknown source \"\(id.prefix(40))\"; known sources: \(known).")
       }

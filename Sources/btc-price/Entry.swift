@@ -17,7 +17,7 @@ import BTCPriceCommandLine
 enum Entry {
   static func main() async {
     // Read before the first task: the price lines need one shared loop, the rest the default.
-    let arguments = RootArguments.read(CommandLine.arguments.dropFirst())
+    let arguments = RootArguments.read(Array(CommandLine.arguments.dropFirst()))
     ConcurrencyPool.useTheEventLoops(threads: arguments == nil ? nil : 1)
     await run(arguments)
   }
