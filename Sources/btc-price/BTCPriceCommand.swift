@@ -166,7 +166,7 @@ struct BTCPriceCommand: AsyncParsableCommand {
   }
 
   func run() async throws {
-    let environment = ProcessInfo.processInfo.environment
+    let environment = ProcessEnvironment.current()
     try await Self.run(arguments, resolved: Self.resolved(arguments, environment), environment)
   }
 
@@ -174,7 +174,7 @@ struct BTCPriceCommand: AsyncParsableCommand {
   /// false, having done nothing, when its settings are refused: ArgumentParser then reads it
   /// again and says why with its usage text, as for any refusal.
   static func main(_ arguments: RootArguments) async -> Bool {
-    let environment = ProcessInfo.processInfo.environment
+    let environment = ProcessEnvironment.current()
     guard let resolved = try? resolved(arguments, environment) else { return false }
     do {
       try await run(arguments, resolved: resolved, environment)

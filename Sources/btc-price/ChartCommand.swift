@@ -47,7 +47,7 @@ struct ChartCommand: AsyncParsableCommand {
   }
 
   func run() async throws {
-    let environment = ProcessInfo.processInfo.environment
+    let environment = ProcessEnvironment.current()
     let resolved = try root.pipeline.resolved(environment: environment, format: nil)
     let isTerminal = Console.stdoutIsTerminal
     let frontEnd = ChartFrontEnd(

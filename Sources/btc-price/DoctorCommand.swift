@@ -47,13 +47,13 @@ struct DoctorCommand: AsyncParsableCommand {
 
   func run() async throws {
     let resolved = try root.pipeline.resolved(
-      environment: ProcessInfo.processInfo.environment, format: nil)
+      environment: ProcessEnvironment.current(), format: nil)
     let client = NIOHTTPClient(
       transportTimeout: .seconds(10), proxies: resolved.proxies, trust: resolved.trust)
     let report = await Doctor(
       options: resolved, client: client,
       probe: .nio(proxies: resolved.proxies, trust: resolved.trust),
-      edges: PublishTarget.urls(arguments: [], environment: ProcessInfo.processInfo.environment)
+      edges: PublishTarget.urls(arguments: [], environment: ProcessEnvironment.current())
         .compactMap { try? PublishTarget($0) }
     ).report()
     await client.shutdown()

@@ -41,7 +41,7 @@ struct PublishCommand: AsyncParsableCommand {
   var arguments: [String] = []
 
   private var urls: [String] {
-    PublishTarget.urls(arguments: arguments, environment: ProcessInfo.processInfo.environment)
+    PublishTarget.urls(arguments: arguments, environment: ProcessEnvironment.current())
   }
 
   @Flag(help: "Publish only while no other publisher does.")
@@ -69,7 +69,7 @@ struct PublishCommand: AsyncParsableCommand {
   func run() async throws {
     let frontEnd = PublishFrontEnd(
       options: try root.pipeline.resolved(
-        environment: ProcessInfo.processInfo.environment, format: nil),
+        environment: ProcessEnvironment.current(), format: nil),
       targets: try urls.map { try PublishTarget($0) }, standby: standby, output: Console.output)
     if case .interrupted(let signal) = await frontEnd.run() {
       throw ExitCode(SignalTrap.status(after: signal))

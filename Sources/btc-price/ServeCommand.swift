@@ -102,7 +102,7 @@ struct ServeCommand: AsyncParsableCommand {
 
   func run() async throws {
     let resolved = try root.pipeline.resolved(
-      environment: ProcessInfo.processInfo.environment, format: nil, alertWebhook: alertWebhook)
+      environment: ProcessEnvironment.current(), format: nil, alertWebhook: alertWebhook)
     let frontEnd = ServeFrontEnd(
       options: resolved, webhookFormat: alertWebhookFormat,
       listener: .init(host: host, port: port, connectionsPerAddress: connectionsPerAddress),
