@@ -105,17 +105,41 @@ struct AtomicFile {
   /// Deletes the temporary files of writers killed mid-write (`kill -9`, power loss) that are
   /// older than `age`; a live writer's file is only milliseconds old. Best effort: errors are
   /// ignored, the file works without this.
+  ///
+  /// Listed with `readdir` and dated with `lstat`, as `FileManager` would, without its
+  /// dictionaries of attributes (350,000 instructions of a one-shot, docs/PERFORMANCE.md).
   func removeAbandonedTemporaryFiles(olderThan age: TimeInterval, now: Date) {
-    let folder = url.deletingLastPathComponent()
+    let folder = url.deletingLastPathComponent().path
     let prefix = ".\(url.lastPathComponent)."
-    let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
-    for name in names where name.hasPrefix(prefix) && name.hasSuffix(".tmp") {
-      let path = folder.appendingPathComponent(name).path
-      let modified = (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate]
-      if let modified = modified as? Date, now.timeIntervalSince(modified) > age {
+    for name in Self.names(in: folder) where name.hasPrefix(prefix) && name.hasSuffix(".tmp") {
+      let path = folder + "/" + name
+      var status = stat()
+      guard lstat(path, &status) == 0 else { continue }
+      #if canImport(Darwin)
+        let modified = status.st_mtimespec
+      #else
+        let modified = status.st_mtim
+      #endif
+      let date = Date(
+        timeIntervalSince1970: Double(modified.tv_sec) + Double(modified.tv_nsec) / 1e9)
+      if now.timeIntervalSince(date) > age {
         unlink(path)
       }
     }
+  }
+
+  /// The names in `folder`, `.` and `..` included; none when it cannot be read.
+  private static func names(in folder: String) -> [String] {
+    guard let directory = opendir(folder) else { return [] }
+    defer { closedir(directory) }
+    var names: [String] = []
+    while let entry = readdir(directory) {
+      let name = withUnsafeBytes(of: entry.pointee.d_name) { bytes in
+        String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
+      }
+      names.append(name)
+    }
+    return names
   }
 
   /// Writes and flushes a new file; returns why it failed, or nil.

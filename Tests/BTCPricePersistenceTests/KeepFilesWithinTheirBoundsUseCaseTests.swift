@@ -226,13 +226,14 @@ final class KeepFilesWithinTheirBoundsUseCaseTests {
     #expect(FileLock(path: path, waitingAtMost: .seconds(20)) != nil)
   }
 
-  /// A temporary file exactly as old as the limit may still be a writer's: only older ones go.
+  /// A temporary file exactly as old as the limit may still be a writer's: only older ones go,
+  /// a quarter of a second older too (a file is dated to the nanosecond, not the second).
   @Test func priceCache_keepsATemporaryFileExactlyAsOldAsTheLimit() throws {
     let url = folder.appendingPathComponent("cache/last-price.json")
     try FileManager.default.createDirectory(
       at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-    let now = Date(timeIntervalSince1970: 1_800_000_000)
-    let files = [".last-price.json.1.1.tmp": 60.0, ".last-price.json.2.2.tmp": 61.0]
+    let now = Date(timeIntervalSince1970: 1_800_000_000.5)
+    let files = [".last-price.json.1.1.tmp": 60.0, ".last-price.json.2.2.tmp": 60.25]
     for (name, age) in files {
       let path = url.deletingLastPathComponent().appendingPathComponent(name).path
       try Data("{".utf8).write(to: URL(fileURLWithPath: path))
