@@ -93,15 +93,8 @@ struct ReadTheStreamsOnTheTickUseCaseTests {
   /// the deadline: one that came when the connection opened (read 3 s late) leaves the deadline
   /// at 5 s, and the watchdog sleeps on, uninterrupted, to drop the connection then.
   @Test func watchdog_sleepsOn_forALateReadMessageThatDoesNotMoveItsDeadline() async throws {
-    let clock = SteppedTestClock()
-    let connector = DrainedConnector()
-    let board = StreamPriceBoard(clock: clock, now: { Date(timeIntervalSince1970: 1_795_356_185) })
-    let events = Locked<[PriceStreamEvent]>([])
-    let runner = PriceStreamRunner(
-      endpoint: try PriceSourceDefinition.binance.streamEndpoint(for: .usd), connector: connector,
-      board: board, clock: clock, random: { 0 }, onEvent: { events.append($0) })
-    let running = Task { await runner.run() }
-    await waitUntil { connector.openHosts.count == 1 && clock.sleepsStarted == 1 }
+    let (clock, connector, board, events, running) = try await runningBinanceStream()
+    await waitUntil { clock.sleepsStarted == 1 }
 
     await clock.advance(to: .seconds(3))
     connector.arrive(
