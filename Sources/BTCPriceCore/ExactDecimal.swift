@@ -54,16 +54,13 @@ public enum ExactDecimal {
   private static func value(of literal: Literal, digits: UnsafeMutableBufferPointer<UInt8>)
     -> Decimal?
   {
-    var first = 0
-    while first < literal.count, digits[first] == 0 { first += 1 }
-    var end = literal.count
-    var exponent = literal.exponent
-    while end - first > 1, digits[end - 1] == 0 {
-      end -= 1
-      exponent += 1
-    }
+    // Searched for, not stepped over in a loop of our own: a step left out would spin forever,
+    // with no test to name it (scripts/mutate's time-outs).
+    let written = digits[..<literal.count]
+    guard let first = written.firstIndex(where: { $0 != 0 }) else { return Decimal.zero }
+    let end = written.lastIndex(where: { $0 != 0 })! + 1
+    let exponent = literal.exponent + (literal.count - end)
     guard end - first <= 38 else { return nil }
-    guard end > first else { return Decimal.zero }
     // Decimal's exponent is an Int8 (the value is significand × 10^exponent).
     guard (-128...127).contains(exponent) else { return nil }
     // In chunks of 18 digits, each exact in a UInt64; one chunk (every price) needs no
