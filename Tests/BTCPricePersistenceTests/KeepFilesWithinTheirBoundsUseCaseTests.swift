@@ -290,6 +290,20 @@ final class KeepFilesWithinTheirBoundsUseCaseTests {
     #expect(after - before < 125, "\(before) descriptors open before, \(after) after")
   }
 
+  /// Every run looks for writers' abandoned temporary files beside the cache: the folder it
+  /// lists is closed again, however many times it looks.
+  @Test func abandonedTemporaryFiles_lookedForManyTimes_leaveNoDescriptorOpen() throws {
+    let url = folder.appendingPathComponent("last-price.json")
+    try write(cachedQuote(), to: url)
+    let store = FilePriceStore(fileURL: url, knownSources: [])
+    let before = try FileManager.default.contentsOfDirectory(atPath: "/dev/fd").count
+
+    for _ in 1...200 { store.removeAbandonedTemporaryFiles(now: Date()) }
+
+    let after = try FileManager.default.contentsOfDirectory(atPath: "/dev/fd").count
+    #expect(after - before < 125, "\(before) descriptors open before, \(after) after")
+  }
+
   /// A pane waiting for the lock sleeps between its looks: it costs next to no CPU while it
   /// waits (a few milliseconds over 300 ms; looking without a pause would take all of them).
   @Test func lockFile_heldByAnother_isWaitedForAsleep() throws {
