@@ -109,6 +109,39 @@ struct NeverWaitForTheReaderUseCaseTests {
     #expect(same.stdout === same.stderr)
     #expect(apart.stdout !== apart.stderr)
   }
+
+  /// `btc-price --once > price.txt 2> errors.txt`: files are written by the writers' threads (a
+  /// write at once is tried only on a pipe or a terminal), each stream to its own file, every
+  /// byte of it; a warning handed to stdout's writer goes to stderr's file too.
+  @Test func standardStreams_toTwoFiles_writeEachStreamWholeToItsOwnFile() async throws {
+    let folder = FileManager.default.temporaryDirectory
+      .appendingPathComponent("two-files-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let outPath = folder.appendingPathComponent("price.txt").path
+    let errPath = folder.appendingPathComponent("errors.txt").path
+    let out = open(outPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+    let err = open(errPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+    defer {
+      close(out)
+      close(err)
+    }
+
+    let writers = TerminalWriter.standardStreams(stdout: out, stderr: err)
+    try writers.stdout.write("Nov 29, 03:41:07 - $68,901.23\n", as: .line(keepingNewest: 3))
+    try writers.stdout.write("btc-price: warning: stale\n", to: .stderr, as: .diagnostic)
+    try writers.stderr.write("btc-price: warning: offline\n", to: .stderr, as: .diagnostic)
+    await writers.stdout.finish()
+    await writers.stderr.finish()
+
+    #expect(
+      try String(contentsOfFile: outPath, encoding: .utf8) == "Nov 29, 03:41:07 - $68,901.23\n")
+    // Two writers, so the two warnings come in either order.
+    let warnings = try String(contentsOfFile: errPath, encoding: .utf8)
+    #expect(
+      warnings.split(separator: "\n", omittingEmptySubsequences: false).sorted()
+        == ["", "btc-price: warning: offline", "btc-price: warning: stale"], "\(warnings)")
+  }
 }
 
 /// A reader that stopped reading: the first write blocks until it comes back. Everything written
