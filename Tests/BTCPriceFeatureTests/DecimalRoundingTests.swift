@@ -25,6 +25,18 @@ struct DecimalRoundingTests {
     }
   }
 
+  /// Zero and NaN have no mantissa words; NaN is the "negative zero" of the storage. Neither is
+  /// a price, but a value that reaches a formatter must keep Foundation's text: never `-0`.
+  @Test func plainText_andRounding_ofZeroAndNaN_areFoundations() {
+    let zeros = [Decimal(0), Decimal(sign: .plus, exponent: 5, significand: 0), -Decimal(0)]
+    for zero in zeros {
+      #expect(zero.plainText == zero.description, "\(zero)")
+      #expect(zero.roundedHalfUp(scale: 2) == 0)
+    }
+    #expect(Decimal.nan.plainText == Decimal.nan.description)
+    #expect(Decimal.nan.roundedHalfUp(scale: 2).isNaN)
+  }
+
   @Test(arguments: 0...4)
   func roundedHalfUp_isNSDecimalRoundPlain(scale: Int) {
     var random = SplitMix(seed: UInt64(10 + scale))
