@@ -75,38 +75,83 @@ public struct EventLoopClock: Clock {
     try Task.checkCancellation()
     let delay = Instant.now.duration(to: deadline)
     guard delay > .zero else { return }
-    let timer = NIOLockedValueBox(Timer.notStarted)
+    let wake = Wake()
     try await withTaskCancellationHandler {
       try await withCheckedThrowingContinuation {
         (continuation: CheckedContinuation<Void, any Error>) in
-        let scheduled = timer.withLockedValue { state -> Scheduled<Void>? in
-          guard case .notStarted = state else { return nil }
-          let scheduled = loop.scheduleTask(in: TimeAmount(delay)) {}
-          state = .running(scheduled)
-          return scheduled
-        }
-        guard let scheduled else { return continuation.resume(throwing: CancellationError()) }
-        // Either the timer fires, or cancel() fails its future: the continuation resumes once.
-        scheduled.futureResult.whenComplete { result in
-          switch result {
-          case .success: continuation.resume()
-          case .failure: continuation.resume(throwing: CancellationError())
-          }
-        }
+        wake.start(continuation, on: loop, in: TimeAmount(delay))
       }
     } onCancel: {
-      let scheduled = timer.withLockedValue { state -> Scheduled<Void>? in
-        defer { state = .cancelled }
-        guard case .running(let scheduled) = state else { return nil }
-        return scheduled
-      }
-      scheduled?.cancel()
+      wake.cancel()
     }
   }
 
-  private enum Timer {
-    case notStarted
-    case running(Scheduled<Void>)
-    case cancelled
+  /// One sleep's timer: a scheduled callback of the loop, which makes no promise and no future
+  /// (each future looks up its generic metadata several times in SwiftNIO's unspecialized code:
+  /// docs/PERFORMANCE.md, "A tick without futures"). The continuation resumes once: when the
+  /// timer fires, when the sleep is cancelled (which calls the timer off), or when the loop
+  /// shuts down with the timer pending.
+  private final class Wake: NIOScheduledCallbackHandler, Sendable {
+    private enum State {
+      case notStarted
+      case waiting(CheckedContinuation<Void, any Error>, timer: NIOScheduledCallback)
+      case over
+    }
+
+    private let state = NIOLockedValueBox(State.notStarted)
+
+    func start(
+      _ continuation: CheckedContinuation<Void, any Error>, on loop: any EventLoop,
+      in delay: TimeAmount
+    ) {
+      // Scheduled under the lock, so that a cancel always finds the timer to call off. No
+      // deadlock: the loop takes this lock (under its own) only to fire or call off this timer,
+      // which does not exist before `scheduleCallback` returns.
+      let started = state.withLockedValue { state -> Bool in
+        defer { if case .notStarted = state { state = .over } }
+        guard case .notStarted = state,
+          let timer = try? loop.scheduleCallback(in: delay, handler: self)
+        else { return false }
+        state = .waiting(continuation, timer: timer)
+        return true
+      }
+      if !started { continuation.resume(throwing: CancellationError()) }
+    }
+
+    func cancel() {
+      let (continuation, timer) = state.withLockedValue {
+        state -> (CheckedContinuation<Void, any Error>?, NIOScheduledCallback?) in
+        defer { state = .over }
+        guard case .waiting(let continuation, let timer) = state else { return (nil, nil) }
+        return (continuation, timer)
+      }
+      // Outside the lock: the loop calls `didCancelScheduledCallback` under its own, which
+      // then finds the sleep over.
+      timer?.cancel()
+      continuation?.resume(throwing: CancellationError())
+    }
+
+    func handleScheduledCallback(eventLoop: some EventLoop) {
+      end(throwing: nil)
+    }
+
+    /// The loop shut down with the timer pending (an explicit cancel ended the sleep first).
+    func didCancelScheduledCallback(eventLoop: some EventLoop) {
+      end(throwing: CancellationError())
+    }
+
+    private func end(throwing error: (any Error)?) {
+      let continuation = state.withLockedValue { state -> CheckedContinuation<Void, any Error>? in
+        guard case .waiting(let continuation, _) = state else { return nil }
+        state = .over
+        return continuation
+      }
+      guard let continuation else { return }
+      if let error {
+        continuation.resume(throwing: error)
+      } else {
+        continuation.resume()
+      }
+    }
   }
 }

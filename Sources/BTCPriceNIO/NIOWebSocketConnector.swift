@@ -278,16 +278,32 @@ public final class NIOWebSocketConnector: WebSocketConnector {
       }
   }
 
-  /// Reads what every open connection has buffered (see ``WebSocketFrameReader/drain(within:)``);
-  /// returns at once without `readOnTick`.
+  /// Reads what every open connection has buffered (see
+  /// ``WebSocketFrameReader/drain(within:then:)``); returns at once without `readOnTick`. A
+  /// reader on the caller's own loop (the tick's, in the tool) is asked at once, the others on
+  /// their loops; one continuation waits for all of them, no future.
   public func drain() async {
     let open = readers.withLockedValue { Array($0.open.values) }
     guard !open.isEmpty else { return }
     let bound = drainBound
-    let drains = open.map { reader in
-      reader.eventLoop.flatSubmit { reader.value.drain(within: bound) }
+    await withCheckedContinuation { (drained: CheckedContinuation<Void, Never>) in
+      let left = NIOLockedValueBox(open.count)
+      let done: @Sendable () -> Void = {
+        if left.withLockedValue({ left in
+          left -= 1
+          return left == 0
+        }) {
+          drained.resume()
+        }
+      }
+      for reader in open {
+        if reader.eventLoop.inEventLoop {
+          reader.value.drain(within: bound, then: done)
+        } else {
+          reader.eventLoop.execute { reader.value.drain(within: bound, then: done) }
+        }
+      }
     }
-    try? await EventLoopFuture.andAllComplete(drains, on: drains[0].eventLoop).get()
   }
 
   /// The typed error of an upgrade that did not happen: the server's refusal with its status and

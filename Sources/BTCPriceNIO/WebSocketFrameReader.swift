@@ -41,7 +41,7 @@ final class WebSocketFrameReader: ChannelInboundHandler, RemovableChannelHandler
   private var finished = false
   private var context: ChannelHandlerContext?
   /// The drains waiting for the read they asked for to complete.
-  private var draining: [EventLoopPromise<Void>] = []
+  private var draining: [Drain] = []
 
   init(
     ended: EventLoopPromise<PriceStreamError>, subscriptions: [String], maximumFrameSize: Int,
@@ -96,10 +96,10 @@ final class WebSocketFrameReader: ChannelInboundHandler, RemovableChannelHandler
   }
 
   /// Reads what the kernel has buffered for this connection, hands it to the runner, answers
-  /// the pings in it, and succeeds once that read is complete; at once when the kernel holds
+  /// the pings in it, and calls `done` once that read is complete; at once when the kernel holds
   /// nothing for it (a frame that arrives later is read by the next drain where the kernel dates
   /// frames, else as it arrives: the read stays asked for) or when the connection has ended;
-  /// after `bound` at the latest. Called on the loop.
+  /// after `bound` at the latest. `done` is called once, on the loop. Called on the loop.
   ///
   /// Why not simply wait `bound` when nothing comes: SwiftNIO keeps a cancelled timer's clock
   /// armed, so a 2 ms bound woke the process 2 ms after every tick, read or not, one of the few
@@ -107,22 +107,23 @@ final class WebSocketFrameReader: ChannelInboundHandler, RemovableChannelHandler
   /// empty drain with no timer; a drain that has bytes to read looks first after
   /// ``checkStep``, a timer short enough to have run out before the tick is over, so the loop
   /// does not sleep on it.
-  func drain(within bound: TimeAmount) -> EventLoopFuture<Void> {
-    guard let context, !finished else {
-      return ended.futureResult.eventLoop.makeSucceededVoidFuture()
-    }
+  ///
+  /// Why a callback and a scheduled callback, not futures: each `EventLoopFuture` looks up its
+  /// generic metadata several times in SwiftNIO's unspecialized code, and a tick's drain made
+  /// about ten of them (docs/PERFORMANCE.md, "A tick without futures").
+  func drain(within bound: TimeAmount, then done: @escaping () -> Void) {
+    guard let context, !finished else { return done() }
     let buffered = Self.kernelHoldsBytes(for: context.channel)
     // Dated by the kernel, a frame that comes after this drain waits for the next one: nothing
     // is read between ticks.
-    if buffered == false, datedByKernel { return context.eventLoop.makeSucceededVoidFuture() }
+    if buffered == false, datedByKernel { return done() }
     context.read()
-    if buffered == false { return context.eventLoop.makeSucceededVoidFuture() }
-    let promise = context.eventLoop.makePromise(of: Void.self)
-    draining.append(promise)
+    if buffered == false { return done() }
+    let drain = Drain(done)
+    draining.append(drain)
     // Without an answer from the kernel, wait the whole bound, as before.
     let step = buffered == nil ? bound : min(Self.checkStep, bound)
-    check(promise, every: step, until: .now() + bound)
-    return promise.futureResult
+    check(drain, every: step, until: .now() + bound)
   }
 
   /// When a drain first looks whether the bytes it was called for are still unread: readable
@@ -133,26 +134,63 @@ final class WebSocketFrameReader: ChannelInboundHandler, RemovableChannelHandler
   /// valgrind) from ever reading them before the bound.
   static let checkStep = TimeAmount.microseconds(50)
 
-  /// Ends the drain `promise` once the kernel holds nothing more for the connection (what it
-  /// held was read, or was no frame: TLS records of its own) or at `deadline`, looking after
-  /// `step`, then twice as long each time; does nothing once the read has completed it.
-  private func check(
-    _ promise: EventLoopPromise<Void>, every step: TimeAmount, until deadline: NIODeadline
-  ) {
-    guard let context else { return }
-    let timer = context.eventLoop.assumeIsolated().scheduleTask(in: step) {
-      guard self.draining.contains(promise) else {
-        return
-      }
-      if NIODeadline.now() < deadline, let context = self.context,
-        Self.kernelHoldsBytes(for: context.channel) == true
-      {
-        return self.check(promise, every: step * 2, until: deadline)
-      }
-      self.draining.removeAll { $0 == promise }
-      promise.succeed()
+  /// One drain waiting for its read: told once, by the read's completion, the connection's end
+  /// or its last look, which is then called off.
+  private final class Drain {
+    private var done: (() -> Void)?
+    var look: NIOScheduledCallback?
+
+    init(_ done: @escaping () -> Void) {
+      self.done = done
     }
-    promise.futureResult.whenComplete { _ in timer.cancel() }
+
+    func tell() {
+      look?.cancel()
+      look = nil
+      let done = self.done
+      self.done = nil
+      done?()
+    }
+  }
+
+  /// A drain's next look, as a scheduled callback of the loop (no promise, no future).
+  private struct Look: NIOScheduledCallbackHandler {
+    let reader: WebSocketFrameReader
+    let drain: Drain
+    let step: TimeAmount
+    let deadline: NIODeadline
+
+    func handleScheduledCallback(eventLoop: some EventLoop) {
+      drain.look = nil
+      reader.look(drain, every: step, until: deadline)
+    }
+  }
+
+  /// Ends `drain` once the kernel holds nothing more for the connection (what it held was read,
+  /// or was no frame: TLS records of its own) or at `deadline`, looking after `step`, then twice
+  /// as long each time; does nothing once the read has completed it.
+  private func check(_ drain: Drain, every step: TimeAmount, until deadline: NIODeadline) {
+    guard let context else { return }
+    do {
+      drain.look = try context.eventLoop.assumeIsolated().scheduleCallback(
+        in: step, handler: Look(reader: self, drain: drain, step: step, deadline: deadline))
+    } catch {
+      // The loop is shutting down: nothing more will be read.
+      draining.removeAll { $0 === drain }
+      drain.tell()
+    }
+  }
+
+  /// A look of ``check(_:every:until:)``'s.
+  private func look(_ drain: Drain, every step: TimeAmount, until deadline: NIODeadline) {
+    guard draining.contains(where: { $0 === drain }) else { return }
+    if NIODeadline.now() < deadline, let context,
+      Self.kernelHoldsBytes(for: context.channel) == true
+    {
+      return check(drain, every: step * 2, until: deadline)
+    }
+    draining.removeAll { $0 === drain }
+    drain.tell()
   }
 
   /// Whether the kernel holds bytes this connection has not read yet; nil where we cannot ask.
@@ -281,9 +319,9 @@ final class WebSocketFrameReader: ChannelInboundHandler, RemovableChannelHandler
 
   private func completeDrains() {
     guard !draining.isEmpty else { return }
-    let promises = draining
+    let drains = draining
     draining = []
-    for promise in promises { promise.succeed() }
+    for drain in drains { drain.tell() }
   }
 
   private static func refusal(of frame: WebSocketFrame) -> PriceStreamError? {

@@ -58,6 +58,44 @@ struct EventLoopRuntimeTests {
     }
   }
 
+  #if os(Linux)
+    /// A tick whose source answers before its deadline cancels the race's sleep on the loop: its
+    /// timer must go with it, or the loop wakes for nothing when it would have run out (a
+    /// wake-up a tick; docs/PERFORMANCE.md, issue 32). Counted as the loop thread's voluntary
+    /// context switches, which only its own sleeps make.
+    @Test func sleep_cancelledOnTheLoop_leavesNoTimerToWakeTheLoopLater() async throws {
+      try await withLoop { loop, clock in
+        let thread = try await loop.submit {
+          try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/thread-self")
+        }.get()
+        let sleepsOfTheLoop = {
+          let status = try String(contentsOfFile: "/proc/\(thread)/status", encoding: .utf8)
+          let line = status.split(separator: "\n").first { $0.hasPrefix("voluntary_ctxt_switches") }
+          return Int(line?.split(separator: "\t").last ?? "") ?? -1
+        }
+        try await loop.runTask {
+          try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask {
+              try await clock.sleep(until: clock.now.advanced(by: .milliseconds(300)))
+            }
+            // The child's timer is set once the parent lets the loop run it.
+            try await clock.sleep(until: clock.now.advanced(by: .milliseconds(20)))
+            group.cancelAll()
+            await #expect(throws: CancellationError.self) { try await group.next() }
+          }
+        }
+        // The loop finishes the task and goes to sleep; from then on it has nothing to wake for.
+        try await Task.sleep(for: .milliseconds(100))
+        let before = try sleepsOfTheLoop()
+
+        try await Task.sleep(for: .milliseconds(500))
+
+        #expect(before >= 0)
+        #expect(try sleepsOfTheLoop() == before)
+      }
+    }
+  #endif
+
   /// `startTask` runs its operation with ``EventLoopExecutor`` as the task's executor preference
   /// (before macOS 15 it cannot, and these tests would fail there; CI's Macs are newer).
   @Test func startTask_keepsTheTaskAndItsChildrenOnTheLoopAcrossSuspensions() async throws {
