@@ -36,6 +36,8 @@ final class WebSocketFrameReader: ChannelInboundHandler, RemovableChannelHandler
   private let readOnTick: Bool
   /// Read on the tick, and the kernel tells when the data came (decided once subscribed).
   private var datedByKernel = false
+  /// The connection's socket, asked directly once subscribed (Linux; ``ConnectedSocket``).
+  private var socket: ConnectedSocket?
   /// How long ago the data of the read in progress came, once asked.
   private var readAge: Duration?
   private var finished = false
@@ -78,7 +80,8 @@ final class WebSocketFrameReader: ChannelInboundHandler, RemovableChannelHandler
       // were read and written with autoRead on: a handshake must not wait for a tick.
       if readOnTick {
         try? context.channel.syncOptions?.setOption(.autoRead, value: false)
-        datedByKernel = Self.lastDataAge(of: context.channel) != nil
+        socket = ConnectedSocket.of(context.channel)
+        datedByKernel = lastDataAge(of: context.channel) != nil
       }
     }
     return ended.futureResult
@@ -113,7 +116,7 @@ final class WebSocketFrameReader: ChannelInboundHandler, RemovableChannelHandler
   /// about ten of them (docs/PERFORMANCE.md, "A tick without futures").
   func drain(within bound: TimeAmount, then done: @escaping () -> Void) {
     guard let context, !finished else { return done() }
-    let buffered = Self.kernelHoldsBytes(for: context.channel)
+    let buffered = kernelHoldsBytes(for: context.channel)
     // Dated by the kernel, a frame that comes after this drain waits for the next one: nothing
     // is read between ticks.
     if buffered == false, datedByKernel { return done() }
@@ -185,7 +188,7 @@ final class WebSocketFrameReader: ChannelInboundHandler, RemovableChannelHandler
   private func look(_ drain: Drain, every step: TimeAmount, until deadline: NIODeadline) {
     guard draining.contains(where: { $0 === drain }) else { return }
     if NIODeadline.now() < deadline, let context,
-      Self.kernelHoldsBytes(for: context.channel) == true
+      kernelHoldsBytes(for: context.channel) == true
     {
       return check(drain, every: step * 2, until: deadline)
     }
@@ -194,8 +197,17 @@ final class WebSocketFrameReader: ChannelInboundHandler, RemovableChannelHandler
   }
 
   /// Whether the kernel holds bytes this connection has not read yet; nil where we cannot ask.
-  /// Linux: the first word of `SO_MEMINFO` is the memory of the socket's receive queue (zero
-  /// when nothing waits); Darwin: `SO_NREAD`, the bytes readable.
+  /// Asked of the socket itself where it was found (Linux), else through SwiftNIO.
+  private func kernelHoldsBytes(for channel: any Channel) -> Bool? {
+    #if os(Linux)
+      if let socket { return socket.holdsUnreadBytes }
+    #endif
+    return Self.kernelHoldsBytes(for: channel)
+  }
+
+  /// The same, through SwiftNIO's socket options. Linux: the first word of `SO_MEMINFO` is the
+  /// memory of the socket's receive queue (zero when nothing waits); Darwin: `SO_NREAD`, the
+  /// bytes readable.
   static func kernelHoldsBytes(for channel: any Channel) -> Bool? {
     #if os(Linux)
       let name: CInt = 55  // SO_MEMINFO
@@ -229,14 +241,23 @@ final class WebSocketFrameReader: ChannelInboundHandler, RemovableChannelHandler
   private func receivedAgo(_ context: ChannelHandlerContext) -> Duration {
     guard datedByKernel else { return .zero }
     if let readAge { return readAge }
-    let age = Self.lastDataAge(of: context.channel) ?? .zero
+    let age = lastDataAge(of: context.channel) ?? .zero
     readAge = age
     return age
   }
 
   /// How long ago the kernel last received data on the connection's socket (`TCP_INFO`, to the
-  /// kernel's tick of a few milliseconds); nil where it cannot tell. Called on the loop, where
-  /// the socket option's future is already complete.
+  /// kernel's tick of a few milliseconds); nil where it cannot tell. Asked of the socket itself
+  /// where it was found (Linux), else through SwiftNIO.
+  private func lastDataAge(of channel: any Channel) -> Duration? {
+    #if os(Linux)
+      if let socket { return socket.lastDataAge }
+    #endif
+    return Self.lastDataAge(of: channel)
+  }
+
+  /// The same, through SwiftNIO's socket option provider. Called on the loop, where the socket
+  /// option's future is already complete.
   static func lastDataAge(of channel: any Channel) -> Duration? {
     #if os(Linux)
       guard let provider = channel as? any SocketOptionProvider else { return nil }
