@@ -37,6 +37,22 @@ struct DecimalRoundingTests {
     #expect(Decimal.nan.roundedHalfUp(scale: 2).isNaN)
   }
 
+  /// A coefficient of 65 to 80 bits (five 16-bit words) does not fit the fast path: it must be
+  /// written by Foundation's, whole, not cut to its low 64 bits (2^64 + 5 read as 5).
+  @Test func plainText_andRounding_justOver64Bits_keepEveryDigit() {
+    let values = [
+      Decimal(string: "18446744073709551621")!, Decimal(string: "-18446744073709551616.5")!,
+      Decimal(string: "36893488147419103231")!, Decimal(string: "18446744073709551615")!,
+    ]
+    for value in values {
+      #expect(value.plainText == value.description, "\(value)")
+      var copy = value
+      var rounded = Decimal()
+      NSDecimalRound(&rounded, &copy, 0, .plain)
+      #expect(value.roundedHalfUp(scale: 0) == rounded, "\(value)")
+    }
+  }
+
   @Test(arguments: 0...4)
   func roundedHalfUp_isNSDecimalRoundPlain(scale: Int) {
     var random = SplitMix(seed: UInt64(10 + scale))
