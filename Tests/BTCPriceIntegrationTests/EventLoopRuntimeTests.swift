@@ -18,7 +18,11 @@ struct EventLoopRuntimeTests {
       try await clock.sleep(until: deadline)
 
       #expect(clock.now >= deadline)
-      #expect(deadline.duration(to: clock.now) < .seconds(2))
+      // Late only by a stall, never by a timer that waits for something else to wake the loop.
+      // The test's task resumes on Swift's shared pool, which the whole suite shares on two
+      // cores: in full runs on a slow machine it resumed 2.2 s late twice (Nov 29). How late
+      // ticks start on the loop is the rhythm's end-to-end tests' question.
+      #expect(deadline.duration(to: clock.now) < .seconds(10))
     }
   }
 
