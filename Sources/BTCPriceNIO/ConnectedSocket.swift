@@ -48,14 +48,19 @@ struct ConnectedSocket {
     /// is the memory of its receive queue. Nil when the kernel does not answer.
     var holdsUnreadBytes: Bool? {
       // SK_MEMINFO_VARS is 9 words today; room for more, of which the kernel fills what it has.
-      var words = [UInt32](repeating: 0, count: 16)
-      var length = socklen_t(MemoryLayout<UInt32>.size * words.count)
-      let result = words.withUnsafeMutableBytes { buffer in
-        getsockopt(descriptor, SOL_SOCKET, 55, buffer.baseAddress, &length)  // 55: SO_MEMINFO
+      // On the stack: this is asked at every drain.
+      withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 16) { words in
+        words.initialize(repeating: 0)
+        var length = socklen_t(MemoryLayout<UInt32>.size * words.count)
+        let result = getsockopt(
+          descriptor, SOL_SOCKET, Self.memoryInfoOption, words.baseAddress, &length)
+        guard result == 0, length >= MemoryLayout<UInt32>.size else { return nil }
+        return words[0] != 0
       }
-      guard result == 0, length >= MemoryLayout<UInt32>.size else { return nil }
-      return words[0] != 0
     }
+
+    /// `SO_MEMINFO`, which Swift's Glibc module does not name.
+    static let memoryInfoOption: CInt = 55
 
     /// How long ago the socket last received data (`TCP_INFO`'s `tcpi_last_data_recv`, to the
     /// kernel's tick of a few milliseconds). Nil when the kernel does not answer.

@@ -210,7 +210,7 @@ final class WebSocketFrameReader: ChannelInboundHandler, RemovableChannelHandler
   /// bytes readable.
   static func kernelHoldsBytes(for channel: any Channel) -> Bool? {
     #if os(Linux)
-      let name: CInt = 55  // SO_MEMINFO
+      let name = ConnectedSocket.memoryInfoOption
     #elseif canImport(Darwin)
       let name: CInt = 0x1020  // SO_NREAD
     #else
