@@ -24,6 +24,8 @@ package struct ElapsedClock: Clock {
   private let elapsed: @Sendable () -> Duration
   private let sleepUntil:
     @Sendable (_ offset: Duration, _ tolerance: Duration?) async throws -> Void
+  private let alarmAt:
+    @Sendable (_ offset: Duration, _ ring: @escaping @Sendable (Bool) -> Void) -> any Alarm
   package let minimumResolution: Duration
 
   package init(_ clock: any Clock<Duration>) {
@@ -33,19 +35,37 @@ package struct ElapsedClock: Clock {
   private init(
     elapsed: @escaping @Sendable () -> Duration,
     sleepUntil: @escaping @Sendable (Duration, Duration?) async throws -> Void,
+    alarmAt: @escaping @Sendable (Duration, @escaping @Sendable (Bool) -> Void) -> any Alarm,
     minimumResolution: Duration
   ) {
     self.elapsed = elapsed
     self.sleepUntil = sleepUntil
+    self.alarmAt = alarmAt
     self.minimumResolution = minimumResolution
   }
 
   private static func wrapping<C: Clock<Duration>>(_ clock: C) -> ElapsedClock {
     let origin = clock.now
+    let timers = clock as? any AlarmClock
     return ElapsedClock(
       elapsed: { origin.duration(to: clock.now) },
       sleepUntil: { offset, tolerance in
         try await clock.sleep(until: origin.advanced(by: offset), tolerance: tolerance)
+      },
+      alarmAt: { offset, ring in
+        if let timers {
+          return timers.setAlarm(in: offset - origin.duration(to: clock.now), ring: ring)
+        }
+        return SleepingAlarm(
+          task: Task {
+            do {
+              try await clock.sleep(until: origin.advanced(by: offset), tolerance: nil)
+            } catch {
+              ring(false)
+              return
+            }
+            ring(true)
+          })
       },
       minimumResolution: clock.minimumResolution)
   }
@@ -56,5 +76,23 @@ package struct ElapsedClock: Clock {
 
   package func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
     try await sleepUntil(deadline.offset, tolerance)
+  }
+
+  /// Sets an alarm for `deadline` (``Alarm``): one of the wrapped clock's own timers if it keeps
+  /// them (``AlarmClock``), else a task that sleeps until then.
+  package func setAlarm(
+    at deadline: Instant, ring: @escaping @Sendable (_ onTime: Bool) -> Void
+  ) -> any Alarm {
+    alarmAt(deadline.offset, ring)
+  }
+}
+
+/// The alarm of a clock without timers of its own: a task asleep until its time. Called off, its
+/// sleep ends with a cancellation and it rings `false`.
+private struct SleepingAlarm: Alarm {
+  let task: Task<Void, Never>
+
+  func callOff() {
+    task.cancel()
   }
 }

@@ -1,3 +1,4 @@
+import BTCPriceCore
 import NIOConcurrencyHelpers
 import NIOCore
 
@@ -75,83 +76,88 @@ public struct EventLoopClock: Clock {
     try Task.checkCancellation()
     let delay = Instant.now.duration(to: deadline)
     guard delay > .zero else { return }
-    let wake = Wake()
+    let timer = Timer()
     try await withTaskCancellationHandler {
       try await withCheckedThrowingContinuation {
         (continuation: CheckedContinuation<Void, any Error>) in
-        wake.start(continuation, on: loop, in: TimeAmount(delay))
+        timer.start(on: loop, in: TimeAmount(delay)) { onTime in
+          if onTime {
+            continuation.resume()
+          } else {
+            continuation.resume(throwing: CancellationError())
+          }
+        }
       }
     } onCancel: {
-      wake.cancel()
+      timer.callOff()
     }
   }
 
-  /// One sleep's timer: a scheduled callback of the loop, which makes no promise and no future
-  /// (each future looks up its generic metadata several times in SwiftNIO's unspecialized code:
-  /// docs/PERFORMANCE.md, "A tick without futures"). The continuation resumes once: when the
-  /// timer fires, when the sleep is cancelled (which calls the timer off), or when the loop
-  /// shuts down with the timer pending.
-  private final class Wake: NIOScheduledCallbackHandler, Sendable {
+  /// One timer of the loop: a scheduled callback, which makes no promise and no future (each
+  /// future looks up its generic metadata several times in SwiftNIO's unspecialized code:
+  /// docs/PERFORMANCE.md, "A tick without futures"). It rings once: `true` when it fires,
+  /// `false` when called off (which removes it from the loop) or when the loop shuts down with
+  /// it pending, or at once if it could not be set.
+  fileprivate final class Timer: NIOScheduledCallbackHandler, Alarm, Sendable {
     private enum State {
       case notStarted
-      case waiting(CheckedContinuation<Void, any Error>, timer: NIOScheduledCallback)
+      case pending(NIOScheduledCallback, ring: @Sendable (Bool) -> Void)
       case over
     }
 
     private let state = NIOLockedValueBox(State.notStarted)
 
     func start(
-      _ continuation: CheckedContinuation<Void, any Error>, on loop: any EventLoop,
-      in delay: TimeAmount
+      on loop: any EventLoop, in delay: TimeAmount, ring: @escaping @Sendable (Bool) -> Void
     ) {
-      // Scheduled under the lock, so that a cancel always finds the timer to call off. No
-      // deadlock: the loop takes this lock (under its own) only to fire or call off this timer,
+      // Scheduled under the lock, so that a call-off always finds the timer to remove. No
+      // deadlock: the loop takes this lock (under its own) only to fire or remove this timer,
       // which does not exist before `scheduleCallback` returns.
       let started = state.withLockedValue { state -> Bool in
         defer { if case .notStarted = state { state = .over } }
         guard case .notStarted = state,
           let timer = try? loop.scheduleCallback(in: delay, handler: self)
         else { return false }
-        state = .waiting(continuation, timer: timer)
+        state = .pending(timer, ring: ring)
         return true
       }
-      if !started { continuation.resume(throwing: CancellationError()) }
+      if !started { ring(false) }
     }
 
-    func cancel() {
-      let (continuation, timer) = state.withLockedValue {
-        state -> (CheckedContinuation<Void, any Error>?, NIOScheduledCallback?) in
-        defer { state = .over }
-        guard case .waiting(let continuation, let timer) = state else { return (nil, nil) }
-        return (continuation, timer)
-      }
-      // Outside the lock: the loop calls `didCancelScheduledCallback` under its own, which
-      // then finds the sleep over.
-      timer?.cancel()
-      continuation?.resume(throwing: CancellationError())
+    func callOff() {
+      guard let (timer, ring) = take() else { return }
+      // Outside the lock: the loop calls `didCancelScheduledCallback` under its own, which then
+      // finds the timer over.
+      timer.cancel()
+      ring(false)
     }
 
     func handleScheduledCallback(eventLoop: some EventLoop) {
-      end(throwing: nil)
+      take()?.ring(true)
     }
 
-    /// The loop shut down with the timer pending (an explicit cancel ended the sleep first).
+    /// The loop shut down with the timer pending (a call-off ended it first).
     func didCancelScheduledCallback(eventLoop: some EventLoop) {
-      end(throwing: CancellationError())
+      take()?.ring(false)
     }
 
-    private func end(throwing error: (any Error)?) {
-      let continuation = state.withLockedValue { state -> CheckedContinuation<Void, any Error>? in
-        guard case .waiting(let continuation, _) = state else { return nil }
-        state = .over
-        return continuation
-      }
-      guard let continuation else { return }
-      if let error {
-        continuation.resume(throwing: error)
-      } else {
-        continuation.resume()
+    private func take() -> (timer: NIOScheduledCallback, ring: @Sendable (Bool) -> Void)? {
+      state.withLockedValue { state in
+        defer { state = .over }
+        guard case .pending(let timer, let ring) = state else { return nil }
+        return (timer, ring)
       }
     }
+  }
+}
+
+/// An alarm (a watchdog's) is one of the loop's timers, like a sleep, with no task waiting on it.
+extension EventLoopClock: AlarmClock {
+  package func setAlarm(
+    in delay: Duration, ring: @escaping @Sendable (_ onTime: Bool) -> Void
+  ) -> any Alarm {
+    let timer = Timer()
+    timer.start(on: loop, in: TimeAmount(delay), ring: ring)
+    return timer
   }
 }

@@ -176,6 +176,12 @@ public struct PriceStreamRunner: Sendable {
     try await clock.sleep(until: deadline)
   }
 
+  fileprivate func setAlarm(
+    at deadline: ElapsedClock.Instant, ring: @escaping @Sendable (Bool) -> Void
+  ) -> any Alarm {
+    clock.setAlarm(at: deadline, ring: ring)
+  }
+
   fileprivate func open(
     outbound: AsyncStream<String>,
     onReceived: @escaping @Sendable (WebSocketInbound, Duration) -> PriceStreamError?
@@ -216,8 +222,9 @@ private final class Connection: Sendable {
   /// wakes it early, so that it sets its timer again during the tick that read the message.
   private enum Nap {
     case awake
-    /// Asleep until the connection would be silent at `silentAt` (unless a message comes).
-    case napping(silentAt: ElapsedClock.Instant, wake: CheckedContinuation<Void, Never>)
+    /// Asleep until the connection would be silent at `silentAt` (unless a message comes), when
+    /// the alarm rings; calling it off wakes the watchdog at once.
+    case napping(silentAt: ElapsedClock.Instant, alarm: any Alarm)
     /// Woken (or cancelled) before it went to sleep: it must not.
     case woken
   }
@@ -314,37 +321,30 @@ private final class Connection: Sendable {
   }
 
   /// Sleeps until `silentAt`, or until a message moves it (``deliver(at:now:silenceLimit:)``);
-  /// throws when the watchdog is cancelled.
+  /// throws when the watchdog is cancelled. The wait is an alarm, which the message calls off:
+  /// on the tool's event loop a timer of the loop, with no task and no second wait beside it
+  /// (a task group of two cost 30,000 instructions a nap: docs/PERFORMANCE.md, issue 32).
   private func nap(until silentAt: ElapsedClock.Instant, _ runner: PriceStreamRunner) async throws {
     state.withValue { $0.nap = .awake }
-    try await withThrowingTaskGroup(of: Void.self) { group in
-      group.addTask { try await runner.sleep(until: silentAt) }
-      group.addTask { await self.pushedBack(silentAt) }
-      defer { group.cancelAll() }
-      _ = try await group.next()
-    }
-    try Task.checkCancellation()
-  }
-
-  /// Returns once a message moves the silence deadline, or once cancelled.
-  private func pushedBack(_ silentAt: ElapsedClock.Instant) async {
     await withTaskCancellationHandler {
       await withCheckedContinuation { (wake: CheckedContinuation<Void, Never>) in
+        let alarm = runner.setAlarm(at: silentAt) { _ in wake.resume() }
         let woken = state.withValue { state -> Bool in
           guard case .awake = state.nap else { return true }
-          state.nap = .napping(silentAt: silentAt, wake: wake)
+          state.nap = .napping(silentAt: silentAt, alarm: alarm)
           return false
         }
-        if woken { wake.resume() }
+        if woken { alarm.callOff() }
       }
     } onCancel: {
-      let wake = state.withValue { state -> CheckedContinuation<Void, Never>? in
+      let alarm = state.withValue { state -> (any Alarm)? in
         defer { state.nap = .woken }
-        guard case .napping(_, let wake) = state.nap else { return nil }
-        return wake
+        guard case .napping(_, let alarm) = state.nap else { return nil }
+        return alarm
       }
-      wake?.resume()
+      alarm?.callOff()
     }
+    try Task.checkCancellation()
   }
 
   /// Records a message read at `now`; true for the connection's first, which also lets the one
@@ -359,17 +359,17 @@ private final class Connection: Sendable {
       state.lastMessage = instant
       // Taken, not copied: once closed, the connection it replaced is let go of.
       let retiring = first ? state.retiring.take() : nil
-      var wake: CheckedContinuation<Void, Never>?
-      if case .napping(let silentAt, let continuation) = state.nap,
+      var wake: (any Alarm)?
+      if case .napping(let silentAt, let alarm) = state.nap,
         instant.advanced(by: silenceLimit) > silentAt,
         now.duration(to: silentAt) <= silenceLimit / 2
       {
         state.nap = .woken
-        wake = continuation
+        wake = alarm
       }
       return (first, retiring, wake)
     }
-    wake?.resume()
+    wake?.callOff()
     retiring?.close()
     return first
   }

@@ -62,6 +62,53 @@ struct EventLoopRuntimeTests {
     }
   }
 
+  /// A stream's watchdog waits on an alarm: on this clock one of the loop's timers, no task.
+  @Test func alarm_ringsOnTimeAtItsDeadline_notBefore() async throws {
+    try await withLoop { _, loopClock in
+      let clock = ElapsedClock(loopClock)
+      let deadline = clock.now.advanced(by: .milliseconds(50))
+
+      let onTime = await withCheckedContinuation { (rang: CheckedContinuation<Bool, Never>) in
+        _ = clock.setAlarm(at: deadline) { rang.resume(returning: $0) }
+      }
+
+      #expect(onTime)
+      #expect(clock.now >= deadline)
+    }
+  }
+
+  /// Called off (a message moved the watchdog's deadline), it rings `false` before `callOff`
+  /// returns, so the watchdog sets its next timer in the same turn, and never rings again.
+  @Test func alarm_calledOff_ringsFalseAtOnce_andOnlyOnce() async throws {
+    try await withLoop { _, loopClock in
+      let clock = ElapsedClock(loopClock)
+      let rings = Locked<[Bool]>([])
+      let alarm = clock.setAlarm(at: clock.now.advanced(by: .milliseconds(100))) { onTime in
+        rings.withValue { $0.append(onTime) }
+      }
+
+      alarm.callOff()
+      #expect(rings.value == [false])
+      alarm.callOff()
+      try await Task.sleep(for: .milliseconds(300))
+
+      #expect(rings.value == [false])
+    }
+  }
+
+  @Test func alarm_pendingWhenTheLoopShutsDown_ringsFalse() async throws {
+    let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+    let clock = ElapsedClock(EventLoopClock(loop: group.next()))
+    let rings = Locked<[Bool]>([])
+    _ = clock.setAlarm(at: clock.now.advanced(by: .seconds(60))) { onTime in
+      rings.withValue { $0.append(onTime) }
+    }
+
+    try await group.shutdownGracefully()
+
+    #expect(rings.value == [false])
+  }
+
   #if os(Linux)
     /// A tick whose source answers before its deadline cancels the race's sleep on the loop: its
     /// timer must go with it, or the loop wakes for nothing when it would have run out (a
@@ -69,34 +116,56 @@ struct EventLoopRuntimeTests {
     /// context switches, which only its own sleeps make.
     @Test func sleep_cancelledOnTheLoop_leavesNoTimerToWakeTheLoopLater() async throws {
       try await withLoop { loop, clock in
-        let thread = try await loop.submit {
-          try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/thread-self")
-        }.get()
-        let sleepsOfTheLoop = {
-          let status = try String(contentsOfFile: "/proc/\(thread)/status", encoding: .utf8)
-          let line = status.split(separator: "\n").first { $0.hasPrefix("voluntary_ctxt_switches") }
-          return Int(line?.split(separator: "\t").last ?? "") ?? -1
-        }
-        try await loop.runTask {
-          try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask {
-              try await clock.sleep(until: clock.now.advanced(by: .milliseconds(300)))
+        try await expectTheLoopStaysAsleep(loop) {
+          try await loop.runTask {
+            try await withThrowingTaskGroup(of: Void.self) { group in
+              group.addTask {
+                try await clock.sleep(until: clock.now.advanced(by: .milliseconds(300)))
+              }
+              // The child's timer is set once the parent lets the loop run it.
+              try await clock.sleep(until: clock.now.advanced(by: .milliseconds(20)))
+              group.cancelAll()
+              await #expect(throws: CancellationError.self) { try await group.next() }
             }
-            // The child's timer is set once the parent lets the loop run it.
-            try await clock.sleep(until: clock.now.advanced(by: .milliseconds(20)))
-            group.cancelAll()
-            await #expect(throws: CancellationError.self) { try await group.next() }
           }
         }
-        // The loop finishes the task and goes to sleep; from then on it has nothing to wake for.
-        try await Task.sleep(for: .milliseconds(100))
-        let before = try sleepsOfTheLoop()
-
-        try await Task.sleep(for: .milliseconds(500))
-
-        #expect(before >= 0)
-        #expect(try sleepsOfTheLoop() == before)
       }
+    }
+
+    /// The same for a watchdog's alarm that a message called off: its timer goes with it.
+    @Test func alarm_calledOffOnTheLoop_leavesNoTimerToWakeTheLoopLater() async throws {
+      try await withLoop { loop, loopClock in
+        let clock = ElapsedClock(loopClock)
+        try await expectTheLoopStaysAsleep(loop) {
+          try await loop.submit {
+            clock.setAlarm(at: clock.now.advanced(by: .milliseconds(300))) { _ in }.callOff()
+          }.get()
+        }
+      }
+    }
+
+    /// Runs `work`, lets the loop go to sleep, then expects the loop's thread to make no
+    /// voluntary context switch (only its own sleeps make them) for 500 ms: no timer was left.
+    private func expectTheLoopStaysAsleep(
+      _ loop: any EventLoop, after work: () async throws -> Void
+    ) async throws {
+      let thread = try await loop.submit {
+        try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/thread-self")
+      }.get()
+      let sleepsOfTheLoop = {
+        let status = try String(contentsOfFile: "/proc/\(thread)/status", encoding: .utf8)
+        let line = status.split(separator: "\n").first { $0.hasPrefix("voluntary_ctxt_switches") }
+        return Int(line?.split(separator: "\t").last ?? "") ?? -1
+      }
+      try await work()
+      // The loop finishes the work and goes to sleep; from then on it has nothing to wake for.
+      try await Task.sleep(for: .milliseconds(100))
+      let before = try sleepsOfTheLoop()
+
+      try await Task.sleep(for: .milliseconds(500))
+
+      #expect(before >= 0)
+      #expect(try sleepsOfTheLoop() == before)
     }
   #endif
 
