@@ -76,22 +76,6 @@ public enum JSONLineRenderer {
   /// `text` as a JSON string literal; control characters are escaped so a line is always one
   /// line.
   public static func string(_ text: String) -> String {
-    var result = "\""
-    for scalar in text.unicodeScalars {
-      switch scalar {
-      case "\"": result += "\\\""
-      case "\\": result += "\\\\"
-      case "\n": result += "\\n"
-      case "\r": result += "\\r"
-      case "\t": result += "\\t"
-      case _
-      where scalar.value < 0x20 || scalar.value == 0x7F || scalar == "\u{2028}"
-        || scalar == "\u{2029}":
-        let hex = String(scalar.value, radix: 16)
-        result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-      default: result.unicodeScalars.append(scalar)
-      }
-    }
-    return result + "\""
+    text.jsonLiteral
   }
 }

@@ -81,6 +81,22 @@ final class FilePriceStoreTests {
     )
   }
 
+  /// The file is written by hand, not by `JSONEncoder`: a source's name that JSON must escape
+  /// (a quote, a backslash, a control character) still reads back as it was, on one line.
+  @Test func save_escapesWhatJSONMust_soASourceOfAnyNameReadsBack() throws {
+    let name = "odd \"one\" \\ \u{1}\n"
+    let sample = PriceStoreSpecs.sample
+    let quote = PriceQuote(
+      value: sample.value, currency: sample.currency, timestamp: sample.timestamp,
+      source: .named(name, among: []))
+
+    try makeSUT().save(quote)
+
+    #expect(try makeSUT().load() == quote)
+    let text = try String(contentsOf: fileURL, encoding: .utf8)
+    #expect(text.contains(#""source":"odd \"one\" \\ \u0001\n""#))
+  }
+
   @Test func save_leavesNoTemporaryFilesBehind() throws {
     let sut = makeSUT()
     for _ in 0..<5 { try sut.save(PriceStoreSpecs.sample) }
