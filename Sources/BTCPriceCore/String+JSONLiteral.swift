@@ -4,6 +4,11 @@ extension String {
   /// written is always one line. The one JSON string writer: `--json`'s lines, Waybar's state,
   /// the cache file.
   package var jsonLiteral: String {
+    // Most strings (a price, a timestamp, a source's id) need nothing escaped: quoted whole,
+    // without a walk of their scalars.
+    if utf8.allSatisfy({ $0 >= 0x20 && $0 != 0x22 && $0 != 0x5C && $0 != 0x7F && $0 < 0x80 }) {
+      return "\"" + self + "\""
+    }
     var result = "\""
     for scalar in unicodeScalars {
       switch scalar {

@@ -58,6 +58,8 @@ public struct PriceStreamRunner: Sendable {
     self.policy = policy
     self.onRefusal = onRefusal
     self.endpoint = endpoint
+    // Kept: asked at every message, and `Duration * Int` runs unspecialized (500 instructions).
+    self.silenceLimit = max(endpoint.silenceBound * 2, .seconds(5))
     self.connector = connector
     self.board = board
     self.clock = ElapsedClock(clock)
@@ -70,7 +72,7 @@ public struct PriceStreamRunner: Sendable {
   /// How long a connection may say nothing before it is dropped and replaced. Twice the bound at
   /// which ticks stop reading it, and never less than 5 s, so an upgrade and a subscription have
   /// time to be answered.
-  var silenceLimit: Duration { max(endpoint.silenceBound * 2, .seconds(5)) }
+  let silenceLimit: Duration
 
   /// The exchange whose stream this runner keeps.
   public var source: PriceSource { endpoint.source }

@@ -41,6 +41,7 @@ public struct FilePriceStore: PriceStore {
     self.fileURL = fileURL
     self.knownSources = knownSources
     self.currency = currency
+    file = AtomicFile(url: fileURL, maxSize: Self.maxFileSize)
   }
 
   /// `$XDG_CACHE_HOME/btc-price/last-price.json`, else `~/.cache/btc-price/last-price.json`;
@@ -94,9 +95,8 @@ public struct FilePriceStore: PriceStore {
     file.removeAbandonedTemporaryFiles(olderThan: age, now: now)
   }
 
-  private var file: AtomicFile {
-    AtomicFile(url: fileURL, maxSize: Self.maxFileSize)
-  }
+  /// Kept, not made at each write: it works out its paths once.
+  private let file: AtomicFile
 }
 
 extension FilePriceStore.Error {
