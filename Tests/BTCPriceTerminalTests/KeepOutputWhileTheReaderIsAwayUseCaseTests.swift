@@ -32,6 +32,20 @@ struct KeepOutputWhileTheReaderIsAwayUseCaseTests {
     #expect(drain(&sut).filter { $0.stream == .stdout }.map(\.text) == ["3\n"])
   }
 
+  /// Whole output on stderr (a cursor put back where stdout is a pipe) comes out too, in the
+  /// place it was given: each of the four heads is looked at.
+  @Test func wholeOutputOnStderr_comesOutInItsPlaceAmongTheLines() {
+    var sut = OutputQueue()
+    sut.append("a\n", to: .stdout, as: .line(keepingNewest: 10))
+    sut.append("\u{1B}[?25h", to: .stderr, as: .whole)
+    sut.append("b\n", to: .stdout, as: .line(keepingNewest: 10))
+
+    #expect(
+      drain(&sut) == [
+        .init("a\n", to: .stdout), .init("\u{1B}[?25h", to: .stderr), .init("b\n", to: .stdout),
+      ])
+  }
+
   /// What waits is counted across both streams and both kinds.
   @Test func count_isEveryChunkThatWaits() {
     var sut = OutputQueue()
