@@ -101,8 +101,9 @@ struct AtomicFile {
       }
     }
     // The folder is made only when it is not there (FileManager's check costs 7,000
-    // instructions a write); anything else at its path is FileManager's to refuse, in its words.
-    if stat(folder, &status) != 0 || status.st_mode & mode_t(S_IFMT) != mode_t(S_IFDIR) {
+    // instructions a write). Anything else in its way (a file where the folder should be) is
+    // the temporary file's `open` to refuse, with the reason: "Not a directory".
+    if stat(folder, &status) != 0, errno == ENOENT {
       do {
         try FileManager.default.createDirectory(
           atPath: folder, withIntermediateDirectories: true)

@@ -97,6 +97,18 @@ final class FilePriceStoreTests {
     #expect(text.contains(#""source":"odd \"one\" \\ \u0001\n""#))
   }
 
+  /// A file where the cache's folder should be (`--cache-path notes.txt/last.json`) is refused
+  /// with the reason a user can act on, not FileManager's "File exists".
+  @Test func save_underAFileInsteadOfAFolder_isRefusedAsNotADirectory() throws {
+    let folder = fileURL.deletingLastPathComponent()
+    try FileManager.default.createDirectory(
+      at: folder.deletingLastPathComponent(), withIntermediateDirectories: true)
+    try Data("notes".utf8).write(to: folder)
+
+    let refusal = FilePriceStore.Error.unwritable(path: fileURL.path, reason: "Not a directory")
+    #expect(throws: refusal) { try self.makeSUT().save(PriceStoreSpecs.sample) }
+  }
+
   @Test func save_leavesNoTemporaryFilesBehind() throws {
     let sut = makeSUT()
     for _ in 0..<5 { try sut.save(PriceStoreSpecs.sample) }
