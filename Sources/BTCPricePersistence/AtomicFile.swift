@@ -37,6 +37,8 @@ struct AtomicFile {
   private let path: String
   private let folder: String
   private let name: String
+  /// `folder` with one trailing slash, to name the files beside this one.
+  private let inFolder: String
 
   init(url: URL, maxSize: Int) {
     self.url = url
@@ -44,6 +46,7 @@ struct AtomicFile {
     path = url.path
     folder = url.deletingLastPathComponent().path
     name = url.lastPathComponent
+    inFolder = folder.hasSuffix("/") ? folder : folder + "/"
   }
 
   /// The file's bytes, or nil when nothing was ever saved there.
@@ -111,9 +114,7 @@ struct AtomicFile {
         throw Failure(kind: .unwritable, reason: Self.reason(error))
       }
     }
-    let temporary =
-      folder + (folder.hasSuffix("/") ? "" : "/")
-      + ".\(name).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"
+    let temporary = inFolder + ".\(name).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"
     if let reason = Self.writeFully(data, to: temporary) ?? Self.moveIntoPlace(temporary, path) {
       unlink(temporary)
       throw Failure(kind: .unwritable, reason: reason)
@@ -129,7 +130,7 @@ struct AtomicFile {
   func removeAbandonedTemporaryFiles(olderThan age: TimeInterval, now: Date) {
     let prefix = ".\(name)."
     for name in Self.names(in: folder) where name.hasPrefix(prefix) && name.hasSuffix(".tmp") {
-      let path = folder + (folder.hasSuffix("/") ? "" : "/") + name
+      let path = inFolder + name
       var status = stat()
       guard lstat(path, &status) == 0 else { continue }
       #if canImport(Darwin)
