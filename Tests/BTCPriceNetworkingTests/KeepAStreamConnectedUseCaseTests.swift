@@ -192,6 +192,29 @@ struct KeepAStreamConnectedUseCaseTests {
     await task.value
   }
 
+  /// A connection closed at the very moment its watchdog sets its alarm (after the watchdog
+  /// said it is about to nap, before it naps) ends that watchdog at once: the alarm is called
+  /// off and rings `false`. Were it left set, the watchdog would sleep to its deadline, and the
+  /// close, which waits for the watchdog, with it.
+  @Test func aWatchdogStoppedAsItSetsItsAlarm_callsItOff_andEndsAtOnce() async {
+    let clock = HeldAlarmClock()
+    let runner = PriceStreamRunner(
+      endpoint: try! PriceSourceDefinition.binance.streamEndpoint(for: .usd),
+      connector: ScriptedConnector(scripts: [
+        .init(messages: [trade("68901.23")], then: .waitForCancellation)
+      ]),
+      board: StreamPriceBoard(clock: clock, now: { Date(timeIntervalSince1970: 1_795_356_185) }),
+      clock: clock, random: { 0 })
+    // The first alarm set stops the task that sets it: the watchdog, in that very moment.
+    clock.onSet.withValue { $0 = { withUnsafeCurrentTask { $0?.cancel() } } }
+    let task = Task { await runner.run() }
+
+    await waitUntil({ clock.rings.value == [false] }, "the stopped watchdog's alarm stayed set")
+    task.cancel()
+    await task.value
+    #expect(clock.rings.value == [false])
+  }
+
   @Test func run_opensTheNextConnectionBeforeLettingGoOnServerShutdown() async {
     let (runner, board, _, connector, events) = makeSUT(scripts: [
       .init(
@@ -341,5 +364,36 @@ struct KeepAStreamConnectedUseCaseTests {
         onEvent(event)
       })
     return (runner, board, clock, connector, events)
+  }
+}
+
+/// A clock whose alarms ring only when called off (its time never moves), and that runs
+/// `onSet` once, in the task setting the first alarm, before it hands the alarm back.
+private final class HeldAlarmClock: Clock, AlarmClock {
+  final class Held: Alarm {
+    let ring: Locked<(@Sendable (Bool) -> Void)?>
+    init(_ ring: @escaping @Sendable (Bool) -> Void) { self.ring = Locked(ring) }
+    func callOff() { ring.withValue { $0.take() }?(false) }
+  }
+
+  let start = ContinuousClock.now
+  let onSet = Locked<(@Sendable () -> Void)?>(nil)
+  let rings = Locked<[Bool]>([])
+
+  var now: ContinuousClock.Instant { start }
+  var minimumResolution: Duration { .nanoseconds(1) }
+
+  /// Time never moves: a sleep lasts until it is cancelled.
+  func sleep(until deadline: ContinuousClock.Instant, tolerance: Duration?) async throws {
+    for await _ in AsyncStream<Never>.makeStream().stream {}
+    throw CancellationError()
+  }
+
+  func setAlarm(in delay: Duration, ring: @escaping @Sendable (Bool) -> Void) -> any Alarm {
+    onSet.withValue { $0.take() }?()
+    return Held { [rings] onTime in
+      rings.withValue { $0.append(onTime) }
+      ring(onTime)
+    }
   }
 }
