@@ -52,7 +52,10 @@ public struct Report {
   public var title: String
   public var header: [String]
   public var modules: [(name: String, results: [MutantResult], seconds: Double)]
+  /// The verdicts file's marks, those whose code moved found again (`Verdicts.following`).
   public var verdicts: Verdicts
+  /// The marks found at another line, for people to move in the file.
+  public var moves: [Verdicts.Move]
 
   public init(
     title: String, header: [String],
@@ -62,7 +65,7 @@ public struct Report {
     self.title = title
     self.header = header
     self.modules = modules
-    self.verdicts = verdicts
+    (self.verdicts, moves) = verdicts.following(modules.flatMap { $0.results.map(\.mutant) })
   }
 
   public func tally(_ results: [MutantResult]) -> Tally {
@@ -142,6 +145,15 @@ public struct Report {
           let note = result.outcome.isKilled ? " — **killed all the same: remove the mark**" : ""
           lines.append("- `\(result.mutant.key)`: \(reason)\(note)")
         }
+      }
+      let files = Set(module.results.map(\.mutant.file))
+      let moved = moves.filter { move in files.contains { move.to.hasPrefix($0 + ":") } }
+      if !moved.isEmpty {
+        lines += [
+          "", "Marks found at another line, their code having moved (counted there; move them):",
+          "",
+        ]
+        lines += moved.map { "- verdicts.txt line \($0.line): `\($0.from)` → `\($0.to)`" }
       }
       let stale = verdicts.stale(against: module.results.map(\.mutant))
       if !stale.isEmpty {

@@ -55,6 +55,52 @@ public struct Verdicts: Sendable {
     entries.first { $0.kind == "behaviour" && $0.key == mutant.key }?.text
   }
 
+  /// A mark found again at another line: its code moved.
+  public struct Move: Sendable, Equatable {
+    /// The mark's line in the verdicts file.
+    public var line: Int
+    public var from: String
+    public var to: String
+  }
+
+  /// Marks whose code moved (lines added or removed above it) name no mutant of their file any
+  /// more. Each is found again at the nearest line of the same file whose mutant makes the same
+  /// change and has no mark of its own, when one line is nearest (two at the same distance: it
+  /// stays where it was, naming nothing). The moved marks apply to this run only, and each
+  /// move is returned so that the report lists it for people to make in the file, which the
+  /// runner never writes.
+  public func following(_ mutants: [Mutant]) -> (verdicts: Verdicts, moves: [Move]) {
+    let keys = Set(mutants.map(\.key))
+    var taken = Set(entries.map(\.key))
+    var followed = self
+    var moves: [Move] = []
+    let byFile = Dictionary(grouping: mutants, by: \.file)
+    func change(_ key: String, file: String) -> (line: Int, change: Substring)? {
+      let rest = key.dropFirst(file.count + 1)
+      guard key.hasPrefix(file + ":"), let colon = rest.firstIndex(of: ":"),
+        let line = Int(rest[..<colon])
+      else { return nil }
+      return (line, rest[colon...].dropFirst().drop { $0 == " " })
+    }
+    for index in followed.entries.indices where !keys.contains(followed.entries[index].key) {
+      let entry = followed.entries[index]
+      guard let file = byFile.keys.first(where: { entry.key.hasPrefix($0 + ":") }),
+        let (line, wanted) = change(entry.key, file: file)
+      else { continue }
+      let candidates = (byFile[file] ?? []).filter {
+        !taken.contains($0.key) && change($0.key, file: file)?.change == wanted
+      }
+      let distances = candidates.map { abs($0.line - line) }
+      guard let nearest = distances.min(), distances.filter({ $0 == nearest }).count == 1,
+        let found = candidates.first(where: { abs($0.line - line) == nearest })
+      else { continue }
+      taken.insert(found.key)
+      followed.entries[index].key = found.key
+      moves.append(Move(line: entry.line, from: entry.key, to: found.key))
+    }
+    return (followed, moves)
+  }
+
   /// Entries for files of this run that name no mutant any more (the code moved or changed):
   /// said in the report, so that a verdict never outlives its mutant silently.
   public func stale(against mutants: [Mutant]) -> [Entry] {

@@ -266,6 +266,30 @@ func selfTest(_ results: [MutantResult], coverage: URL) -> Int32 {
     "self-test: \(onlyCompiled ? "ok  " : "FAIL") only branches of an #if compiled here, or not "
       + "known, are mutated: lines \(Array(Set(branches)).sorted()) of 2, 4, 6, 9")
   if !onlyCompiled { failed = true }
+  // A mark whose code moved is found again at the nearest line making the same change; not
+  // when two lines are as near, nor on a mutant that has a mark of its own.
+  let moving = MutantFinder().mutants(
+    in: """
+      func a(_ x: Int) -> Bool { x < 1 }
+
+      func b(_ x: Int) -> Bool { x < 2 }
+      func c(_ x: Int) -> Bool { x > 3 }
+
+      """, file: "Moved.swift")
+  func moves(_ marks: String...) -> [String] {
+    let text = marks.map { "equivalent | Moved.swift:\($0) | a reason" }.joined(separator: "\n")
+    return Verdicts(text: text).following(moving).moves.map { "\($0.from) → \($0.to)" }
+  }
+  let between = moves("2: < → <=", "6: > → >=")
+  let beside = moves("2: < → <=", "3: < → <=")
+  let followed =
+    between == ["Moved.swift:6: > → >= → Moved.swift:4: > → >="]
+    && beside == ["Moved.swift:2: < → <= → Moved.swift:1: < → <="]
+  print(
+    "self-test: \(followed ? "ok  " : "FAIL") a moved mark is found at the nearest line with its "
+      + "change, unless two are as near or that one has its own: "
+      + (between + beside).joined(separator: "; "))
+  if !followed { failed = true }
   // A suite that fails its first coverage run (a timing test under load) is tried again and
   // used, not left out (Fixture/Tests/ThermostatTests/FailsOnceTests.swift).
   let kept = (try? Data(contentsOf: coverage)).flatMap {
