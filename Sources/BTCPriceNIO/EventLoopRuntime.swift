@@ -73,10 +73,11 @@ public struct EventLoopClock: Clock {
   public var minimumResolution: Duration { ContinuousClock().minimumResolution }
 
   public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
-    try Task.checkCancellation()
     let delay = Instant.now.duration(to: deadline)
-    guard delay > .zero else { return }
+    guard delay > .zero else { return try Task.checkCancellation() }
     let timer = Timer()
+    // In a task cancelled already, the handler runs first and calls the timer off before it is
+    // set: the timer then rings `false` as it starts, and the sleep throws at once.
     try await withTaskCancellationHandler {
       try await withCheckedThrowingContinuation {
         (continuation: CheckedContinuation<Void, any Error>) in

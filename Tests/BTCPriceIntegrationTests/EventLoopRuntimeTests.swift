@@ -62,6 +62,17 @@ struct EventLoopRuntimeTests {
     }
   }
 
+  @Test func sleep_toADeadlinePassed_inACancelledTask_throwsToo() async throws {
+    try await withLoop { _, clock in
+      let sleeper = Task {
+        withUnsafeCurrentTask { $0?.cancel() }
+        try await clock.sleep(until: clock.now.advanced(by: .seconds(-1)))
+      }
+
+      await #expect(throws: CancellationError.self) { try await sleeper.value }
+    }
+  }
+
   /// A stream's watchdog waits on an alarm: on this clock one of the loop's timers, no task.
   @Test func alarm_ringsOnTimeAtItsDeadline_notBefore() async throws {
     try await withLoop { _, loopClock in
