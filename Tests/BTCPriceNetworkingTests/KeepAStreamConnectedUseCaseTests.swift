@@ -385,7 +385,10 @@ private final class HeldAlarmClock: Clock, AlarmClock {
 
   /// Time never moves: a sleep lasts until it is cancelled.
   func sleep(until deadline: ContinuousClock.Instant, tolerance: Duration?) async throws {
-    for await _ in AsyncStream<Never>.makeStream().stream {}
+    // The continuation is kept to the end: dropped, it would finish the stream at once.
+    let (stream, continuation) = AsyncStream<Never>.makeStream()
+    for await _ in stream {}
+    continuation.finish()
     throw CancellationError()
   }
 
