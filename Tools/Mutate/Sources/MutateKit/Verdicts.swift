@@ -75,28 +75,27 @@ public struct Verdicts: Sendable {
     var followed = self
     var moves: [Move] = []
     let byFile = Dictionary(grouping: mutants, by: \.file)
-    func change(_ key: String, file: String) -> (line: Int, change: Substring)? {
-      let rest = key.dropFirst(file.count + 1)
-      guard key.hasPrefix(file + ":"), let colon = rest.firstIndex(of: ":"),
-        let line = Int(rest[..<colon])
-      else { return nil }
-      return (line, rest[colon...].dropFirst().drop { $0 == " " })
+    // What a key names after its file and line: the change, and a twin's ordinal.
+    func change(of mutant: Mutant) -> Substring {
+      mutant.key.dropFirst("\(mutant.file):\(mutant.line): ".count)
     }
     for index in followed.entries.indices where !keys.contains(followed.entries[index].key) {
       let entry = followed.entries[index]
-      guard let file = byFile.keys.first(where: { entry.key.hasPrefix($0 + ":") }),
-        let (line, wanted) = change(entry.key, file: file)
-      else { continue }
-      let candidates = (byFile[file] ?? []).filter {
-        !taken.contains($0.key) && change($0.key, file: file)?.change == wanted
+      guard let file = byFile.keys.first(where: { entry.key.hasPrefix($0 + ":") }) else {
+        continue
       }
-      let distances = candidates.map { abs($0.line - line) }
-      guard let nearest = distances.min(), distances.filter({ $0 == nearest }).count == 1,
-        let found = candidates.first(where: { abs($0.line - line) == nearest })
+      let rest = entry.key.dropFirst(file.count + 1)
+      guard let colon = rest.firstIndex(of: ":"), let line = Int(rest[..<colon]) else { continue }
+      let wanted = rest[rest.index(after: colon)...].drop { $0 == " " }
+      let nearest = (byFile[file] ?? [])
+        .filter { !taken.contains($0.key) && change(of: $0) == wanted }
+        .map { (distance: abs($0.line - line), mutant: $0) }
+        .sorted { $0.distance < $1.distance }
+      guard let found = nearest.first, nearest.dropFirst().first?.distance != found.distance
       else { continue }
-      taken.insert(found.key)
-      followed.entries[index].key = found.key
-      moves.append(Move(line: entry.line, from: entry.key, to: found.key))
+      taken.insert(found.mutant.key)
+      followed.entries[index].key = found.mutant.key
+      moves.append(Move(line: entry.line, from: entry.key, to: found.mutant.key))
     }
     return (followed, moves)
   }
