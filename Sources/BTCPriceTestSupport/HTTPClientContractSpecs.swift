@@ -54,8 +54,16 @@ public enum HTTPClientContractSpecs {
     }
   }
 
+  /// A refused connection fails as refused, and at once: it does not wait out the client's
+  /// connect timeout, so the chain can ask the next source within the tick.
+  ///
+  /// - Parameter bound: how long the failure may take. Give the client a connect timeout (and
+  ///   backstop) well above it, so that a client that waits for either fails here; keep it
+  ///   generous, because in a full parallel test run on two cores the scheduler alone has held
+  ///   this request 3.5 s with nothing wrong in the client (CI, 29 Nov 2026).
   public static func mapsRefusedConnection(
-    _ client: some BTCHTTPClient, sourceLocation: SourceLocation = #_sourceLocation
+    _ client: some BTCHTTPClient, within bound: Duration,
+    sourceLocation: SourceLocation = #_sourceLocation
   ) async throws {
     let closedPort = try FakeExchangeServer.unusedPort()
     let started = ContinuousClock.now
@@ -63,8 +71,7 @@ public enum HTTPClientContractSpecs {
     await #expect(throws: BTCHTTPClientError.connectionRefused, sourceLocation: sourceLocation) {
       try await client.get(BTCHTTPRequest(url: URL(string: "http://127.0.0.1:\(closedPort)/")!))
     }
-    // A refused connection must fail fast so the chain can ask the next source within the tick.
-    #expect(ContinuousClock.now - started < .seconds(1), sourceLocation: sourceLocation)
+    #expect(ContinuousClock.now - started < bound, sourceLocation: sourceLocation)
   }
 
   public static func honoursCancellationPromptly(
