@@ -390,6 +390,13 @@ final class Runner: @unchecked Sendable {
     junit: URL? = nil
   ) -> Shell.Result {
     let baseline = suites.map { coverage.seconds[$0] ?? 1 }.reduce(0, +)
+    defer {
+      // What the run left behind: processes in groups of their own, or abandoned by a test.
+      if mutant != 0 {
+        let left = killProcesses(withEnvironment: Self.variable, equalTo: String(mutant))
+        if left > 0 { log("mutant \(mutant): killed \(left) process(es) its tests left running") }
+      }
+    }
     return Shell.run(
       [binary.path, "--testing-library", "swift-testing"] + Self.filters(suites)
         + (junit.map { ["--xunit-output", $0.path] } ?? []),

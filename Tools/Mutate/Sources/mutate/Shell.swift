@@ -80,6 +80,37 @@ func spawnAndWait(_ arguments: [String], environment: [String], output: String) 
   return status & 0x7f == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
 }
 
+/// Kills (SIGKILL) every process whose environment holds `name=value`, and returns how many.
+///
+/// A test run's limit ends its process group, but a test can start a binary in a group of its own
+/// (the job-control and signal tests do), and a test that gives up on its child leaves it running
+/// even when the run ends in time: a mutant that kept `btc-price --once` from ending left eight
+/// idle processes behind (Nov 29). Every process a mutant's run starts inherits its
+/// `MUTATE_ACTIVE_MUTANT`, and no other run's does, so this finds exactly that run's leftovers,
+/// whatever group they are in, while another job runs beside it.
+///
+/// Linux only (it reads `/proc/<pid>/environ`); elsewhere it finds nothing. A process that has
+/// ended but is not yet reaped has an empty environment and is not counted.
+func killProcesses(withEnvironment name: String, equalTo value: String) -> Int {
+  #if os(Linux)
+    let wanted = Array("\(name)=\(value)".utf8)
+    let ownPID = getpid()
+    let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+    var killed = 0
+    for entry in entries {
+      guard let pid = pid_t(entry), pid != ownPID,
+        let environment = FileManager.default.contents(atPath: "/proc/\(entry)/environ")
+      else { continue }
+      let holds = environment.split(separator: 0, omittingEmptySubsequences: true)
+        .contains { Array($0) == wanted }
+      if holds, kill(pid, SIGKILL) == 0 { killed += 1 }
+    }
+    return killed
+  #else
+    return 0
+  #endif
+}
+
 struct Failure: Error, CustomStringConvertible {
   var description: String
   init(_ description: String) { self.description = description }

@@ -303,6 +303,30 @@ func selfTest(_ results: [MutantResult], coverage: URL) -> Int32 {
       + (kept?.coverage.seconds["ThermostatTests.FailsOnceTests"] == nil ? "not used" : "used")
       + ", left out: \(kept?.failed.map { $0.description } ?? "unknown")")
   if !retried { failed = true }
+  // A process a run leaves behind, outside the run's process group, is found by the mutant
+  // variable it inherited and killed: sh starts a `sleep` in a session of its own and ends.
+  let orphan = Shell.run(
+    ["/bin/sh", "-c", "setsid sleep 300 </dev/null >/dev/null 2>&1 & echo $!"],
+    in: URL(fileURLWithPath: "/"), environment: [Runner.variable: "-1"])
+  let orphanPID = pid_t(orphan.output.trimmingCharacters(in: .whitespacesAndNewlines))
+  let swept = killProcesses(withEnvironment: Runner.variable, equalTo: "-1")
+  #if os(Linux)
+    // Gone, or a zombie waiting for init: either way its environment reads empty (5 s at most).
+    var ended = false
+    for _ in 0..<50 where !ended {
+      let left = orphanPID.flatMap { FileManager.default.contents(atPath: "/proc/\($0)/environ") }
+      ended = left?.isEmpty ?? true
+      if !ended { usleep(100_000) }
+    }
+    let sweeps = orphanPID != nil && swept == 1 && ended
+  #else
+    let (sweeps, ended) = (swept == 0, true)
+  #endif
+  print(
+    "self-test: \(sweeps ? "ok  " : "FAIL") a process a run leaves in a session of its own is "
+      + "killed by its mutant variable: pid \(orphanPID.map(String.init) ?? "none"), "
+      + "killed \(swept), \(ended ? "ended" : "still running")")
+  if !sweeps { failed = true }
   let cacheCheck = cacheSelfTest()
   for line in cacheCheck.lines { print(line) }
   if cacheCheck.failed { failed = true }
