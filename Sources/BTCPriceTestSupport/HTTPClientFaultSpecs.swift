@@ -89,6 +89,8 @@ public enum HTTPClientFaultSpecs {
     let result = await request.result
 
     #expect(throws: CancellationError.self, sourceLocation: sourceLocation) { try result.get() }
-    #expect(ContinuousClock.now - cancelled < .seconds(2), sourceLocation: sourceLocation)
+    // The body's 33 bytes take over 6 s to trickle in; the bound leaves room for the scheduler,
+    // which has held a request 3.5 s in a full run on two cores (CI, 29 Nov 2026).
+    #expect(ContinuousClock.now - cancelled < .seconds(4), sourceLocation: sourceLocation)
   }
 }

@@ -29,7 +29,9 @@
 
         #expect(two.holdsUnreadBytes == false)
         let justCame = try #require(one.lastDataAge)
-        #expect(justCame < .seconds(1))
+        // A few seconds at most (the shared pool stalls for seconds at the start of a full run
+        // on two cores), not an age counted from some other moment.
+        #expect(justCame < .seconds(5))
         try await Task.sleep(for: .milliseconds(300))
         #expect(try #require(one.lastDataAge) >= justCame + .milliseconds(200))
         try await first.close()

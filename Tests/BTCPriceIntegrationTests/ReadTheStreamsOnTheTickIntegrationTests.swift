@@ -99,7 +99,8 @@ struct ReadTheStreamsOnTheTickIntegrationTests {
 
       let took = await clock.measure { await client.connector.drain() }
 
-      #expect(took < .seconds(1))
+      // Half the drain's bound: room for the shared pool's stalls in a full run on two cores.
+      #expect(took < .seconds(5))
       #expect(inbound.value.count == before)
       // A frame that comes later is read by the next drain where the kernel dates it, else as
       // it arrives (the read stays asked for).
@@ -137,7 +138,7 @@ struct ReadTheStreamsOnTheTickIntegrationTests {
       let took = await ContinuousClock().measure { await client.connector.drain() }
 
       #expect(inbound.value.count == before + 2)
-      #expect(took < .seconds(1))
+      #expect(took < .seconds(5))  // half the drain's bound, as above
       task.cancel()
       _ = await task.value
     }
