@@ -70,9 +70,21 @@ struct DecimalRoundingTests {
     // Beyond 64 bits: the path through `description`.
     ("1234567890123456789012345.675", 2, "1234567890123456789012345.68"),
     ("-9999999999999999999999.995", 2, "-10000000000000000000000"),
+    // The carry stops at the first digit: nothing is put in front of it.
+    ("1999999999999999999999999.995", 2, "2000000000000000000000000"),
   ])
   func roundedHalfUp_roundsTiesAwayFromZero(value: String, scale: Int, expected: String) {
     #expect(Decimal(string: value)!.roundedHalfUp(scale: scale) == Decimal(string: expected)!)
+  }
+
+  /// A negative amount that rounds to zero keeps no sign: a `Decimal` made with a minus sign and
+  /// a zero significand is NaN in the storage of Apple's Foundation before swift-foundation
+  /// (swift-foundation makes it zero), so the parts must not carry one.
+  @Test func aNegativeAmountRoundedToZero_hasNoSign() throws {
+    let parts = try #require(DecimalParts(Decimal(string: "-0.004")!))
+
+    #expect(
+      parts.roundedHalfUp(scale: 2) == DecimalParts(negative: false, coefficient: 0, exponent: -2))
   }
 
   @Test func quotients_withThirtyEightDigits_roundLikeFoundation() {
