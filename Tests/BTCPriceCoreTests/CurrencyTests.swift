@@ -1,7 +1,8 @@
 import BTCPriceCore
+import BTCPriceTestSupport
 import Testing
 
-@Suite("Choose the currency")
+@Suite("Choose the currency", .hangLimit(.seconds(10)))
 struct ChooseCurrencyUseCaseTests {
   @Test(arguments: ["eur", "EUR", "Eur", " eur ", "\teur"])
   func parse_readsCodesWhateverTheirCase(text: String) throws {

@@ -5,7 +5,8 @@ import Testing
 /// The stores the limit and alert tests stand in for the state files: they keep the same
 /// contracts as `FileSourceLimitStore` and `FileAlertStateStore` (``SourceLimitStoreSpecs``,
 /// ``AlertStateStoreSpecs``), so what those tests show holds for the real stores.
-@Suite("The in-memory limit and alert-state stores keep the store contract")
+@Suite(
+  "The in-memory limit and alert-state stores keep the store contract", .hangLimit(.seconds(10)))
 struct InMemoryStoresTests {
   @Test func limitStore_keepsTheContract() throws {
     try SourceLimitStoreSpecs.contract(InMemorySourceLimitStore()).loadDeliversNothingWhenEmpty()

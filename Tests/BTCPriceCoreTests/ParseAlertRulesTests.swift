@@ -1,8 +1,9 @@
 import BTCPriceCore
+import BTCPriceTestSupport
 import Foundation
 import Testing
 
-@Suite("Parse alert rules")
+@Suite("Parse alert rules", .hangLimit(.seconds(10)))
 struct ParseAlertRulesTests {
   @Test func thresholds_areReadExactly() throws {
     #expect(try AlertRule.parse("above:100000").kind == .above(100_000))

@@ -1,8 +1,9 @@
 import BTCPriceCore
+import BTCPriceTestSupport
 import Testing
 
 /// The history's ranges and pace, pinned as ``PriceDefaultsTests`` pins the price's.
-@Suite("Use the documented history defaults")
+@Suite("Use the documented history defaults", .hangLimit(.seconds(10)))
 struct UseTheHistoryDefaultsTests {
   @Test(arguments: [
     (ChartRange.day, Duration.seconds(86_400), Duration.seconds(300), 290),

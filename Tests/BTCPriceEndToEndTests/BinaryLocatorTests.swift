@@ -4,7 +4,7 @@ import Foundation
 import Testing
 
 /// How the end-to-end tests find the binary they run, with real folders in a temporary place.
-@Suite("Locate the built binary")
+@Suite("Locate the built binary", .hangLimit(.seconds(30)))
 struct BinaryLocatorTests {
   @Test func locate_prefersTheEnvironmentVariable() throws {
     try withTemporaryFolder { root in

@@ -8,7 +8,7 @@ import Testing
 /// ArgumentParser's reflective parse) against ArgumentParser itself: whatever the quick reader
 /// reads, ArgumentParser must read the same, or a status bar's `--once` would mean something
 /// else than the manual says.
-@Suite("Read plain command lines without ArgumentParser, the same way")
+@Suite("Read plain command lines without ArgumentParser, the same way", .hangLimit(.seconds(30)))
 struct QuickArgumentsAgreementTests {
   /// The command lines the manual, the status-bar guide and scripts use must take the quick
   /// path; each must also mean what ArgumentParser makes of it.

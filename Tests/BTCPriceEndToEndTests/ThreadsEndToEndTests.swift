@@ -13,7 +13,7 @@ import Testing
 /// (docs/PERFORMANCE.md): the tool keeps Swift's tasks on SwiftNIO's loops and takes its signals
 /// on a thread of its own, so a streaming run starts none, and Ctrl-C still ends it in order.
 extension BinaryEndToEndTests {
-  @Suite("btc-price's threads", .timeLimit(.minutes(1)))
+  @Suite("btc-price's threads", .timeLimit(.minutes(1)), .hangLimit(.seconds(30)))
   struct ThreadsEndToEndTests {
     @Test(
       .enabled(

@@ -1,3 +1,4 @@
+import BTCPriceTestSupport
 import Testing
 
 @testable import btc_price
@@ -5,7 +6,7 @@ import Testing
 /// The command's own checks, through ArgumentParser's `parse` (which runs `validate()`), without
 /// starting a process: the end-to-end tests show that a refusal exits with status 64; these pin
 /// each boundary.
-@Suite("Refuse option combinations that cannot work")
+@Suite("Refuse option combinations that cannot work", .hangLimit(.seconds(30)))
 struct ValidateOptionsTests {
   @Test(
     arguments: [

@@ -1,10 +1,11 @@
 import BTCPriceFeature
+import BTCPriceTestSupport
 import Foundation
 import Testing
 
 /// `PriceChange`: the amount, the percentage of the old value rounded half-up to two decimals,
 /// and the direction.
-@Suite("Measure a price move")
+@Suite("Measure a price move", .hangLimit(.seconds(10)))
 struct MeasureAPriceMoveTests {
   @Test(arguments: [
     ("68901.23", "68913.57", "12.34", "0.02", PriceChange.Direction.up),

@@ -1,9 +1,10 @@
 import BTCPriceCore
 import BTCPriceFeature
+import BTCPriceTestSupport
 import Foundation
 import Testing
 
-@Suite("Present the alerts a tick fired")
+@Suite("Present the alerts a tick fired", .hangLimit(.seconds(10)))
 struct PresentAlertsUseCaseTests {
   let presenter = PricePresenter(
     timestamps: TimestampFormatter(precision: .seconds, timeZone: TimeZone(identifier: "UTC")!))

@@ -1,9 +1,10 @@
 import BTCPriceCore
 import BTCPriceFeature
+import BTCPriceTestSupport
 import Foundation
 import Testing
 
-@Suite("Format money in any currency")
+@Suite("Format money in any currency", .hangLimit(.seconds(10)))
 struct FormatMoneyUseCaseTests {
   @Test(
     arguments: [

@@ -1,9 +1,10 @@
 import BTCPriceCore
 import BTCPriceFeature
+import BTCPriceTestSupport
 import Foundation
 import Testing
 
-@Suite("Say why no price comes, once")
+@Suite("Say why no price comes, once", .hangLimit(.seconds(10)))
 struct SayWhyOnceUseCaseTests {
   let binance = PriceSource(id: "binance", displayName: "Binance")
   let kraken = PriceSource(id: "kraken", displayName: "Kraken")

@@ -1,9 +1,10 @@
 import BTCPriceCore
 import BTCPriceFeature
+import BTCPriceTestSupport
 import Foundation
 import Testing
 
-@Suite("Speak prices in the user's currency")
+@Suite("Speak prices in the user's currency", .hangLimit(.seconds(10)))
 struct SpeakPricesInTheUsersCurrencyTests {
   @Test(arguments: [
     ("68901.23", Currency.usd, "68,901 dollars 23 cents"),

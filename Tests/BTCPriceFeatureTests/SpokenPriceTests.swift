@@ -1,8 +1,9 @@
 import BTCPriceFeature
+import BTCPriceTestSupport
 import Foundation
 import Testing
 
-@Suite("Speak prices to VoiceOver")
+@Suite("Speak prices to VoiceOver", .hangLimit(.seconds(10)))
 struct SpokenPriceTests {
   @Test(arguments: [
     ("68901.23", "68,901 dollars 23 cents"),

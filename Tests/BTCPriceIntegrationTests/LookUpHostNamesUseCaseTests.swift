@@ -1,4 +1,5 @@
 #if os(Linux)
+  import BTCPriceTestSupport
   import NIOCore
   import NIOPosix
   import Testing
@@ -8,7 +9,7 @@
   /// Host names looked up on SwiftNIO's thread pool, off libdispatch (Linux), with the system's
   /// real `getaddrinfo`: both of Happy Eyeballs' answers from one lookup, and a name that does
   /// not exist refused in both.
-  @Suite("Look host names up off libdispatch")
+  @Suite("Look host names up off libdispatch", .hangLimit(.seconds(30)))
   struct LookUpHostNamesUseCaseTests {
     @Test func localhost_isAnsweredWithItsIPv4AddressAndThePortAskedFor() async throws {
       let resolver = ThreadPoolResolver(on: MultiThreadedEventLoopGroup.singleton.next())

@@ -1,5 +1,6 @@
 import BTCPriceCore
 import BTCPriceNetworking
+import BTCPriceTestSupport
 import NIOCore
 import NIOEmbedded
 import Testing
@@ -10,7 +11,7 @@ import Testing
 /// for each kind of target and with credentials, and that it waits for every byte of an answer
 /// however the proxy splits it. The real proxy on 127.0.0.1 is in
 /// `ReachSourcesThroughAProxyUseCaseTests`.
-@Suite("Speak SOCKS5 to a proxy")
+@Suite("Speak SOCKS5 to a proxy", .hangLimit(.seconds(30)))
 struct SpeakSOCKS5UseCaseTests {
   @Test func ipv6Target_isSentAsSixteenBytes() throws {
     let (channel, _) = try makeSUT(

@@ -1,9 +1,10 @@
 import BTCPriceCore
 import BTCPriceNetworking
+import BTCPriceTestSupport
 import Foundation
 import Testing
 
-@Suite("Map Binance ticker payloads")
+@Suite("Map Binance ticker payloads", .hangLimit(.seconds(10)))
 struct BinanceMapperTests {
   @Test func map_deliversExactPriceFromStringField() throws {
     let price = try PriceSourceDefinition.binance.map(

@@ -1,8 +1,9 @@
 import BTCPriceNetworking
+import BTCPriceTestSupport
 import Foundation
 import Testing
 
-@Suite("Choose a proxy as curl does")
+@Suite("Choose a proxy as curl does", .hangLimit(.seconds(10)))
 struct ChooseAProxyUseCaseTests {
   let https = URL(string: "https://api.binance.com/api/v3/ticker/price")!
   let http = URL(string: "http://api.binance.com/")!

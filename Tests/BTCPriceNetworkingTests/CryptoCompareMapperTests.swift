@@ -1,9 +1,10 @@
 import BTCPriceCore
 import BTCPriceNetworking
+import BTCPriceTestSupport
 import Foundation
 import Testing
 
-@Suite("Map CryptoCompare generateAvg payloads")
+@Suite("Map CryptoCompare generateAvg payloads", .hangLimit(.seconds(10)))
 struct CryptoCompareMapperTests {
   @Test func map_readsNumberPriceExactlyFromItsLiteralText() throws {
     let price = try PriceSourceDefinition.cryptoCompare.map(response(payload(price: "68910.12")))

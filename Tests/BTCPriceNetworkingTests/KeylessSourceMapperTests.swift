@@ -1,10 +1,11 @@
 import BTCPriceCore
 import BTCPriceNetworking
+import BTCPriceTestSupport
 import Foundation
 import Testing
 
 /// Real-shaped payloads of the keyless sources (ENGINEERING §3) and their error shapes.
-@Suite("Map Coinbase, Kraken and Bitstamp payloads")
+@Suite("Map Coinbase, Kraken and Bitstamp payloads", .hangLimit(.seconds(10)))
 struct KeylessSourceMapperTests {
   // MARK: Coinbase
 

@@ -1,9 +1,10 @@
 import BTCPriceCore
 import BTCPriceNetworking
+import BTCPriceTestSupport
 import Foundation
 import Testing
 
-@Suite("The registry of price sources")
+@Suite("The registry of price sources", .hangLimit(.seconds(10)))
 struct PriceSourceRegistryTests {
   @Test func all_startsWithTheSpecifiedPrimaryAndFallback_andListsEachSourceOnce() {
     let ids = PriceSourceRegistry.all.map(\.source.id)
@@ -74,7 +75,7 @@ struct PriceSourceRegistryTests {
   }
 }
 
-@Suite("Advice when a source refuses us")
+@Suite("Advice when a source refuses us", .hangLimit(.seconds(10)))
 struct SourceAdviceTests {
   let hour = Duration.seconds(3600)
 

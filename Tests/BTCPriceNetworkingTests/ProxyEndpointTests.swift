@@ -1,8 +1,9 @@
 import BTCPriceNetworking
+import BTCPriceTestSupport
 import Foundation
 import Testing
 
-@Suite("Read a proxy URL")
+@Suite("Read a proxy URL", .hangLimit(.seconds(10)))
 struct ProxyEndpointTests {
   @Test func noSchemeAndNoPort_isHTTPOnPort1080() throws {
     #expect(try ProxyEndpoint(parsing: "proxy") == .init(kind: .http, host: "proxy", port: 1080))

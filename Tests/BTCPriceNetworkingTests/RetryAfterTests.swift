@@ -1,8 +1,9 @@
 import BTCPriceNetworking
+import BTCPriceTestSupport
 import Foundation
 import Testing
 
-@Suite("Read Retry-After")
+@Suite("Read Retry-After", .hangLimit(.seconds(10)))
 struct RetryAfterTests {
   let now = Date(timeIntervalSince1970: 784_111_777)  // Sun, 06 Nov 1994 08:49:37 GMT
 

@@ -1,8 +1,9 @@
 import BTCPricePersistence
+import BTCPriceTestSupport
 import Foundation
 import Testing
 
-@Suite("Where the Apple apps keep the last price")
+@Suite("Where the Apple apps keep the last price", .hangLimit(.seconds(10)))
 struct ApplicationSupportFileURLTests {
   @Test func applicationSupportFileURL_isOurFileInApplicationSupportNotInCaches() throws {
     let support = try #require(

@@ -1,7 +1,8 @@
 import BTCPriceServer
+import BTCPriceTestSupport
 import Testing
 
-@Suite("Show the armed alert rules on the page")
+@Suite("Show the armed alert rules on the page", .hangLimit(.seconds(10)))
 struct ShowAlertRulesOnThePageTests {
   @Test func theRules_areOneEscapedLineAndNothingWithoutRules() {
     #expect(

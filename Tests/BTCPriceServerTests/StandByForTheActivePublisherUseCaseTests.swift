@@ -1,7 +1,8 @@
 import BTCPriceServer
+import BTCPriceTestSupport
 import Testing
 
-@Suite("Stand by for the active publisher")
+@Suite("Stand by for the active publisher", .hangLimit(.seconds(10)))
 struct StandByForTheActivePublisherUseCaseTests {
   private let interval = Duration.seconds(1)
 

@@ -1,8 +1,9 @@
+import BTCPriceTestSupport
 import Testing
 
 @testable import BTCPriceServer
 
-@Suite("Tag each answer by its bytes")
+@Suite("Tag each answer by its bytes", .hangLimit(.seconds(10)))
 struct TagEachAnswerByItsBytesTests {
   /// `/api/price`'s `ETag` is the body's 64-bit FNV-1a hash as 16 hexadecimal digits in quotes:
   /// the algorithm's published test vectors, and a body whose hash starts with zeros, kept.

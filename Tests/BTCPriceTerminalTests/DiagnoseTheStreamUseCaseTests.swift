@@ -1,11 +1,12 @@
 import BTCPriceCore
 import BTCPriceTerminal
+import BTCPriceTestSupport
 import Foundation
 import Testing
 
 /// `doctor`'s stream check: how far opening the primary's stream got, placed on its steps, and
 /// why it failed in words; shown in both renderings without changing the exit status.
-@Suite("Diagnose the streams the ticks read")
+@Suite("Diagnose the streams the ticks read", .hangLimit(.seconds(10)))
 struct DiagnoseTheStreamUseCaseTests {
   @Test func firstTrade_passesEveryStep() {
     let check = makeSUT(.message(.trade(Decimal(string: "68901.23")!)))

@@ -1,11 +1,12 @@
 import BTCPriceFeature
 import BTCPriceTerminal
+import BTCPriceTestSupport
 import Foundation
 import Testing
 
 /// `--verbose`'s line: local date and time to the millisecond with the zone's offset, the level,
 /// the message.
-@Suite("Write --verbose lines")
+@Suite("Write --verbose lines", .hangLimit(.seconds(10)))
 struct VerboseLineTests {
   /// 2026-11-22 14:03:05.042 UTC
   let date = Date(timeIntervalSince1970: 1_795_356_185.042)

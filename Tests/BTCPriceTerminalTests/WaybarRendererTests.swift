@@ -1,10 +1,11 @@
 import BTCPriceCore
 import BTCPriceFeature
 import BTCPriceTerminal
+import BTCPriceTestSupport
 import Foundation
 import Testing
 
-@Suite("Render ticks for Waybar")
+@Suite("Render ticks for Waybar", .hangLimit(.seconds(10)))
 struct RenderForWaybarUseCaseTests {
   let euro = TickStates(currency: .eur, value: "68901.23")
   let up = TickStates.change("68888.89", "68901.23")
