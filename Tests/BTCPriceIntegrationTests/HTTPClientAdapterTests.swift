@@ -38,24 +38,12 @@ struct HTTPClientAdapterTests {
     }
   }
 
-  /// Each client waits up to 20 s to connect (URLSession's backstop: 30 s), so one that waited out
-  /// its timeout instead of failing at once takes twice the bound.
+  /// Each client waits up to 20 s to connect (URLSession: its 30 s backstop), so one that waited
+  /// out its timeout instead of failing at once takes twice the bound.
   @Test(arguments: Adapter.allCases)
   func get_mapsRefusedConnection(_ adapter: Adapter) async throws {
     let bound = Duration.seconds(10)
-    switch adapter {
-    case .swiftNIO:
-      let client = NIOHTTPClient(connectTimeout: bound * 2)
-      do {
-        try await HTTPClientContractSpecs.mapsRefusedConnection(client, within: bound)
-      } catch {
-        await client.shutdown()
-        throw error
-      }
-      await client.shutdown()
-    case .urlSession:
-      let client = URLSessionHTTPClient(backstopTimeout: 30)
-      defer { client.shutdown() }
+    try await with(adapter, connectTimeout: bound * 2) { client, _ in
       try await HTTPClientContractSpecs.mapsRefusedConnection(client, within: bound)
     }
   }
@@ -113,12 +101,15 @@ struct HTTPClientAdapterTests {
   }
 
   /// Runs `body` with a fresh fake exchange and the adapter, and shuts both down afterwards.
+  /// - Parameter connectTimeout: the SwiftNIO client's, when not its default; URLSession's
+  ///   backstop stays its 30 s.
   private func with(
-    _ adapter: Adapter, _ body: (any BTCHTTPClient, FakeExchangeServer) async throws -> Void
+    _ adapter: Adapter, connectTimeout: Duration? = nil,
+    _ body: (any BTCHTTPClient, FakeExchangeServer) async throws -> Void
   ) async throws {
     switch adapter {
     case .swiftNIO:
-      try await withClientAndServer { try await body($0, $1) }
+      try await withClientAndServer(connectTimeout: connectTimeout) { try await body($0, $1) }
     case .urlSession:
       try await FakeExchangeServer.withRunning { server in
         let client = URLSessionHTTPClient()
