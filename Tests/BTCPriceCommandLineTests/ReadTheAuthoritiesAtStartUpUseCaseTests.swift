@@ -6,7 +6,7 @@ import Testing
 
 /// A run that will make TLS connections reads its certificate authorities when it starts, not at
 /// its first connection on the event loop; a run against plain `http`/`ws` (the fakes) reads none.
-@Suite("Read the certificate authorities at start-up", .hangLimit(.seconds(10)))
+@Suite("Read the certificate authorities at start-up", .hangLimit(.seconds(30)))
 struct ReadTheAuthoritiesAtStartUpUseCaseTests {
   @Test(arguments: [
     (["https://api.binance.com/api/v3/ticker/price"], true),

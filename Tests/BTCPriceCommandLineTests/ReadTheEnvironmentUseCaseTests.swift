@@ -6,7 +6,7 @@ import Testing
 
 /// The commands read their settings, proxies and paths from the process's environment, read by
 /// bytes: each entry split at its first `=`, the first of a name set twice kept.
-@Suite("Read the process's environment", .hangLimit(.seconds(10)))
+@Suite("Read the process's environment", .hangLimit(.seconds(30)))
 struct ReadTheEnvironmentUseCaseTests {
   @Test func eachEntry_isSplitAtItsFirstEquals_andAnEntryWithoutANameIsLeftOut() {
     let variables = ProcessEnvironment.read([

@@ -6,7 +6,7 @@ import Foundation
 import Testing
 
 /// The options, the environment and the settings file, resolved into one run.
-@Suite("Resolve the options", .hangLimit(.seconds(10)))
+@Suite("Resolve the options", .hangLimit(.seconds(30)))
 struct ResolveTheOptionsUseCaseTests {
   let environment = ["HOME": "/nonexistent-home", "XDG_STATE_HOME": "/state"]
 

@@ -7,7 +7,7 @@ import Testing
 @testable import BTCPriceCommandLine
 
 /// What `--verbose` says before the first tick, and what `serve` says once it listens.
-@Suite("Say how the run starts", .hangLimit(.seconds(10)))
+@Suite("Say how the run starts", .hangLimit(.seconds(30)))
 struct SayHowTheRunStartsUseCaseTests {
   @Test func theChain_theSourcesLeftOut_andTheWayEachGoes() throws {
     let options = try resolve(["currency": "GBP", "proxy": "http://proxy.example:3128"])

@@ -6,7 +6,7 @@ import Foundation
 import Testing
 
 /// `--verbose`'s words for what the streams did, and the one warning that comes without it.
-@Suite("Say what the streams do", .hangLimit(.seconds(10)))
+@Suite("Say what the streams do", .hangLimit(.seconds(30)))
 struct SayWhatTheStreamsDoUseCaseTests {
   typealias Report = PricePipeline.StreamReport
 

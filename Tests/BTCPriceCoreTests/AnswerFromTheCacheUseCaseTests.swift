@@ -5,7 +5,7 @@ import Testing
 
 /// `--once --max-age`: the freshness rule a status bar relies on. Got the wrong way round, every
 /// run asks the exchange (ten times the requests with `--max-age 10`, and a ban risk).
-@Suite("Answer from the cache while it is fresh enough", .hangLimit(.seconds(10)))
+@Suite("Answer from the cache while it is fresh enough", .hangLimit(.seconds(30)))
 struct AnswerFromTheCacheUseCaseTests {
   struct Case: CustomTestStringConvertible, Sendable {
     /// How long before `now` the cached quote was received; negative is in the future.

@@ -2,7 +2,7 @@ import BTCPriceCore
 import BTCPriceTestSupport
 import Testing
 
-@Suite("Choose the currency", .hangLimit(.seconds(10)))
+@Suite("Choose the currency", .hangLimit(.seconds(30)))
 struct ChooseCurrencyUseCaseTests {
   @Test(arguments: ["eur", "EUR", "Eur", " eur ", "\teur"])
   func parse_readsCodesWhateverTheirCase(text: String) throws {

@@ -5,7 +5,7 @@ import Testing
 /// `String(strictUTF8:)`: the bytes' text when they are UTF-8, nil otherwise, the same before
 /// macOS 15 / iOS 18 (the fallback, which this machine never takes on its own) as after (the
 /// standard library's `String(validating:as:)`).
-@Suite("Decode strict UTF-8", .hangLimit(.seconds(10)))
+@Suite("Decode strict UTF-8", .hangLimit(.seconds(30)))
 struct DecodeStrictUTF8Tests {
   static let cases: [(name: String, bytes: [UInt8], text: String?)] = [
     ("empty", [], ""),

@@ -3,7 +3,7 @@ import BTCPriceTestSupport
 import Foundation
 import Testing
 
-@Suite("Draw only possible candles, in order", .hangLimit(.seconds(10)))
+@Suite("Draw only possible candles, in order", .hangLimit(.seconds(30)))
 struct DrawOnlyPossibleCandlesTests {
   @Test(arguments: [
     ("68900", "69000", "68800", "68950"),  // an ordinary candle

@@ -4,7 +4,7 @@ import Testing
 
 /// The store the history's tests stand in for the files: it keeps the same contract as
 /// `FileCandleStore` (``CandleStoreSpecs``), so what those tests show holds for the real store.
-@Suite("The in-memory history store keeps the store contract", .hangLimit(.seconds(10)))
+@Suite("The in-memory history store keeps the store contract", .hangLimit(.seconds(30)))
 struct InMemoryCandleStoreTests {
   @Test(arguments: ChartRange.allCases)
   func loadDeliversNothingWhenEmpty(range: ChartRange) throws {

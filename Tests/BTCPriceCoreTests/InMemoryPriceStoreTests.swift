@@ -4,7 +4,7 @@ import Testing
 
 /// The store the feed and cache tests stand in for the file: it keeps the same contract as
 /// `FilePriceStore` (``PriceStoreSpecs``), so what those tests show holds for the real store.
-@Suite("The in-memory store keeps the store contract", .hangLimit(.seconds(10)))
+@Suite("The in-memory store keeps the store contract", .hangLimit(.seconds(30)))
 struct InMemoryPriceStoreTests {
   @Test func loadDeliversNothingWhenEmpty() throws {
     try PriceStoreSpecs.contract(InMemoryPriceStore()).loadDeliversNothingWhenEmpty()

@@ -6,7 +6,7 @@ import Testing
 /// contracts as `FileSourceLimitStore` and `FileAlertStateStore` (``SourceLimitStoreSpecs``,
 /// ``AlertStateStoreSpecs``), so what those tests show holds for the real stores.
 @Suite(
-  "The in-memory limit and alert-state stores keep the store contract", .hangLimit(.seconds(10)))
+  "The in-memory limit and alert-state stores keep the store contract", .hangLimit(.seconds(30)))
 struct InMemoryStoresTests {
   @Test func limitStore_keepsTheContract() throws {
     try SourceLimitStoreSpecs.contract(InMemorySourceLimitStore()).loadDeliversNothingWhenEmpty()

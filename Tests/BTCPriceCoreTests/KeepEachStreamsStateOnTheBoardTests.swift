@@ -7,7 +7,7 @@ import Testing
 /// tick stops waiting for a stream that failed, and a refusal sets the stream resting) until the
 /// stream's next message, and the stream's last price stays through it; a stream closed on
 /// purpose (the app in the background) has no failure to tell.
-@Suite("Keep each stream's state on the board", .hangLimit(.seconds(10)))
+@Suite("Keep each stream's state on the board", .hangLimit(.seconds(30)))
 struct KeepEachStreamsStateOnTheBoardTests {
   let clock = SteppedTestClock()
 

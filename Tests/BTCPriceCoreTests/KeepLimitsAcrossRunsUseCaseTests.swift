@@ -3,7 +3,7 @@ import BTCPriceTestSupport
 import Foundation
 import Testing
 
-@Suite("Keep the limits sources set across runs", .hangLimit(.seconds(10)))
+@Suite("Keep the limits sources set across runs", .hangLimit(.seconds(30)))
 struct KeepLimitsAcrossRunsUseCaseTests {
   let now = Date(timeIntervalSince1970: 1_795_356_185)
   let binance = SourceLimits.Target(endpoint: "https://api.binance.com", apiKeyGiven: false)

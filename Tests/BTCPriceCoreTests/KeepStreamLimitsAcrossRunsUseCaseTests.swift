@@ -5,7 +5,7 @@ import Testing
 
 /// A stream's refused handshake as a limit: which statuses set one, which also leave the
 /// exchange's REST alone, and how it is kept beside REST's own limit of the same exchange.
-@Suite("Keep a stream's limits across runs", .hangLimit(.seconds(10)))
+@Suite("Keep a stream's limits across runs", .hangLimit(.seconds(30)))
 struct KeepStreamLimitsAcrossRunsUseCaseTests {
   let now = Date(timeIntervalSince1970: 1_795_356_185)
   let stream = "wss://data-stream.binance.vision"

@@ -3,7 +3,7 @@ import BTCPriceTestSupport
 import Foundation
 import Testing
 
-@Suite("Parse alert rules", .hangLimit(.seconds(10)))
+@Suite("Parse alert rules", .hangLimit(.seconds(30)))
 struct ParseAlertRulesTests {
   @Test func thresholds_areReadExactly() throws {
     #expect(try AlertRule.parse("above:100000").kind == .above(100_000))

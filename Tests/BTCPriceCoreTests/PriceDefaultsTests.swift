@@ -5,7 +5,7 @@ import Testing
 
 /// The defaults every composition shares. Each is pinned here, so changing one (800 ms to 900 ms)
 /// fails a test that names it instead of slipping through with every other test green.
-@Suite("Use the documented defaults", .hangLimit(.seconds(10)))
+@Suite("Use the documented defaults", .hangLimit(.seconds(30)))
 struct PriceDefaultsTests {
   @Test func theTickIntervalIsOneSecond() {
     #expect(PriceDefaults.interval == .seconds(1))

@@ -3,7 +3,7 @@ import BTCPriceTestSupport
 import Testing
 
 /// The history's ranges and pace, pinned as ``PriceDefaultsTests`` pins the price's.
-@Suite("Use the documented history defaults", .hangLimit(.seconds(10)))
+@Suite("Use the documented history defaults", .hangLimit(.seconds(30)))
 struct UseTheHistoryDefaultsTests {
   @Test(arguments: [
     (ChartRange.day, Duration.seconds(86_400), Duration.seconds(300), 290),

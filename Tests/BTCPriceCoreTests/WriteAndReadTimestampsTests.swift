@@ -6,7 +6,7 @@ import Testing
 /// `CivilDate` and `ISO8601Timestamp`: the one calendar and the one ISO 8601 writer and reader,
 /// checked against Foundation's Gregorian calendar and `ISO8601FormatStyle` (linked into the
 /// tests, not into the tool).
-@Suite("Count days and write and read timestamps", .hangLimit(.seconds(10)))
+@Suite("Count days and write and read timestamps", .hangLimit(.seconds(30)))
 struct WriteAndReadTimestampsTests {
   /// From 1641 (Foundation's Gregorian calendar is Julian before 1582; ours stays proleptic).
   @Test func civilDate_agreesWithFoundationsCalendar_bothWays_over700Years() throws {

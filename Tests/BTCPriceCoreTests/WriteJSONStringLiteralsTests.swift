@@ -5,7 +5,7 @@ import Testing
 
 /// The one JSON string writer (`--json`'s lines, Waybar's state, the cache file): what it
 /// escapes, what it leaves as it is, and that a JSON reader gets the string back.
-@Suite("Write JSON string literals", .hangLimit(.seconds(10)))
+@Suite("Write JSON string literals", .hangLimit(.seconds(30)))
 struct WriteJSONStringLiteralsTests {
   @Test(arguments: [
     ("68901.23", #""68901.23""#),

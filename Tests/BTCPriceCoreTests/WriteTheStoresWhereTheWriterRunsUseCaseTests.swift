@@ -6,7 +6,7 @@ import Testing
 /// The cache, the limits, the alert state and the price history hand their writes (with their `fsync`) to a
 /// ``StoreWriter``: the command-line tool's event loop, which also answers the streams' pings,
 /// never waits for a disk.
-@Suite("Write the stores where the writer runs", .hangLimit(.seconds(10)))
+@Suite("Write the stores where the writer runs", .hangLimit(.seconds(30)))
 struct WriteTheStoresWhereTheWriterRunsUseCaseTests {
   @Test func aCacheWriteATickMakesDue_runsWhereTheWriterRunsIt() {
     let store = PriceStoreSpy()

@@ -7,7 +7,7 @@ import Testing
 /// `roundedHalfUp(scale:)` and `plainText` stand in for `NSDecimalRound(…, .plain)` and
 /// `description`, which the command-line tool cannot use or finds too slow; Foundation, linked
 /// into the tests, is the oracle.
-@Suite("Round decimals and write their digits", .hangLimit(.seconds(10)))
+@Suite("Round decimals and write their digits", .hangLimit(.seconds(30)))
 struct DecimalRoundingTests {
   /// The fast path reads `Decimal`'s private storage, recognised against values built through the
   /// public API. If a Foundation update changes that layout, the results stay right (the portable

@@ -4,7 +4,7 @@ import BTCPriceTestSupport
 import Testing
 
 /// The background-task assertion around the save on the way to the background.
-@Suite("Keep the app alive while saving", .timeLimit(.minutes(1)), .hangLimit(.seconds(10)))
+@Suite("Keep the app alive while saving", .timeLimit(.minutes(1)), .hangLimit(.seconds(30)))
 @MainActor
 struct KeepTheAppAliveWhileSavingUseCaseTests {
   @Test func job_runsInsideTheAssertionWhichEndsOnceWhenTheJobEnds() async {

@@ -5,7 +5,7 @@ import Testing
 
 /// `PriceChange`: the amount, the percentage of the old value rounded half-up to two decimals,
 /// and the direction.
-@Suite("Measure a price move", .hangLimit(.seconds(10)))
+@Suite("Measure a price move", .hangLimit(.seconds(30)))
 struct MeasureAPriceMoveTests {
   @Test(arguments: [
     ("68901.23", "68913.57", "12.34", "0.02", PriceChange.Direction.up),

@@ -8,7 +8,7 @@ import Testing
 /// they fit 64 bits (docs/PERFORMANCE.md, "What we own in a tick"). The text is the same when
 /// they do not (the formatters fall back to the digits of the rounded `Decimal`), so no test of
 /// the text can tell that a price left the fast path: these check the amount itself.
-@Suite("Hold a price in whole minor units", .hangLimit(.seconds(10)))
+@Suite("Hold a price in whole minor units", .hangLimit(.seconds(30)))
 struct MinorUnitAmountTests {
   @Test(arguments: [
     ("68901.23", 2, false, 6_890_123 as UInt64), ("68901.235", 2, false, 6_890_124),

@@ -4,7 +4,7 @@ import BTCPriceTestSupport
 import Foundation
 import Testing
 
-@Suite("Present the alerts a tick fired", .hangLimit(.seconds(10)))
+@Suite("Present the alerts a tick fired", .hangLimit(.seconds(30)))
 struct PresentAlertsUseCaseTests {
   let presenter = PricePresenter(
     timestamps: TimestampFormatter(precision: .seconds, timeZone: TimeZone(identifier: "UTC")!))

@@ -4,7 +4,7 @@ import BTCPriceTestSupport
 import Foundation
 import Testing
 
-@Suite("Present the price in the chosen currency", .hangLimit(.seconds(10)))
+@Suite("Present the price in the chosen currency", .hangLimit(.seconds(30)))
 struct PresentInCurrencyUseCaseTests {
   let binance = PriceSource(id: "binance", displayName: "Binance")
   let at = Date(timeIntervalSince1970: 1_795_356_185)

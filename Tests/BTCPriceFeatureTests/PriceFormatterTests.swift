@@ -4,7 +4,7 @@ import BTCPriceTestSupport
 import Foundation
 import Testing
 
-@Suite("Format money in any currency", .hangLimit(.seconds(10)))
+@Suite("Format money in any currency", .hangLimit(.seconds(30)))
 struct FormatMoneyUseCaseTests {
   @Test(
     arguments: [

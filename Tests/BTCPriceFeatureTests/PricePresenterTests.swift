@@ -4,7 +4,7 @@ import BTCPriceTestSupport
 import Foundation
 import Testing
 
-@Suite("Present price updates", .hangLimit(.seconds(10)))
+@Suite("Present price updates", .hangLimit(.seconds(30)))
 struct PricePresenterTests {
   /// 2026-11-22 14:03:05 UTC
   let receivedAt = Date(timeIntervalSince1970: 1_795_356_185)
@@ -110,7 +110,7 @@ struct PricePresenterTests {
 
 }
 
-@Suite("Format prices and timestamps", .hangLimit(.seconds(10)))
+@Suite("Format prices and timestamps", .hangLimit(.seconds(30)))
 struct FormattingTests {
   @Test(arguments: [
     ("68901.23", "$68,901.23"),

@@ -6,7 +6,7 @@ import Testing
 
 /// The `--json` record's timestamp is written without `Date.ISO8601FormatStyle`; the style is the
 /// oracle, over five centuries, fractions of a second and instants before 1970.
-@Suite("Write the record's timestamp", .hangLimit(.seconds(10)))
+@Suite("Write the record's timestamp", .hangLimit(.seconds(30)))
 struct RecordTimestampTests {
   let presenter = PricePresenter(
     timestamps: TimestampFormatter(precision: .seconds, timeZone: TimeZone(identifier: "UTC")!))

@@ -4,7 +4,7 @@ import BTCPriceTestSupport
 import Foundation
 import Testing
 
-@Suite("Say why no price comes, once", .hangLimit(.seconds(10)))
+@Suite("Say why no price comes, once", .hangLimit(.seconds(30)))
 struct SayWhyOnceUseCaseTests {
   let binance = PriceSource(id: "binance", displayName: "Binance")
   let kraken = PriceSource(id: "kraken", displayName: "Kraken")

@@ -4,7 +4,7 @@ import BTCPriceTestSupport
 import Foundation
 import Testing
 
-@Suite("Speak prices in the user's currency", .hangLimit(.seconds(10)))
+@Suite("Speak prices in the user's currency", .hangLimit(.seconds(30)))
 struct SpeakPricesInTheUsersCurrencyTests {
   @Test(arguments: [
     ("68901.23", Currency.usd, "68,901 dollars 23 cents"),

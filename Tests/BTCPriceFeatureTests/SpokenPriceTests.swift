@@ -3,7 +3,7 @@ import BTCPriceTestSupport
 import Foundation
 import Testing
 
-@Suite("Speak prices to VoiceOver", .hangLimit(.seconds(10)))
+@Suite("Speak prices to VoiceOver", .hangLimit(.seconds(30)))
 struct SpokenPriceTests {
   @Test(arguments: [
     ("68901.23", "68,901 dollars 23 cents"),

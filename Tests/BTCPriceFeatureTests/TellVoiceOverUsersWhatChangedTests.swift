@@ -5,7 +5,7 @@ import Foundation
 import Testing
 
 /// What VoiceOver says about staleness and the banner, worded by the presenter.
-@Suite("Tell VoiceOver users what changed", .hangLimit(.seconds(10)))
+@Suite("Tell VoiceOver users what changed", .hangLimit(.seconds(30)))
 struct TellVoiceOverUsersWhatChangedTests {
   /// 2026-11-22 14:03:05 UTC
   let known = PriceQuote(

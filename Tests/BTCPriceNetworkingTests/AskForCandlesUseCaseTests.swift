@@ -6,7 +6,7 @@ import Testing
 
 /// What each exchange is asked for each range (docs/HISTORY.md): one request, the range's
 /// period or the longest the exchange has below it, enough candles to reach back over the range.
-@Suite("Ask the exchanges for candles", .hangLimit(.seconds(10)))
+@Suite("Ask the exchanges for candles", .hangLimit(.seconds(30)))
 struct AskForCandlesUseCaseTests {
   static let now = Date(timeIntervalSince1970: 1_795_356_000)
 

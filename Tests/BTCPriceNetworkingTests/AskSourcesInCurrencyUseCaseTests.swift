@@ -5,7 +5,7 @@ import Foundation
 import Testing
 
 /// Which source serves which currency, under which pair name (docs/CURRENCIES.md).
-@Suite("Ask each source for its pair in the chosen currency", .hangLimit(.seconds(10)))
+@Suite("Ask each source for its pair in the chosen currency", .hangLimit(.seconds(30)))
 struct AskSourcesInCurrencyUseCaseTests {
   // MARK: The table
 

@@ -4,7 +4,7 @@ import BTCPriceTestSupport
 import Foundation
 import Testing
 
-@Suite("Map Binance ticker payloads", .hangLimit(.seconds(10)))
+@Suite("Map Binance ticker payloads", .hangLimit(.seconds(30)))
 struct BinanceMapperTests {
   @Test func map_deliversExactPriceFromStringField() throws {
     let price = try PriceSourceDefinition.binance.map(

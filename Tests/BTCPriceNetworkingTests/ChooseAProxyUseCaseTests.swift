@@ -3,7 +3,7 @@ import BTCPriceTestSupport
 import Foundation
 import Testing
 
-@Suite("Choose a proxy as curl does", .hangLimit(.seconds(10)))
+@Suite("Choose a proxy as curl does", .hangLimit(.seconds(30)))
 struct ChooseAProxyUseCaseTests {
   let https = URL(string: "https://api.binance.com/api/v3/ticker/price")!
   let http = URL(string: "http://api.binance.com/")!

@@ -6,7 +6,7 @@ import Testing
 
 /// `PricePipeline`: the one wiring of the chain, the feed and the cache that the command line,
 /// `serve` and the app share, and the chain a currency and a source list make.
-@Suite("Compose the pipeline every front end shares", .hangLimit(.seconds(10)))
+@Suite("Compose the pipeline every front end shares", .hangLimit(.seconds(30)))
 struct ComposeThePipelineUseCaseTests {
   @Test func configuration_asksEverySourceThatServesTheCurrency_byDefault() {
     #expect(

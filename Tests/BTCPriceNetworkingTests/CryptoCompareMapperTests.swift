@@ -4,7 +4,7 @@ import BTCPriceTestSupport
 import Foundation
 import Testing
 
-@Suite("Map CryptoCompare generateAvg payloads", .hangLimit(.seconds(10)))
+@Suite("Map CryptoCompare generateAvg payloads", .hangLimit(.seconds(30)))
 struct CryptoCompareMapperTests {
   @Test func map_readsNumberPriceExactlyFromItsLiteralText() throws {
     let price = try PriceSourceDefinition.cryptoCompare.map(response(payload(price: "68910.12")))

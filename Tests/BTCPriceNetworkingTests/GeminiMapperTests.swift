@@ -8,7 +8,7 @@ import Testing
 /// `GET https://api.gemini.com/v1/pubticker/{symbol}`; prices are strings, the volume object is
 /// keyed by both currencies of the pair) and its `ErrorResponse` shape
 /// (`{"result":"error","reason":…,"message":…}`, docs.gemini.com/rest/~schemas).
-@Suite("Map Gemini payloads", .hangLimit(.seconds(10)))
+@Suite("Map Gemini payloads", .hangLimit(.seconds(30)))
 struct GeminiMapperTests {
   private let usd = PriceSourceDefinition.gemini.markets[.usd]!
 

@@ -5,7 +5,7 @@ import Foundation
 import Testing
 
 /// Real-shaped payloads of the keyless sources (ENGINEERING §3) and their error shapes.
-@Suite("Map Coinbase, Kraken and Bitstamp payloads", .hangLimit(.seconds(10)))
+@Suite("Map Coinbase, Kraken and Bitstamp payloads", .hangLimit(.seconds(30)))
 struct KeylessSourceMapperTests {
   // MARK: Coinbase
 

@@ -4,7 +4,7 @@ import BTCPriceTestSupport
 import Foundation
 import Testing
 
-@Suite("Load price from a remote source", .hangLimit(.seconds(10)))
+@Suite("Load price from a remote source", .hangLimit(.seconds(30)))
 struct LoadPriceFromRemoteUseCaseTests {
   let now = Date(timeIntervalSince1970: 1_795_356_185)
 

@@ -8,7 +8,7 @@ import Testing
 /// recorded in `ccxt/ccxt`'s `ts/src/test/static/response/<exchange>.json` (`fetchOHLCV`), and
 /// each exchange's error shapes. Every refused case ends as invalid data, so the chain asks the
 /// next exchange, and nothing refused is ever drawn.
-@Suite("Map the exchanges' candles", .hangLimit(.seconds(10)))
+@Suite("Map the exchanges' candles", .hangLimit(.seconds(30)))
 struct MapCandlePayloadsTests {
   static let fiveMinutes = Duration.seconds(300)
   static let hour = Duration.seconds(3_600)

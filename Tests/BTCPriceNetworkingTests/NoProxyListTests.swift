@@ -8,7 +8,7 @@ import Testing
 /// ample.com.org"; a single `*` matches every host; IPv6 without brackets
 /// ("example.com,::1,localhost"); CIDR since 7.86.0 ("192.168.0.0/16 would match all addresses
 /// starting with 192.168"); an empty string enables the proxy for every host.
-@Suite("Go direct to the hosts NO_PROXY names", .hangLimit(.seconds(10)))
+@Suite("Go direct to the hosts NO_PROXY names", .hangLimit(.seconds(30)))
 struct NoProxyListTests {
   @Test(arguments: ["ample.com", "www.ample.com", "AMPLE.com", "ample.com."])
   func domain_matchesTheHostAndItsSubdomains(host: String) {

@@ -13,7 +13,7 @@ import Testing
 /// (c9s/bbgo#1534, ccxt/ccxt#18901), `{"msg":"Requests too frequent.","code":50011}` with a
 /// number (knowm/XChange#4114); OKX's error table gives 51001 with HTTP 200 and 50011 with 200 or
 /// 429 (index id 52930437254).
-@Suite("Map OKX payloads", .hangLimit(.seconds(10)))
+@Suite("Map OKX payloads", .hangLimit(.seconds(30)))
 struct OKXMapperTests {
   private let usd = PriceSourceDefinition.okx.markets[.usd]!
 

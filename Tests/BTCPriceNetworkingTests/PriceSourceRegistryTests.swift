@@ -4,7 +4,7 @@ import BTCPriceTestSupport
 import Foundation
 import Testing
 
-@Suite("The registry of price sources", .hangLimit(.seconds(10)))
+@Suite("The registry of price sources", .hangLimit(.seconds(30)))
 struct PriceSourceRegistryTests {
   @Test func all_startsWithTheSpecifiedPrimaryAndFallback_andListsEachSourceOnce() {
     let ids = PriceSourceRegistry.all.map(\.source.id)
@@ -75,7 +75,7 @@ struct PriceSourceRegistryTests {
   }
 }
 
-@Suite("Advice when a source refuses us", .hangLimit(.seconds(10)))
+@Suite("Advice when a source refuses us", .hangLimit(.seconds(30)))
 struct SourceAdviceTests {
   let hour = Duration.seconds(3600)
 

@@ -3,7 +3,7 @@ import BTCPriceTestSupport
 import Foundation
 import Testing
 
-@Suite("Read a proxy URL", .hangLimit(.seconds(10)))
+@Suite("Read a proxy URL", .hangLimit(.seconds(30)))
 struct ProxyEndpointTests {
   @Test func noSchemeAndNoPort_isHTTPOnPort1080() throws {
     #expect(try ProxyEndpoint(parsing: "proxy") == .init(kind: .http, host: "proxy", port: 1080))

@@ -3,7 +3,7 @@ import BTCPriceTestSupport
 import Foundation
 import Testing
 
-@Suite("Read Retry-After", .hangLimit(.seconds(10)))
+@Suite("Read Retry-After", .hangLimit(.seconds(30)))
 struct RetryAfterTests {
   let now = Date(timeIntervalSince1970: 784_111_777)  // Sun, 06 Nov 1994 08:49:37 GMT
 

@@ -5,7 +5,7 @@ import Foundation
 import Testing
 
 /// The one check every WebSocket transport makes before it opens anything.
-@Suite("Read where a stream's URL points", .timeLimit(.minutes(1)), .hangLimit(.seconds(10)))
+@Suite("Read where a stream's URL points", .timeLimit(.minutes(1)), .hangLimit(.seconds(30)))
 struct WebSocketTargetTests {
   @Test(arguments: [
     ("wss://data-stream.binance.vision/ws/btcusdt@trade", "data-stream.binance.vision", 443, true),

@@ -3,7 +3,7 @@ import BTCPriceTestSupport
 import Foundation
 import Testing
 
-@Suite("Where the Apple apps keep the last price", .hangLimit(.seconds(10)))
+@Suite("Where the Apple apps keep the last price", .hangLimit(.seconds(30)))
 struct ApplicationSupportFileURLTests {
   @Test func applicationSupportFileURL_isOurFileInApplicationSupportNotInCaches() throws {
     let support = try #require(

@@ -2,7 +2,7 @@ import BTCPriceServer
 import BTCPriceTestSupport
 import Testing
 
-@Suite("Choose the edge a tick is published to", .hangLimit(.seconds(10)))
+@Suite("Choose the edge a tick is published to", .hangLimit(.seconds(30)))
 struct ChooseAnEdgeUseCaseTests {
   private let policy = EdgeFailover.Policy(
     attemptTimeout: .milliseconds(500), firstRetry: .seconds(1), longestRetry: .seconds(10),

@@ -8,7 +8,7 @@ import Testing
 /// The files of `deploy/edge/www/` are serve's bytes: a change to the page's script or style, or to
 /// what serve answers before it knows a price, must reach the edges too.
 /// `BTC_PRICE_WRITE_EDGE_FILES=1 swift test --filter EdgeFilesAgreementTests` rewrites them.
-@Suite("The edge's files are serve's", .hangLimit(.seconds(10)))
+@Suite("The edge's files are serve's", .hangLimit(.seconds(30)))
 struct EdgeFilesAgreementTests {
   private let folder = URL(fileURLWithPath: #filePath)
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()

@@ -6,7 +6,7 @@ import Testing
 /// `serve`'s limit of open connections per client address: what one address may hold, that a
 /// closed connection gives its place back (one, not more), and that addresses that have gone are
 /// not remembered.
-@Suite("Limit connections per address", .hangLimit(.seconds(10)))
+@Suite("Limit connections per address", .hangLimit(.seconds(30)))
 struct LimitConnectionsPerAddressUseCaseTests {
   @Test func anAddress_holdsUpToTheLimit_andAClosedConnectionGivesBackOnePlace() {
     let sut = ConnectionLimiter(limitPerAddress: 2)

@@ -10,7 +10,7 @@ import Testing
 
 /// What `serve` decides about its process: how many viewers the open-file limit allows, and how
 /// long it takes to end.
-@Suite("Serve within the process's limits", .hangLimit(.seconds(10)))
+@Suite("Serve within the process's limits", .hangLimit(.seconds(30)))
 struct ServeWithinItsLimitsTests {
   @Test(arguments: [
     (1_024, 960), (65, 1), (64, 1), (1, 1), (1_048_576, 1_048_512),

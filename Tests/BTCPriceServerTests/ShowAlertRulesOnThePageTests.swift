@@ -2,7 +2,7 @@ import BTCPriceServer
 import BTCPriceTestSupport
 import Testing
 
-@Suite("Show the armed alert rules on the page", .hangLimit(.seconds(10)))
+@Suite("Show the armed alert rules on the page", .hangLimit(.seconds(30)))
 struct ShowAlertRulesOnThePageTests {
   @Test func theRules_areOneEscapedLineAndNothingWithoutRules() {
     #expect(

@@ -2,7 +2,7 @@ import BTCPriceServer
 import BTCPriceTestSupport
 import Testing
 
-@Suite("Stand by for the active publisher", .hangLimit(.seconds(10)))
+@Suite("Stand by for the active publisher", .hangLimit(.seconds(30)))
 struct StandByForTheActivePublisherUseCaseTests {
   private let interval = Duration.seconds(1)
 

@@ -6,7 +6,7 @@ import Testing
 
 /// `btc-price doctor` asks each exchange with candles for the day's once: the chart and the
 /// 24-hour change come from there, and a user whose chart stays empty finds out why here.
-@Suite("Diagnose the price history", .hangLimit(.seconds(10)))
+@Suite("Diagnose the price history", .hangLimit(.seconds(30)))
 struct DiagnoseThePriceHistoryUseCaseTests {
   let binance = DoctorHistoryCheck(
     source: "binance", url: "https://api.binance.com/api/v3/klines?symbol=BTCUSDT",

@@ -4,7 +4,7 @@ import BTCPriceTestSupport
 import Foundation
 import Testing
 
-@Suite("Diagnose the sources (btc-price doctor)", .hangLimit(.seconds(10)))
+@Suite("Diagnose the sources (btc-price doctor)", .hangLimit(.seconds(30)))
 struct DiagnoseTheSourcesUseCaseTests {
   @Test func price_passesEveryStep() {
     let check = makeSUT(.price(quote(at: Date(timeIntervalSince1970: 0))))

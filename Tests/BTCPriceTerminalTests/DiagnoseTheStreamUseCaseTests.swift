@@ -6,7 +6,7 @@ import Testing
 
 /// `doctor`'s stream check: how far opening the primary's stream got, placed on its steps, and
 /// why it failed in words; shown in both renderings without changing the exit status.
-@Suite("Diagnose the streams the ticks read", .hangLimit(.seconds(10)))
+@Suite("Diagnose the streams the ticks read", .hangLimit(.seconds(30)))
 struct DiagnoseTheStreamUseCaseTests {
   @Test func firstTrade_passesEveryStep() {
     let check = makeSUT(.message(.trade(Decimal(string: "68901.23")!)))

@@ -8,7 +8,7 @@ import Testing
 /// The live panel and Waybar show a state, not a log: while stdout's reader is behind (Ctrl-S, a
 /// status bar that hangs), their frames are held back, and the newest is drawn once the output
 /// has caught up: never a backlog of frames, never a frame drawn over the wrong rows.
-@Suite("Draw only the newest frame while the output is behind", .hangLimit(.seconds(10)))
+@Suite("Draw only the newest frame while the output is behind", .hangLimit(.seconds(30)))
 struct DrawOnlyTheNewestFrameUseCaseTests {
   let presenter = PricePresenter(
     timestamps: TimestampFormatter(precision: .seconds, timeZone: TimeZone(identifier: "UTC")!))

@@ -5,7 +5,7 @@ import BTCPriceTestSupport
 import Foundation
 import Testing
 
-@Suite("Draw the chart in the terminal", .hangLimit(.seconds(10)))
+@Suite("Draw the chart in the terminal", .hangLimit(.seconds(30)))
 struct DrawTheChartInTheTerminalTests {
   @Test func onATerminal_aBrailleLineBetweenTheHighAndTheLowWithItsTimeAxisAndTheChange() {
     #expect(

@@ -5,7 +5,7 @@ import BTCPriceTestSupport
 import Foundation
 import Testing
 
-@Suite("Render terminal lines", .hangLimit(.seconds(10)))
+@Suite("Render terminal lines", .hangLimit(.seconds(30)))
 struct LineRendererTests {
   let presenter = PricePresenter(
     timestamps: TimestampFormatter(precision: .seconds, timeZone: TimeZone(identifier: "UTC")!))

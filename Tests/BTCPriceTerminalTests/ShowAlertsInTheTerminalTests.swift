@@ -5,7 +5,7 @@ import BTCPriceTestSupport
 import Foundation
 import Testing
 
-@Suite("Show alerts in the terminal", .hangLimit(.seconds(10)))
+@Suite("Show alerts in the terminal", .hangLimit(.seconds(30)))
 struct ShowAlertsInTheTerminalTests {
   let presenter = PricePresenter(
     timestamps: TimestampFormatter(precision: .seconds, timeZone: TimeZone(identifier: "UTC")!))

@@ -4,7 +4,7 @@ import BTCPriceTestSupport
 import Foundation
 import Testing
 
-@Suite("Report what the sources do", .hangLimit(.seconds(10)))
+@Suite("Report what the sources do", .hangLimit(.seconds(30)))
 struct SourceReportTests {
   let refusal = PriceSourceError.httpStatus(451, message: "restricted")
 

@@ -6,7 +6,7 @@ import Testing
 
 /// `--verbose`'s line: local date and time to the millisecond with the zone's offset, the level,
 /// the message.
-@Suite("Write --verbose lines", .hangLimit(.seconds(10)))
+@Suite("Write --verbose lines", .hangLimit(.seconds(30)))
 struct VerboseLineTests {
   /// 2026-11-22 14:03:05.042 UTC
   let date = Date(timeIntervalSince1970: 1_795_356_185.042)

@@ -5,7 +5,7 @@ import Testing
 /// A run's first tick waits (a bounded moment) for the price history only when its output shows
 /// the 24-hour change: a status bar's `--once` with a plain line or a template without it is
 /// never held up by a slow candle endpoint.
-@Suite("Wait for the day only where it shows", .hangLimit(.seconds(10)))
+@Suite("Wait for the day only where it shows", .hangLimit(.seconds(30)))
 struct WaitForTheDayOnlyWhereItShowsUseCaseTests {
   @Test func plainLines_andTemplatesWithoutIt_doNotShowTheDaysChange() throws {
     #expect(!TerminalSession.Mode.plain(colors: true).showsTheDaysChange)

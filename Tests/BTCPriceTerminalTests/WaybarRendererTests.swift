@@ -5,7 +5,7 @@ import BTCPriceTestSupport
 import Foundation
 import Testing
 
-@Suite("Render ticks for Waybar", .hangLimit(.seconds(10)))
+@Suite("Render ticks for Waybar", .hangLimit(.seconds(30)))
 struct RenderForWaybarUseCaseTests {
   let euro = TickStates(currency: .eur, value: "68901.23")
   let up = TickStates.change("68888.89", "68901.23")

@@ -5,7 +5,7 @@ import Foundation
 import Testing
 
 /// When the widget's wording changes and when it asks WidgetKit for the next reload.
-@Suite("Plan the widget's timeline", .hangLimit(.seconds(10)))
+@Suite("Plan the widget's timeline", .hangLimit(.seconds(30)))
 struct PlanTheWidgetsTimelineUseCaseTests {
   /// 2026-11-22 14:03:05 UTC
   let known = Date(timeIntervalSince1970: 1_795_356_185)
