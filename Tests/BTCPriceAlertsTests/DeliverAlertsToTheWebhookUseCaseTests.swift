@@ -9,7 +9,7 @@ import Testing
 
 /// `serve --alert-webhook`: each alert as a POST, JSON or ntfy's text; failures counted, and said
 /// once per outage.
-@Suite("Deliver alerts to the webhook", .timeLimit(.minutes(1)), .hangLimit(.seconds(10)))
+@Suite("Deliver alerts to the webhook", .timeLimit(.minutes(1)), .hangLimit(.seconds(30)))
 struct DeliverAlertsToTheWebhookUseCaseTests {
   let url = URL(string: "http://127.0.0.1:9/hook")!
 

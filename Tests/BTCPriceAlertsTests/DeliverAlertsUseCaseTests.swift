@@ -9,7 +9,7 @@ import Testing
 
 /// The alerts' deliveries besides the views: `--on-alert`, `--notify` and `serve`'s webhook, as
 /// the one delivery the tick loop hands each tick's alerts.
-@Suite("Deliver alerts", .timeLimit(.minutes(1)), .hangLimit(.seconds(10)))
+@Suite("Deliver alerts", .timeLimit(.minutes(1)), .hangLimit(.seconds(30)))
 struct DeliverAlertsUseCaseTests {
   let presenter = PricePresenter(
     timestamps: TimestampFormatter(precision: .seconds, timeZone: TimeZone(identifier: "UTC")!))

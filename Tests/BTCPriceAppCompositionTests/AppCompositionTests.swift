@@ -9,7 +9,7 @@ import Testing
 
 /// What the iPhone app wires, checked here because the app target itself (SwiftUI) cannot build
 /// on Linux.
-@Suite("Compose the iPhone app", .timeLimit(.minutes(1)), .hangLimit(.seconds(10)))
+@Suite("Compose the iPhone app", .timeLimit(.minutes(1)), .hangLimit(.seconds(30)))
 @MainActor
 struct AppCompositionTests {
   let clock = SteppedTestClock()

@@ -7,7 +7,7 @@ import Foundation
 import Testing
 
 /// The currency the app shows: chosen in the app, remembered, and followed by the widget.
-@Suite("Choose the currency", .timeLimit(.minutes(1)), .hangLimit(.seconds(10)))
+@Suite("Choose the currency", .timeLimit(.minutes(1)), .hangLimit(.seconds(30)))
 @MainActor
 struct ChooseTheCurrencyUseCaseTests {
   @Test func firstLaunch_showsTheRegionsCurrencyWhenSupported() {

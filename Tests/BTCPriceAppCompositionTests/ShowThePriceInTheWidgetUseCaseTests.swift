@@ -10,7 +10,7 @@ import Testing
 
 /// What the widget's timeline provider gets: the app's cache through the shared folder, and a
 /// fresh price from the chain when one comes in time.
-@Suite("Show the price in the widget", .timeLimit(.minutes(1)), .hangLimit(.seconds(10)))
+@Suite("Show the price in the widget", .timeLimit(.minutes(1)), .hangLimit(.seconds(30)))
 struct ShowThePriceInTheWidgetUseCaseTests {
   /// 2026-11-22 14:03:05 UTC
   let now = Date(timeIntervalSince1970: 1_795_356_185)

@@ -9,7 +9,7 @@ import Testing
 
 /// `btc-price doctor`: every source asked once side by side, every stream the ticks read opened
 /// once, each setting with the layer it came from, and nothing that an earlier run's limit rests.
-@Suite("Diagnose the run", .timeLimit(.minutes(1)), .hangLimit(.seconds(10)))
+@Suite("Diagnose the run", .timeLimit(.minutes(1)), .hangLimit(.seconds(30)))
 final class DiagnoseTheRunUseCaseTests {
   let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
     "DiagnoseTheRunUseCaseTests-\(UUID().uuidString)")

@@ -8,7 +8,7 @@ import Testing
 
 /// `doctor`'s look at a stream: opened once, as the ticks open it, until its first message, its
 /// end, or a limit.
-@Suite("Open a stream once", .timeLimit(.minutes(1)), .hangLimit(.seconds(10)))
+@Suite("Open a stream once", .timeLimit(.minutes(1)), .hangLimit(.seconds(30)))
 struct OpenAStreamOnceUseCaseTests {
   let endpoint = try! PriceSourceDefinition.coinbase.streamEndpoint(for: .usd)
 

@@ -8,7 +8,7 @@ import Testing
 
 /// `serve`'s server logs (Hummingbird's, swift-service-lifecycle's) are queued on stderr's
 /// writer: Hummingbird logs on its event loops, which must never wait for stderr's reader.
-@Suite("Queue the server's logs", .timeLimit(.minutes(1)), .hangLimit(.seconds(10)))
+@Suite("Queue the server's logs", .timeLimit(.minutes(1)), .hangLimit(.seconds(30)))
 struct QueueTheServersLogsUseCaseTests {
   @Test func aLogLine_isQueuedAndTheLoggerGoesOnWhileNobodyReadsStderr() {
     let stall = Stall()

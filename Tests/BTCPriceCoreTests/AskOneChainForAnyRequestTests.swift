@@ -4,7 +4,7 @@ import Testing
 
 /// The walk prices and candles share (``SourceChain``): what it does beyond a price chain's
 /// tests is carry the request, and keep one breaker per source whatever is asked.
-@Suite("Ask one chain for any request", .timeLimit(.minutes(1)), .hangLimit(.seconds(10)))
+@Suite("Ask one chain for any request", .timeLimit(.minutes(1)), .hangLimit(.seconds(30)))
 struct AskOneChainForAnyRequestTests {
   @Test func eachSource_isAskedForTheRequestGiven() async throws {
     let asked = Locked<[String]>([])

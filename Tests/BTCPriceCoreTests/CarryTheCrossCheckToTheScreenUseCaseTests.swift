@@ -8,7 +8,7 @@ import Testing
 /// an alert.
 @Suite(
   "Carry the cross-check's verdict to the screen", .timeLimit(.minutes(1)),
-  .hangLimit(.seconds(10)))
+  .hangLimit(.seconds(30)))
 struct CarryTheCrossCheckToTheScreenUseCaseTests {
   @Test func twoPrices_agreeUpToTwoPercentOfTheLower_whateverTheirSize() {
     let check = CrossCheck()

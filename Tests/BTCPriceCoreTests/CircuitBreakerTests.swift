@@ -3,7 +3,7 @@ import BTCPriceTestSupport
 import Testing
 
 @Suite(
-  "Leave a failing source alone: circuit breaker", .timeLimit(.minutes(1)), .hangLimit(.seconds(10))
+  "Leave a failing source alone: circuit breaker", .timeLimit(.minutes(1)), .hangLimit(.seconds(30))
 )
 struct CircuitBreakerTests {
   typealias Breaker = CircuitBreaker<SteppedTestClock.Instant>

@@ -2,7 +2,7 @@ import BTCPriceCore
 import BTCPriceTestSupport
 import Testing
 
-@Suite("Deliver alerts to a webhook", .timeLimit(.minutes(1)), .hangLimit(.seconds(10)))
+@Suite("Deliver alerts to a webhook", .timeLimit(.minutes(1)), .hangLimit(.seconds(30)))
 struct DeliverAlertsToAWebhookUseCaseTests {
   let clock = SteppedTestClock()
 

@@ -3,7 +3,7 @@ import BTCPriceTestSupport
 import Foundation
 import Testing
 
-@Suite("Exact decimals from payload text", .timeLimit(.minutes(1)), .hangLimit(.seconds(10)))
+@Suite("Exact decimals from payload text", .timeLimit(.minutes(1)), .hangLimit(.seconds(30)))
 struct ExactDecimalTests {
   @Test(arguments: [
     ("68901.23", "68901.23"), ("114721.34000000", "114721.34"), ("0.1", "0.1"), ("1e3", "1000"),

@@ -3,7 +3,7 @@ import BTCPriceTestSupport
 import Foundation
 import Testing
 
-@Suite("Fire alerts once per crossing", .timeLimit(.minutes(1)), .hangLimit(.seconds(10)))
+@Suite("Fire alerts once per crossing", .timeLimit(.minutes(1)), .hangLimit(.seconds(30)))
 struct FireAlertsOnceUseCaseTests {
   let runStarted = Date(timeIntervalSince1970: 1_795_356_185)
   /// When this run's ticks received their quotes unless a test says otherwise.

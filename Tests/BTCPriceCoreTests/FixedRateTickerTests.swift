@@ -2,7 +2,7 @@ import BTCPriceCore
 import BTCPriceTestSupport
 import Testing
 
-@Suite("Fixed-rate ticker", .timeLimit(.minutes(1)), .hangLimit(.seconds(10)))
+@Suite("Fixed-rate ticker", .timeLimit(.minutes(1)), .hangLimit(.seconds(30)))
 struct FixedRateTickerTests {
   let clock = SteppedTestClock()
 

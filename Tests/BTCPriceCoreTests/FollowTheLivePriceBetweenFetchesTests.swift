@@ -3,7 +3,7 @@ import BTCPriceTestSupport
 import Foundation
 import Testing
 
-@Suite("Follow the live price between fetches", .hangLimit(.seconds(10)))
+@Suite("Follow the live price between fetches", .hangLimit(.seconds(30)))
 struct FollowTheLivePriceBetweenFetchesTests {
   // Three 5-minute candles: 0, 300 and 600 (the one under way, until 900).
   let series = CandleSeries.of([

@@ -5,7 +5,7 @@ import Testing
 
 @Suite(
   "Keep the last known price (cache, stale values)", .timeLimit(.minutes(1)),
-  .hangLimit(.seconds(10)))
+  .hangLimit(.seconds(30)))
 struct KeepLastKnownPriceUseCaseTests {
   let clock = SteppedTestClock()
 

@@ -3,7 +3,7 @@ import BTCPriceTestSupport
 import Foundation
 import Testing
 
-@Suite("Keep the price history", .timeLimit(.minutes(1)), .hangLimit(.seconds(10)))
+@Suite("Keep the price history", .timeLimit(.minutes(1)), .hangLimit(.seconds(30)))
 struct KeepThePriceHistoryUseCaseTests {
   let clock = SteppedTestClock()
   /// The wall clock follows the test clock from 1,795,356,000.

@@ -2,7 +2,7 @@ import BTCPriceCore
 import BTCPriceTestSupport
 import Testing
 
-@Suite("Load price from the source chain", .timeLimit(.minutes(1)), .hangLimit(.seconds(10)))
+@Suite("Load price from the source chain", .timeLimit(.minutes(1)), .hangLimit(.seconds(30)))
 struct LoadPriceFromSourceChainUseCaseTests {
   let clock = SteppedTestClock()
 

@@ -3,7 +3,7 @@ import BTCPriceTestSupport
 import Foundation
 import Testing
 
-@Suite("Measure the change over 24 hours", .hangLimit(.seconds(10)))
+@Suite("Measure the change over 24 hours", .hangLimit(.seconds(30)))
 struct MeasureTheChangeOver24HoursTests {
   static let day: TimeInterval = 86_400
   // Candles of 5 minutes from 0 to 2 days, each flat at 1,000 + its index, except the one of

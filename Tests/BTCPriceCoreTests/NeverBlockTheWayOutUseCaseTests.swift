@@ -6,7 +6,7 @@ import Testing
 /// The cache's lock guards bookkeeping only: its write (with the `fsync`) and its warning happen
 /// outside it, so the way out (a signal's `flush()` on another thread) never waits on a write
 /// that a slow disk holds, nor on a warning stuck behind a blocked stderr.
-@Suite("Never block the way out on the cache", .timeLimit(.minutes(1)), .hangLimit(.seconds(10)))
+@Suite("Never block the way out on the cache", .timeLimit(.minutes(1)), .hangLimit(.seconds(30)))
 struct NeverBlockTheWayOutUseCaseTests {
   @Test func flush_returnsAtOnceWhileAnotherThreadsWriteIsStuck() {
     let store = StuckStore()

@@ -6,7 +6,7 @@ import Testing
 /// `PriceFeed.flush()`: the app calls it on its way to the background, so the next launch starts
 /// from the last value the screen showed.
 @Suite(
-  "Save the last known price on the way out", .timeLimit(.minutes(1)), .hangLimit(.seconds(10)))
+  "Save the last known price on the way out", .timeLimit(.minutes(1)), .hangLimit(.seconds(30)))
 struct SaveOnTheWayOutUseCaseTests {
   let clock = SteppedTestClock()
 

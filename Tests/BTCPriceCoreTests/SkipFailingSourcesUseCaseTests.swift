@@ -4,7 +4,7 @@ import Testing
 
 @Suite(
   "Skip failing sources: the chain with circuit breakers", .timeLimit(.minutes(1)),
-  .hangLimit(.seconds(10)))
+  .hangLimit(.seconds(30)))
 struct SkipFailingSourcesUseCaseTests {
   let clock = SteppedTestClock()
   let events = Locked<[PriceSourceEvent]>([])

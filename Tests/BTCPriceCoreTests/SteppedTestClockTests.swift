@@ -4,7 +4,7 @@ import Testing
 
 /// The test clock that every timed test drives: it must behave as a real clock wherever the code
 /// under test can tell.
-@Suite("The stepped test clock", .timeLimit(.minutes(1)), .hangLimit(.seconds(10)))
+@Suite("The stepped test clock", .timeLimit(.minutes(1)), .hangLimit(.seconds(30)))
 struct SteppedTestClockTests {
   let clock = SteppedTestClock()
 

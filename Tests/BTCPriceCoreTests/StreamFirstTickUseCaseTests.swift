@@ -6,7 +6,7 @@ import Testing
 /// A tick reads the streams first, falls back to the next alive stream and then to REST, and never
 /// shows a price that two other sources contradict.
 @Suite(
-  "Take each tick's price from the streams first", .timeLimit(.minutes(1)), .hangLimit(.seconds(10))
+  "Take each tick's price from the streams first", .timeLimit(.minutes(1)), .hangLimit(.seconds(30))
 )
 struct StreamFirstTickUseCaseTests {
   @Test func load_deliversPrimaryStreamPriceWithoutAnyRequestWhileItIsAlive() async throws {
@@ -254,7 +254,7 @@ struct StreamFirstTickUseCaseTests {
 
 @Suite(
   "Reconnect a stream with jittered exponential back-off", .timeLimit(.minutes(1)),
-  .hangLimit(.seconds(10)))
+  .hangLimit(.seconds(30)))
 struct ReconnectBackoffTests {
   @Test func nextDelay_doublesUpToTheCapWithinItsJitterRange() {
     var backoff = ReconnectBackoff(base: .milliseconds(500), cap: .seconds(4))

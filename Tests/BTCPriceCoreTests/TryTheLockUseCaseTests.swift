@@ -5,7 +5,7 @@ import Testing
 
 /// `Locked.withValueIfAvailable`: the way out (TerminalSession's bounded wait) takes a free lock
 /// at its first try and leaves it free; a lock another thread holds gives nil at once.
-@Suite("Try the lock", .timeLimit(.minutes(1)), .hangLimit(.seconds(10)))
+@Suite("Try the lock", .timeLimit(.minutes(1)), .hangLimit(.seconds(30)))
 struct TryTheLockUseCaseTests {
   @Test func aFreeLock_isTakenAtTheFirstTry_andLeftFree() {
     let sut = Locked(1)

@@ -15,7 +15,7 @@ private let onLinux: Bool = {
 /// time in the order handed over, on a thread of the worker's own, and handing over never waits
 /// for a job, however long one blocks. The thread takes no signal, so the tool's signal handling
 /// never finds a writer stuck in a `write(2)`, and it ends with the worker.
-@Suite("Work on a thread of its own", .timeLimit(.minutes(1)), .hangLimit(.seconds(10)))
+@Suite("Work on a thread of its own", .timeLimit(.minutes(1)), .hangLimit(.seconds(30)))
 struct WorkOnAThreadOfItsOwnUseCaseTests {
   @Test func jobs_runInTheOrderHandedOver_oneAtATime() {
     let done = Locked<[Int]>([])

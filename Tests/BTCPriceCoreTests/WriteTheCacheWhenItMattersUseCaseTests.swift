@@ -4,7 +4,7 @@ import Foundation
 import Testing
 
 /// `PriceCache`: the last price on disk without a disk write every second.
-@Suite("Write the cache when it matters", .timeLimit(.minutes(1)), .hangLimit(.seconds(10)))
+@Suite("Write the cache when it matters", .timeLimit(.minutes(1)), .hangLimit(.seconds(30)))
 struct WriteTheCacheWhenItMattersUseCaseTests {
   let clock = SteppedTestClock()
 

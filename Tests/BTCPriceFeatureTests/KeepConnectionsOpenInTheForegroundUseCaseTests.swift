@@ -9,7 +9,7 @@ import Testing
 /// once on return.
 @Suite(
   "Keep the connections open in the foreground", .timeLimit(.minutes(1)),
-  .hangLimit(.seconds(10)))
+  .hangLimit(.seconds(30)))
 @MainActor
 struct KeepConnectionsOpenInTheForegroundUseCaseTests {
   let clock = SteppedTestClock()

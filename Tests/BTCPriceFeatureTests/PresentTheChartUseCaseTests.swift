@@ -4,7 +4,7 @@ import BTCPriceTestSupport
 import Foundation
 import Testing
 
-@Suite("Present the chart and the 24-hour change", .hangLimit(.seconds(10)))
+@Suite("Present the chart and the 24-hour change", .hangLimit(.seconds(30)))
 struct PresentTheChartUseCaseTests {
   /// 2026-11-22 14:00 UTC, 23:00 in Tokyo.
   static let end: TimeInterval = 1_795_356_000

@@ -6,7 +6,7 @@ import Testing
 
 /// `PricePagePresenter`: the web page's every word and number, so the page's script only places
 /// them (and writes the time in the viewer's zone).
-@Suite("Word the web page", .hangLimit(.seconds(10)))
+@Suite("Word the web page", .hangLimit(.seconds(30)))
 struct PresentThePageUseCaseTests {
   /// 2026-11-22 14:03:05 UTC
   let receivedAt = Date(timeIntervalSince1970: 1_795_356_185)

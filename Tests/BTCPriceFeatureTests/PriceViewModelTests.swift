@@ -5,7 +5,7 @@ import Foundation
 import Observation
 import Testing
 
-@Suite("Price screen view model", .timeLimit(.minutes(1)), .hangLimit(.seconds(10)))
+@Suite("Price screen view model", .timeLimit(.minutes(1)), .hangLimit(.seconds(30)))
 @MainActor
 struct PriceViewModelTests {
   let clock = SteppedTestClock()

@@ -6,7 +6,7 @@ import Testing
 
 /// Two streams that disagree are said once on stderr (and in `--json` on every tick it happens);
 /// the rejected price is named there and nowhere else.
-@Suite("Say once that the streams disagree", .timeLimit(.minutes(1)), .hangLimit(.seconds(10)))
+@Suite("Say once that the streams disagree", .timeLimit(.minutes(1)), .hangLimit(.seconds(30)))
 struct SayOnceThatTheStreamsDisagreeUseCaseTests {
   let presenter = PricePresenter(
     timestamps: TimestampFormatter(precision: .seconds, timeZone: TimeZone(identifier: "UTC")!))

@@ -12,7 +12,7 @@ import Testing
 /// The app's WebSocket adapter on a scripted task: what it sends, what it hands the runner, and
 /// the typed error every ending maps to. (FoundationNetworking on this Linux cannot open a real
 /// WebSocket, so the task is scripted: docs/STREAMS.md, "The app's transport".)
-@Suite("Read a price stream over URLSession", .timeLimit(.minutes(1)), .hangLimit(.seconds(10)))
+@Suite("Read a price stream over URLSession", .timeLimit(.minutes(1)), .hangLimit(.seconds(30)))
 struct ReadAStreamOverURLSessionUseCaseTests {
   @Test func run_boundsMessagesSendsTheSubscriptionsAndHandsOverEachText() async throws {
     let (sut, task) = makeSUT()

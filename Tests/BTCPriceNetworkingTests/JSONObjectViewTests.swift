@@ -6,7 +6,7 @@ import Testing
 /// The view a stream message is read through must refuse exactly the documents the full parser
 /// refuses and give every member exactly as the full parser builds it: the checks below compare
 /// the two on real-shaped messages and on every one-byte damage of them.
-@Suite("Read a JSON object for the members asked for", .hangLimit(.seconds(10)))
+@Suite("Read a JSON object for the members asked for", .hangLimit(.seconds(30)))
 struct JSONObjectViewTests {
   /// One message of each stream's shape, with nesting, arrays, numbers, literals and escapes.
   static let messages = [

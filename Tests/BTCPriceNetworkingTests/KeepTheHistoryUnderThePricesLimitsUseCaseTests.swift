@@ -9,7 +9,7 @@ import Testing
 /// across runs, a ban kept for an endpoint holds for its candles, and the candles of another
 /// host (Coinbase Exchange's) are limited apart.
 @Suite(
-  "Keep the history under the prices' limits", .timeLimit(.minutes(1)), .hangLimit(.seconds(10)))
+  "Keep the history under the prices' limits", .timeLimit(.minutes(1)), .hangLimit(.seconds(30)))
 struct KeepTheHistoryUnderThePricesLimitsUseCaseTests {
   static let now = Date(timeIntervalSince1970: 1_795_356_185)
 

@@ -6,7 +6,7 @@ import Testing
 
 @Suite(
   "Load the price history from the exchanges", .timeLimit(.minutes(1)),
-  .hangLimit(.seconds(10)))
+  .hangLimit(.seconds(30)))
 struct LoadHistoryFromTheExchangesUseCaseTests {
   static let now = Date(timeIntervalSince1970: 1_795_356_000)
   static let binanceDay = """

@@ -7,7 +7,7 @@ import Testing
 /// Real-shaped messages of each exchange's stream (docs/STREAMS.md says where each shape was
 /// confirmed) and the bad ones: junk, another symbol, a price that is not a positive decimal, a
 /// refused subscription.
-@Suite("Read the exchanges' stream messages", .hangLimit(.seconds(10)))
+@Suite("Read the exchanges' stream messages", .hangLimit(.seconds(30)))
 struct ReadStreamMessagesUseCaseTests {
   // MARK: Binance (spot API docs, "Trade Streams")
 

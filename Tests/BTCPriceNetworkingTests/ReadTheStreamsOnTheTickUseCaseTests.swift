@@ -8,7 +8,7 @@ import Testing
 /// drains the streams before it reads the board, so it shows every trade that arrived before it;
 /// the first tick's wait for a stream price drains at each step.
 @Suite(
-  "Read the price streams on the tick", .timeLimit(.minutes(1)), .hangLimit(.seconds(10)))
+  "Read the price streams on the tick", .timeLimit(.minutes(1)), .hangLimit(.seconds(30)))
 struct ReadTheStreamsOnTheTickUseCaseTests {
   @Test func tick_showsTheNewestTradeThatArrivedBeforeIt_withoutREST() async throws {
     let (pipeline, connector, client) = makeSUT()

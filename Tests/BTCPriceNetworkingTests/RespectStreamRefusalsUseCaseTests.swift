@@ -7,7 +7,7 @@ import Testing
 /// A stream's handshake refused with 451, 403, 418 or 429 is a limit: the runner does not
 /// reconnect before it ends, it outlives the run beside REST's limits, and a region block or a
 /// ban also leaves the exchange's REST alone. All on the test clock.
-@Suite("Respect a stream's refused handshake", .timeLimit(.minutes(1)), .hangLimit(.seconds(10)))
+@Suite("Respect a stream's refused handshake", .timeLimit(.minutes(1)), .hangLimit(.seconds(30)))
 struct RespectStreamRefusalsUseCaseTests {
   @Test func refusal451_waitsAnHourBeforeTheNextAttempt_andIsReported() async {
     let (runner, clock, connector, events, refusals) = makeSUT(scripts: [

@@ -9,7 +9,7 @@ import Testing
 /// other, and it is closed again once the rested stream delivers. All on the test clock.
 @Suite(
   "Stand in for a stream that rests after a refusal", .timeLimit(.minutes(1)),
-  .hangLimit(.seconds(10)))
+  .hangLimit(.seconds(30)))
 struct StandInForARestingStreamUseCaseTests {
   static let binance = "data-stream.binance.vision"
   static let coinbase = "ws-feed.exchange.coinbase.com"

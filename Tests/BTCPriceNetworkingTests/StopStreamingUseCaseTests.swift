@@ -6,7 +6,7 @@ import Testing
 
 /// Streams closed on purpose (the app going to the background) are down at once: their last
 /// trade no longer gives a tick its price, however recent it is.
-@Suite("Stop streaming", .timeLimit(.minutes(1)), .hangLimit(.seconds(10)))
+@Suite("Stop streaming", .timeLimit(.minutes(1)), .hangLimit(.seconds(30)))
 struct StopStreamingUseCaseTests {
   @Test func cancelledStreams_noLongerGiveTheTickTheirLastTrade() async throws {
     let connector = TestWebSocketConnector(greetings: [

@@ -8,7 +8,7 @@ import Testing
 /// first and asks REST only when none is alive.
 @Suite(
   "Tick through the streams when the pipeline has them", .timeLimit(.minutes(1)),
-  .hangLimit(.seconds(10)))
+  .hangLimit(.seconds(30)))
 struct TickThroughStreamsUseCaseTests {
   @Test func streams_openOnlyWhenAskedForAndGivenAConnector() {
     #expect(makeSUT(stream: false).pipeline.streams == nil)

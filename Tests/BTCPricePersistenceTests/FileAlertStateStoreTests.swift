@@ -4,7 +4,7 @@ import BTCPriceTestSupport
 import Foundation
 import Testing
 
-@Suite("Keep the alerts' state in a state file", .hangLimit(.seconds(10)))
+@Suite("Keep the alerts' state in a state file", .hangLimit(.seconds(30)))
 final class FileAlertStateStoreTests {
   let folder = FileManager.default.temporaryDirectory
     .appendingPathComponent("FileAlertStateStoreTests-\(UUID().uuidString)")

@@ -5,7 +5,7 @@ import BTCPriceTestSupport
 import Foundation
 import Testing
 
-@Suite("Keep the price history in files beside the last price", .hangLimit(.seconds(10)))
+@Suite("Keep the price history in files beside the last price", .hangLimit(.seconds(30)))
 final class FileCandleStoreTests {
   let folder: URL
   let cacheFolder: URL

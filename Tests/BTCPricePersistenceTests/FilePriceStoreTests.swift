@@ -11,7 +11,7 @@ import Testing
   import Darwin
 #endif
 
-@Suite("Cache the last price in a file", .hangLimit(.seconds(10)))
+@Suite("Cache the last price in a file", .hangLimit(.seconds(30)))
 final class FilePriceStoreTests {
   let folder: URL
   let fileURL: URL

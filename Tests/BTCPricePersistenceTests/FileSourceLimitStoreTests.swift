@@ -4,7 +4,7 @@ import BTCPriceTestSupport
 import Foundation
 import Testing
 
-@Suite("Keep the sources' limits in a state file", .hangLimit(.seconds(10)))
+@Suite("Keep the sources' limits in a state file", .hangLimit(.seconds(30)))
 final class FileSourceLimitStoreTests {
   let folder = FileManager.default.temporaryDirectory
     .appendingPathComponent("FileSourceLimitStoreTests-\(UUID().uuidString)")

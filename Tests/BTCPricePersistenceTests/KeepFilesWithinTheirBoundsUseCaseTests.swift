@@ -13,7 +13,7 @@ import Testing
 /// What each file accepts at the edge of its bounds, and what a refusal says: the survivors of
 /// scripts/mutate over BTCPricePersistence (a bound moved by one, a `<=` made `<`, a message's
 /// excerpt cut at another length) went through every other test.
-@Suite("Keep the files within their bounds", .hangLimit(.seconds(10)))
+@Suite("Keep the files within their bounds", .hangLimit(.seconds(30)))
 final class KeepFilesWithinTheirBoundsUseCaseTests {
   let folder = FileManager.default.temporaryDirectory
     .appendingPathComponent("KeepFilesWithinTheirBoundsUseCaseTests-\(UUID().uuidString)")

@@ -7,7 +7,7 @@ import Testing
 /// `BackgroundStoreWriter`: the stores' files are written on a thread of their own; the caller
 /// (the tool's event loop) hands a write over and goes on, and a disk that stalls costs memory
 /// for one waiting write per file, not one per tick.
-@Suite("Write the files off the event loop", .timeLimit(.minutes(1)), .hangLimit(.seconds(10)))
+@Suite("Write the files off the event loop", .timeLimit(.minutes(1)), .hangLimit(.seconds(30)))
 struct WriteFilesOffTheEventLoopUseCaseTests {
   @Test func aWrite_isHandedOverAndRunsOnTheWritersThread() async {
     let sut = BackgroundStoreWriter()

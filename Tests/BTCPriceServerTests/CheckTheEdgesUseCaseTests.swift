@@ -4,7 +4,7 @@ import Foundation
 import Testing
 
 @Suite(
-  "Check the edges a publisher would publish to", .timeLimit(.minutes(1)), .hangLimit(.seconds(10)))
+  "Check the edges a publisher would publish to", .timeLimit(.minutes(1)), .hangLimit(.seconds(30)))
 struct CheckTheEdgesUseCaseTests {
   @Test func verdict_wordsEachAnswerForThePublisher() {
     let info = Data(#"{"messages": 1, "last_message_id": "1795608567:3" }"#.utf8)

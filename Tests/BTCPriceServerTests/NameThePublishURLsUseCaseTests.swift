@@ -4,7 +4,7 @@ import Foundation
 import Testing
 
 @Suite(
-  "Name the edges a publisher publishes to", .timeLimit(.minutes(1)), .hangLimit(.seconds(10)))
+  "Name the edges a publisher publishes to", .timeLimit(.minutes(1)), .hangLimit(.seconds(30)))
 struct NameThePublishURLsUseCaseTests {
   @Test func credentials_leaveTheURL_forABasicHeader_andAreNeverShown() throws {
     let sut = try PublishTarget("https://pub%40lisher:p%3Ass@edge.example/pub/")

@@ -7,7 +7,7 @@ import ServiceLifecycle
 import Testing
 
 @Suite(
-  "Tick once for every viewer, and stop cleanly", .timeLimit(.minutes(1)), .hangLimit(.seconds(10)))
+  "Tick once for every viewer, and stop cleanly", .timeLimit(.minutes(1)), .hangLimit(.seconds(30)))
 struct PriceTickServiceTests {
   let ticks = SteppedTestClock()
 

@@ -5,7 +5,7 @@ import BTCPriceTestSupport
 import Foundation
 import Testing
 
-@Suite("Publish each tick to the edges", .timeLimit(.minutes(1)), .hangLimit(.seconds(10)))
+@Suite("Publish each tick to the edges", .timeLimit(.minutes(1)), .hangLimit(.seconds(30)))
 struct PublishToEdgesUseCaseTests {
   @Test func aTick_isPostedToTheFirstEdge_pagePriceThenStream_withServesBytesAndTheCredentials()
     async throws

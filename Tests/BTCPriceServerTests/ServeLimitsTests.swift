@@ -8,7 +8,7 @@ import Testing
 
 /// The limits that only a real socket shows.
 @Suite(
-  "Refuse abuse on a real socket", .serialized, .timeLimit(.minutes(1)), .hangLimit(.seconds(10)))
+  "Refuse abuse on a real socket", .serialized, .timeLimit(.minutes(1)), .hangLimit(.seconds(30)))
 struct ServeLimitsTests {
   // The test framework's own client holds one connection from 127.0.0.1 throughout; a request
   // through it first makes sure that connection is open before the counting starts.

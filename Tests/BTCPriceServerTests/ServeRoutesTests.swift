@@ -10,7 +10,7 @@ import HummingbirdTesting
 import Logging
 import Testing
 
-@Suite("Serve the price over HTTP", .timeLimit(.minutes(1)), .hangLimit(.seconds(10)))
+@Suite("Serve the price over HTTP", .timeLimit(.minutes(1)), .hangLimit(.seconds(30)))
 struct ServeRoutesTests {
   // MARK: The page
 

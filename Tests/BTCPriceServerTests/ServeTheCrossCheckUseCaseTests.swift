@@ -7,7 +7,7 @@ import Testing
 
 /// `/api/price` and the stream's data are the `--json` object, so a tick whose cross-check
 /// rejected a price carries the same `crossCheck` member there.
-@Suite("Serve the cross-check's verdict", .timeLimit(.minutes(1)), .hangLimit(.seconds(10)))
+@Suite("Serve the cross-check's verdict", .timeLimit(.minutes(1)), .hangLimit(.seconds(30)))
 struct ServeTheCrossCheckUseCaseTests {
   @Test func apiPriceAndTheStreamsData_carryTheRejectedPriceAndItsReferee() throws {
     let presenter = PricePresenter(

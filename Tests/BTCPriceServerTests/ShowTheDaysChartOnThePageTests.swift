@@ -8,7 +8,7 @@ import Testing
 /// The page draws the day's chart and the 24-hour change from what each event carries, worded
 /// and placed by the presenter: in the HTML of the latest tick, in the stream's event (which
 /// `publish` carries to the edges unchanged), and nothing of it without a price history.
-@Suite("Show the day's chart on the page", .hangLimit(.seconds(10)))
+@Suite("Show the day's chart on the page", .hangLimit(.seconds(30)))
 struct ShowTheDaysChartOnThePageTests {
   static let day = CandleSeries.day(endingAt: 1_795_356_000) { "\(68_000 + abs($0 - 145) * 10)" }
   let presenter = PricePresenter(timestamps: .utc(precision: .seconds))

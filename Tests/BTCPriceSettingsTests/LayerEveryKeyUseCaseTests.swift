@@ -9,7 +9,7 @@ import Testing
 /// Every key, every layer: the command line beats the environment, which beats the settings
 /// file, which beats the default. Precedence was tested for a few keys only, so the file could
 /// beat `--interval` with every test green.
-@Suite("Take each setting from the first layer that gives it", .hangLimit(.seconds(10)))
+@Suite("Take each setting from the first layer that gives it", .hangLimit(.seconds(30)))
 struct LayerEveryKeyUseCaseTests {
   /// One key: a valid text for each layer, how to read the merged value, and its default.
   struct Key: CustomTestStringConvertible, Sendable {

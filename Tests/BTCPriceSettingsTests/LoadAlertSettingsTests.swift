@@ -4,7 +4,7 @@ import BTCPriceTestSupport
 import Foundation
 import Testing
 
-@Suite("Load alert rules from every layer", .hangLimit(.seconds(10)))
+@Suite("Load alert rules from every layer", .hangLimit(.seconds(30)))
 struct LoadAlertSettingsTests {
   @Test func theFile_takesAListOfRulesAndTheCommand() throws {
     let settings = try SettingsFile(path: "/config").parse(

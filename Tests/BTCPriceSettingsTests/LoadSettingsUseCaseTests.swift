@@ -6,7 +6,7 @@ import BTCPriceTestSupport
 import Foundation
 import Testing
 
-@Suite("Load settings from the settings file", .hangLimit(.seconds(10)))
+@Suite("Load settings from the settings file", .hangLimit(.seconds(30)))
 struct LoadSettingsFileUseCaseTests {
   @Test func load_readsEveryKeyOfAValidFile() throws {
     try withFile(
@@ -291,7 +291,7 @@ struct LoadSettingsFileUseCaseTests {
   }
 }
 
-@Suite("Layer command line, environment, file and defaults", .hangLimit(.seconds(10)))
+@Suite("Layer command line, environment, file and defaults", .hangLimit(.seconds(30)))
 struct LayerSettingsUseCaseTests {
   @Test func resolve_takesTheFirstLayerThatGivesAValue() {
     #expect(Settings.resolve(commandLine: 1, environment: 2, file: 3, default: 4) == 1)

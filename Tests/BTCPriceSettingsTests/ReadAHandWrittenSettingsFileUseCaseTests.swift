@@ -6,7 +6,7 @@ import Testing
 
 /// What a hand-written settings file may hold, read as YAML reads it, and the file's own limits:
 /// each test here was written for a survivor of `scripts/mutate` (docs/MUTATION.md, Settings).
-@Suite("Read a hand-written settings file", .hangLimit(.seconds(10)))
+@Suite("Read a hand-written settings file", .hangLimit(.seconds(30)))
 struct ReadAHandWrittenSettingsFileUseCaseTests {
   // MARK: What YAML allows
 

@@ -8,7 +8,7 @@ import Testing
 
 /// `--live` at the edges of the terminal: a line exactly as wide as the terminal is kept whole,
 /// one column more is cut or moved; the panel never takes the last row, which is the cursor's.
-@Suite("Fit the live panel to the terminal", .hangLimit(.seconds(10)))
+@Suite("Fit the live panel to the terminal", .hangLimit(.seconds(30)))
 struct FitTheLivePanelToTheTerminalUseCaseTests {
   let presenter = PricePresenter(
     timestamps: TimestampFormatter(precision: .seconds, timeZone: TimeZone(identifier: "UTC")!))

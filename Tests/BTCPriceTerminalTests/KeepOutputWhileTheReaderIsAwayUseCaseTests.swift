@@ -5,7 +5,7 @@ import Testing
 
 /// `OutputQueue`: what waits for a reader that stopped reading (a paused pager, Ctrl-S, a full
 /// pipe), what is left out when too much waits, and in which order it comes out.
-@Suite("Keep output while the reader is away", .timeLimit(.minutes(1)), .hangLimit(.seconds(10)))
+@Suite("Keep output while the reader is away", .timeLimit(.minutes(1)), .hangLimit(.seconds(30)))
 struct KeepOutputWhileTheReaderIsAwayUseCaseTests {
   @Test func lines_comeOutInTheOrderTheyWereGiven_acrossStreamsAndKinds() {
     var sut = OutputQueue()

@@ -5,7 +5,7 @@ import BTCPriceTestSupport
 import Foundation
 import Testing
 
-@Suite("Render the live panel", .hangLimit(.seconds(10)))
+@Suite("Render the live panel", .hangLimit(.seconds(30)))
 struct LivePanelRendererTests {
   let presenter = PricePresenter(
     timestamps: TimestampFormatter(precision: .seconds, timeZone: TimeZone(identifier: "UTC")!))

@@ -5,7 +5,7 @@ import BTCPriceTestSupport
 import Foundation
 import Testing
 
-@Suite("Render a --format template", .hangLimit(.seconds(10)))
+@Suite("Render a --format template", .hangLimit(.seconds(30)))
 struct RenderFormatTemplateUseCaseTests {
   let euro = TickStates(currency: .eur, value: "68901.23")
   let up = TickStates.change("68888.89", "68901.23")

@@ -7,7 +7,7 @@ import Testing
 
 /// `btc-price chart`'s library call: the history fetched unless young enough, one chart, and an
 /// exit status like `--once`'s.
-@Suite("Print one chart", .timeLimit(.minutes(1)), .hangLimit(.seconds(10)))
+@Suite("Print one chart", .timeLimit(.minutes(1)), .hangLimit(.seconds(30)))
 struct PrintOneChartUseCaseTests {
   /// 2026-11-22 14:00 UTC.
   static let now: TimeInterval = 1_795_356_000

@@ -5,7 +5,7 @@ import BTCPriceTestSupport
 import Foundation
 import Testing
 
-@Suite("Show ticks in a terminal session", .timeLimit(.minutes(1)), .hangLimit(.seconds(10)))
+@Suite("Show ticks in a terminal session", .timeLimit(.minutes(1)), .hangLimit(.seconds(30)))
 struct TerminalSessionTests {
   let presenter = PricePresenter(
     timestamps: TimestampFormatter(precision: .seconds, timeZone: TimeZone(identifier: "UTC")!))

@@ -15,7 +15,7 @@ import Testing
 /// writer's thread, behind nothing and ahead of everything handed over later. So a run whose
 /// lines go to a pipe wakes no thread for them (issue 32), and nothing changes in what a reader
 /// reads or in how a failure is told.
-@Suite("Write at once where nothing waits", .timeLimit(.minutes(1)), .hangLimit(.seconds(10)))
+@Suite("Write at once where nothing waits", .timeLimit(.minutes(1)), .hangLimit(.seconds(30)))
 struct WriteAtOnceWhereNothingWaitsUseCaseTests {
   @Test func aChunkTheFileTakes_isWrittenBeforeTheWriteReturns_andNoThreadWritesIt() throws {
     let file = AttemptingFile(answers: [.written, .written])

@@ -90,7 +90,7 @@ struct ShowThePriceInAWidgetUseCaseTests {
   }
 }
 
-@Suite("Show the 24-hour change in the widget", .hangLimit(.seconds(10)))
+@Suite("Show the 24-hour change in the widget", .hangLimit(.seconds(30)))
 struct ShowThe24HourChangeInTheWidgetUseCaseTests {
   let presenter = WidgetPresenter(currency: .usd, timeZone: { TimeZone(identifier: "UTC")! })
   static let day = CandleSeries.day(endingAt: 1_795_356_000) { _ in "68000.00" }
