@@ -1,4 +1,4 @@
-import BTCPriceNetworking
+import BTCPriceCore
 
 #if canImport(FoundationEssentials)
   import FoundationEssentials

@@ -1,4 +1,4 @@
-import BTCPriceNetworking
+import BTCPriceCore
 import BTCPriceTestSupport
 import Foundation
 import Testing

@@ -1,5 +1,3 @@
-import BTCPriceCore
-
 #if canImport(FoundationEssentials)
   import FoundationEssentials
 #else

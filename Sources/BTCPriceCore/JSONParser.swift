@@ -1,5 +1,3 @@
-import BTCPriceCore
-
 /// A strict RFC 8259 reader over bytes, for ``JSONValue`` and ``JSONObjectView``.
 ///
 /// Every `parse…` takes `build`: with `false` it checks the same grammar (the same errors at the

@@ -1,5 +1,3 @@
-import BTCPriceCore
-
 /// A JSON object whose members are built only when asked for.
 ///
 /// A stream message is read a few times a second for two or three of its members (a Binance
