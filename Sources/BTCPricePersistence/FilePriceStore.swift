@@ -76,7 +76,7 @@ public struct FilePriceStore: PriceStore {
       let quote = try CachedQuote.decode(data).quote(knownSources: knownSources)
       return quote.currency == currency.code ? quote : nil
     } catch {
-      throw Error.corrupt(path: fileURL.path, reason: DecodingProblem.describe(error))
+      throw Error.corrupt(path: fileURL.path, reason: error.description)
     }
   }
 
@@ -110,7 +110,7 @@ extension FilePriceStore.Error {
 }
 
 /// The file's shape. Private to persistence so the format can evolve without touching Core.
-private struct CachedQuote: Decodable {
+private struct CachedQuote {
   var version: Int
   var price: String
   var currency: String
@@ -131,21 +131,73 @@ private struct CachedQuote: Decodable {
 
   /// The members in `JSONEncoder`'s sorted order, written by hand: written every 10 s while the
   /// tool streams, and `JSONEncoder` took 125,000 instructions a write for five strings and an
-  /// integer (docs/PERFORMANCE.md, "A watchdog on an alarm"). Read back with `JSONDecoder`.
+  /// integer (docs/PERFORMANCE.md, "A watchdog on an alarm"). Appended one by one and copied
+  /// out as bytes: `joined(separator:)` and `Data(text.utf8)` each scanned the binary's
+  /// conformance records at their first call, 530,000 instructions of a one-shot
+  /// (docs/PERFORMANCE.md, "The one-shot's cache without Foundation's JSON").
   func encode() -> Data {
-    let members = [
-      ("currency", currency.jsonLiteral), ("price", price.jsonLiteral),
-      ("source", source.jsonLiteral), ("timestamp", timestamp.jsonLiteral),
-      ("version", String(version)),
-    ]
-    return Data(("{" + members.map { "\"\($0)\":\($1)" }.joined(separator: ",") + "}").utf8)
+    var text = "{\"currency\":"
+    text += currency.jsonLiteral
+    text += ",\"price\":"
+    text += price.jsonLiteral
+    text += ",\"source\":"
+    text += source.jsonLiteral
+    text += ",\"timestamp\":"
+    text += timestamp.jsonLiteral
+    text += ",\"version\":"
+    text += String(version)
+    text += "}"
+    return text.withUTF8 { bytes in
+      bytes.baseAddress.map { Data(bytes: $0, count: bytes.count) } ?? Data()
+    }
   }
 
-  static func decode(_ data: Data) throws -> CachedQuote {
-    try JSONDecoder().decode(CachedQuote.self, from: data)
+  /// Read with Core's strict JSON reader, not `JSONDecoder`, whose first use in a run cost a
+  /// one-shot 560,000 instructions for five members (docs/PERFORMANCE.md, "The one-shot's
+  /// cache without Foundation's JSON"). What is wrong is said in the words the other state
+  /// files' warnings use (``DecodingProblem``): `missing "version"`, `"price" is null`,
+  /// `"price" has the wrong type`, `not JSON`.
+  static func decode(_ data: Data) throws(Invalid) -> CachedQuote {
+    guard let text = String(strictUTF8: data) else { throw Invalid(description: "not JSON") }
+    let json: JSONObjectView
+    do {
+      json = try JSONObjectView(text)
+    } catch .notAnObject {
+      throw Invalid(description: "the file has the wrong type")
+    } catch {
+      throw Invalid(description: "not JSON")
+    }
+    let versionText = try member("version", of: json).numberText
+    guard let versionText, let version = Int(versionText) else {
+      throw Invalid(description: #""version" has the wrong type"#)
+    }
+    return try CachedQuote(
+      version: version, price: string("price", of: json),
+      currency: string("currency", of: json), timestamp: string("timestamp", of: json),
+      source: string("source", of: json))
   }
 
-  func quote(knownSources: [PriceSource]) throws -> PriceQuote {
+  private init(version: Int, price: String, currency: String, timestamp: String, source: String) {
+    (self.version, self.price, self.currency) = (version, price, currency)
+    (self.timestamp, self.source) = (timestamp, source)
+  }
+
+  private static func member(_ key: String, of json: JSONObjectView) throws(Invalid) -> JSONValue {
+    switch json[key] {
+    case nil: throw Invalid(description: "missing \"\(key)\"")
+    case .null?: throw Invalid(description: "\"\(key)\" is null")
+    case let value?: return value
+    }
+  }
+
+  private static func string(_ key: String, of json: JSONObjectView) throws(Invalid) -> String {
+    guard let text = try member(key, of: json).stringValue else {
+      throw Invalid(description: "\"\(key)\" has the wrong type")
+    }
+    return text
+  }
+
+  func quote(knownSources: [PriceSource]) throws(Invalid) -> PriceQuote {
     guard version == 1 else { throw Invalid(description: "unknown version \(version)") }
     // The same strict parser the sources' prices go through: "1.2.3" is not a price.
     guard let value = ExactDecimal.parse(price, grammar: .plain), value > 0 else {

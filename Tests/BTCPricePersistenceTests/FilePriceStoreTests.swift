@@ -175,6 +175,20 @@ final class FilePriceStoreTests {
       #""price" is null"#
     ),
     (#"{"version":1,"pri"#, "not JSON"),
+    ("[]", "the file has the wrong type"),
+    ("null", "the file has the wrong type"),
+    (
+      #"{"version":"1","price":"1","currency":"USD","timestamp":"2026-11-22T14:03:05Z","source":"x"}"#,
+      #""version" has the wrong type"#
+    ),
+    (
+      #"{"version":1.5,"price":"1","currency":"USD","timestamp":"2026-11-22T14:03:05Z","source":"x"}"#,
+      #""version" has the wrong type"#
+    ),
+    (
+      #"{"version":1,"price":"1","currency":"USD","timestamp":"2026-11-22T14:03:05Z"}"#,
+      #"missing "source""#
+    ),
   ])
   func load_saysBrieflyWhatIsWrong(content: String, reason: String) throws {
     try writeFile(Data(content.utf8))
@@ -184,6 +198,37 @@ final class FilePriceStoreTests {
     } throws: { error in
       "\(error)" == "ignoring corrupt cache \(self.fileURL.path): \(reason)"
     }
+  }
+
+  /// Bytes that are not UTF-8 are not JSON, even inside a string member.
+  @Test func load_refusesBytesThatAreNotUTF8() throws {
+    var content = Data(
+      #"{"version":1,"price":"1","currency":"USD","timestamp":"2026-11-22T14:03:05Z","source":"x"#
+        .utf8)
+    content.append(contentsOf: [0xFF, 0x22, 0x7D])
+    try writeFile(content)
+
+    #expect {
+      try self.makeSUT().load()
+    } throws: { error in
+      "\(error)" == "ignoring corrupt cache \(self.fileURL.path): not JSON"
+    }
+  }
+
+  /// Escapes are read as JSON reads them, members in any order, and members the file does not
+  /// use are passed over.
+  @Test func load_readsEscapesAndMembersInAnyOrder() throws {
+    try writeFile(
+      Data(
+        #"""
+        { "source" : "kr\u0061ken", "note": [1, {"a": null}], "timestamp": "2026-11-22T14:03:05.123Z",
+          "currency": "USD", "price": "68901.23", "version": 1 }
+        """#.utf8))
+
+    let loaded = try #require(try makeSUT().load())
+    #expect(loaded.value == Decimal(string: "68901.23"))
+    #expect(loaded.source.displayName == "Kraken")
+    #expect(loaded.timestamp == Date(timeIntervalSince1970: 1_795_356_185.123))
   }
 
   @Test func load_rejectsFilesLargerThan64KiB() throws {
