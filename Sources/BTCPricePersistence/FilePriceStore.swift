@@ -132,9 +132,9 @@ private struct CachedQuote {
   /// The members in `JSONEncoder`'s sorted order, written by hand: written every 10 s while the
   /// tool streams, and `JSONEncoder` took 125,000 instructions a write for five strings and an
   /// integer (docs/PERFORMANCE.md, "A watchdog on an alarm"). Appended one by one and copied
-  /// out as bytes: `joined(separator:)` and `Data(text.utf8)` each scanned the binary's
-  /// conformance records at their first call, 530,000 instructions of a one-shot
-  /// (docs/PERFORMANCE.md, "The one-shot's cache without Foundation's JSON").
+  /// out as bytes: at their first call `joined(separator:)` looked a witness up at run time and
+  /// `Data(text.utf8)` cast its argument to `ContiguousBytes`, 530,000 instructions of a
+  /// one-shot (docs/PERFORMANCE.md, "The one-shot's cache without Foundation's JSON").
   func encode() -> Data {
     var text = "{\"currency\":"
     text += currency.jsonLiteral
