@@ -46,14 +46,17 @@ package struct ElapsedClock: Clock {
 
   private static func wrapping<C: Clock<Duration>>(_ clock: C) -> ElapsedClock {
     let origin = clock.now
-    let timers = clock as? any AlarmClock
     return ElapsedClock(
       elapsed: { origin.duration(to: clock.now) },
       sleepUntil: { offset, tolerance in
         try await clock.sleep(until: origin.advanced(by: offset), tolerance: tolerance)
       },
       alarmAt: { offset, ring in
-        if let timers {
+        // Cast when an alarm is set, not when the clock is wrapped: the first cast of a type
+        // scans the binary's conformance records (253,000 instructions), and a one-shot, which
+        // wraps a clock for its source chain, never sets an alarm (docs/PERFORMANCE.md, "The
+        // one-shot's cache without Foundation's JSON"). Later casts are the runtime's cache.
+        if let timers = clock as? any AlarmClock {
           return timers.setAlarm(in: offset - origin.duration(to: clock.now), ring: ring)
         }
         return SleepingAlarm(
