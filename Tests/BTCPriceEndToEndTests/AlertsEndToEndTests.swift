@@ -126,8 +126,16 @@ extension BinaryEndToEndTests {
         var marked: [Bool] = []
         for price in ["99000", "100500", "100600", "99400", "100100"] {
           await server.stub(.binance, .binance(price: price))
-          let run = try BinaryProcess(
-            arguments(server, "--once", "--alert", "above:100000"), environment: state)
+          func once() throws -> BinaryProcess {
+            try BinaryProcess(
+              arguments(server, "--once", "--alert", "above:100000"), environment: state)
+          }
+          var run = try once()
+          // A one-shot that missed its second under a full run's load (see `pricedLines`) is
+          // run once more: it showed no price, so it left the rule's state as it was.
+          if await run.waitForExit() == 1, run.stdoutText.first?.hasPrefix("Failed") == true {
+            run = try once()
+          }
           #expect(await run.waitForExit() == 0, "\(run.stderrText)")
           marked.append(run.stdoutText.first?.contains("Alert:") == true)
         }
