@@ -159,6 +159,19 @@ public final class FakeExchangeServer: Sendable {
 private actor FakeExchangeState {
   private var scripts: [String: [FakeResponse]] = [:]
   private var recorded: [String: [FakeExchangeServer.RecordedRequest]] = [:]
+  /// How long this server holds back its first answer, whatever its route, on top of the
+  /// script's own delay: `BTC_PRICE_TEST_FIRST_ANSWER_DELAY_MS`, unset in every normal run. It
+  /// finds the tests that need the first tick to be on time (DEVELOPERS.md, "A first tick can
+  /// miss its second in a full run").
+  private var firstAnswerDelay: Duration? = ProcessInfo.processInfo
+    .environment["BTC_PRICE_TEST_FIRST_ANSWER_DELAY_MS"]
+    .flatMap(Int.init).map(Duration.milliseconds)
+
+  /// The first answer's delay, once; nil after it and when none is set.
+  func takeFirstAnswerDelay() -> Duration? {
+    defer { firstAnswerDelay = nil }
+    return firstAnswerDelay
+  }
 
   func stub(_ route: FakeExchangeServer.Route, _ responses: [FakeResponse], candles: Bool = false) {
     scripts[Self.key(route, candles: candles)] = responses
@@ -237,6 +250,7 @@ private struct FakeConnection {
           case .end:
             guard let received = head else { continue }
             let response = await state.respond(to: Self.record(received, from: channel))
+            if let held = await state.takeFirstAnswerDelay() { try await Task.sleep(for: held) }
             guard try await Self.answer(with: response, to: outbound, on: channel) else { return }
           }
         }
