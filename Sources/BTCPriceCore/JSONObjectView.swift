@@ -41,11 +41,11 @@ public struct JSONObjectView: Sendable {
     self.maxDepth = maxDepth
   }
 
-  /// The value of the member named `key` (the last one, when a key comes twice, as in
-  /// ``JSONValue``); nil when there is none.
+  /// The value of the member named `key` (an object never names a member twice: the view, as
+  /// ``JSONValue``, refuses one that does); nil when there is none.
   public subscript(key: String) -> JSONValue? {
     var wanted = key
-    let found = wanted.withUTF8 { keyBytes in spans.last { has($0, keyBytes, key) } }
+    let found = wanted.withUTF8 { keyBytes in spans.first { has($0, keyBytes, key) } }
     guard let span = found else { return nil }
     var parser = JSONParser(bytes: bytes, maxDepth: maxDepth)
     parser.index = span.value.lowerBound

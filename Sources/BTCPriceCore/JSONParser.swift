@@ -1,4 +1,5 @@
-/// A strict RFC 8259 reader over bytes, for ``JSONValue`` and ``JSONObjectView``.
+/// A strict RFC 8259 reader over bytes, for ``JSONValue`` and ``JSONObjectView``; an object that
+/// names a member twice is refused, as I-JSON (RFC 7493) requires.
 ///
 /// Every `parse…` takes `build`: with `false` it checks the same grammar (the same errors at the
 /// same bytes) but builds nothing, which is how a view skips the members nobody asks for. It
@@ -91,6 +92,7 @@ struct JSONParser {
     defer { depth -= 1 }
     index += 1
     var members: [String: JSONValue] = [:]
+    var names = MemberNames()
     skipWhitespace()
     if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
       index += 1
@@ -104,6 +106,9 @@ struct JSONParser {
       let keyStart = index
       let key = try parseString(build: build)
       let keyEnd = index
+      guard names.insert(keyStart..<keyEnd, decoded: key, of: self) else {
+        throw JSONValue.SyntaxError(offset: keyStart, reason: "a member name written twice")
+      }
       skipWhitespace()
       guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else {
         throw error("expected ':'")
@@ -286,5 +291,49 @@ struct JSONParser {
     }
     index += 4
     return value
+  }
+}
+
+extension JSONParser {
+  /// The member names of one object so far, to refuse a name written twice (RFC 7493, I-JSON:
+  /// names MUST be unique). Parsers disagree on which of two copies wins, so a payload that
+  /// repeats `"price"` could show one number to us and another to whoever checked it: we read
+  /// neither. Names compare as decoded text (`"p"` and `"\u0070"` are the same name).
+  ///
+  /// Compared one by one while the object is small (every payload we read has under 20
+  /// members), in a set past that, so a hostile object of many thousand members stays linear.
+  struct MemberNames {
+    private var small: [ArraySlice<UInt8>] = []
+    private var large: Set<ArraySlice<UInt8>>?
+    private static let smallLimit = 16
+
+    /// Adds the name at `span` (with its quotes); false when the object already has it.
+    /// `decoded` is the name when the parser built it, else it is decoded here if it holds an
+    /// escape.
+    mutating func insert(_ span: Range<Int>, decoded: String?, of parser: JSONParser) -> Bool {
+      let name = Self.text(of: span, decoded: decoded, in: parser)
+      if large != nil { return large!.insert(name).inserted }
+      if small.contains(name) { return false }
+      small.append(name)
+      if small.count > Self.smallLimit {
+        large = Set(small)
+        small = []
+      }
+      return true
+    }
+
+    /// The name's UTF-8: the bytes between the quotes when it has no escape (the common case,
+    /// no copy), else its decoded text.
+    private static func text(of span: Range<Int>, decoded: String?, in parser: JSONParser)
+      -> ArraySlice<UInt8>
+    {
+      let written = parser.bytes[(span.lowerBound + 1)..<(span.upperBound - 1)]
+      guard written.contains(UInt8(ascii: "\\")) else { return written }
+      if let decoded { return ArraySlice(decoded.utf8) }
+      var copy = parser
+      copy.index = span.lowerBound
+      // Checked when it was read: decoding it again cannot fail.
+      return ArraySlice(((try? copy.parseString()) ?? nil).map { Array($0.utf8) } ?? [])
+    }
   }
 }

@@ -8,8 +8,8 @@
 ///
 /// Foundation's decoders read JSON numbers through `Double`, which turns CryptoCompare's
 /// `68910.12` into `68910.119999...`. Prices must be exact (ENGINEERING rule 3), so the mappers
-/// read payloads with this small strict parser (RFC 8259) and convert the literal text with
-/// ``ExactDecimal``.
+/// read payloads with this small strict parser (RFC 8259; a member name written twice is refused,
+/// as I-JSON asks) and convert the literal text with ``ExactDecimal``.
 public enum JSONValue: Equatable, Sendable {
   case object([String: JSONValue])
   case array([JSONValue])

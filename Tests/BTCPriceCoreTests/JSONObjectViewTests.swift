@@ -71,11 +71,55 @@ struct JSONObjectViewTests {
     #expect(verdict(ofView: text) == "notAnObject")
   }
 
-  @Test func view_givesTheLastOfAKeyWrittenTwice_asTheFullParserDoes() throws {
-    let text = #"{"p":"1.00","q":2,"p":"2.00"}"#
+  /// Parsers disagree on which copy of a repeated name wins (the last, the first, an error), so
+  /// a payload that names its price twice is no payload: `{"price":"74192.71","price":"1"}` must
+  /// not show $1, nor $74,192.71.
+  @Test(
+    arguments: [
+      #"{"price":"74192.71","price":"1"}"#,
+      #"{"p":"1.00","q":2,"p":"2.00"}"#,
+      #"{"p":"1.00","\u0070":"2.00"}"#,
+      #"{"data":{"amount":"68880.55","base":"BTC","amount":"1"}}"#,
+      #"{"data":[{"symbol":"BTC/USD","symbol":"ETH/USD","last":1}]}"#,
+      #"{"ignored":{"a":1,"a":2},"p":"1"}"#,
+      #"{"a\u00e9":1,"aé":2}"#,
+    ])
+  func view_refusesAMemberNameWrittenTwice_asTheFullParserDoes(text: String) {
+    #expect(verdict(ofView: text) == "syntax")
+    #expect(verdict(ofFullParse: text) == "syntax")
+  }
 
-    #expect(try JSONObjectView(text)["p"] == .string("2.00"))
-    #expect(try JSONValue.parse(Data(text.utf8))["p"] == .string("2.00"))
+  @Test func parse_saysWhichNameCameTwice_atItsSecondCopy() {
+    let text = #"{"price":"74192.71","price":"1"}"#
+
+    #expect {
+      try JSONValue.parse(Data(text.utf8))
+    } throws: { error in
+      (error as? JSONValue.SyntaxError)?.description
+        == "malformed JSON at byte 20: a member name written twice"
+    }
+  }
+
+  /// Past 16 members the names are kept in a set: a repeat is still found there, and names that
+  /// differ are still all taken.
+  @Test(arguments: [3, 16, 17, 40])
+  func view_findsARepeatedName_amongManyMembers(count: Int) throws {
+    let members = (0..<count).map { #""k\#($0)":\#($0)"# }
+    let distinct = "{" + members.joined(separator: ",") + "}"
+    let repeated = "{" + (members + [#""k\#(count / 2)":0"#]).joined(separator: ",") + "}"
+
+    #expect(verdict(ofView: distinct) == "object")
+    #expect(verdict(ofFullParse: distinct) == "object")
+    #expect(verdict(ofView: repeated) == "syntax")
+    #expect(verdict(ofFullParse: repeated) == "syntax")
+    #expect(try JSONObjectView(distinct)["k\(count - 1)"] == .number("\(count - 1)"))
+  }
+
+  @Test func view_takesTheSameNameInTwoObjects() throws {
+    let text = #"{"p":"1","data":{"p":"2"},"list":[{"p":"3"},{"p":"4"}]}"#
+
+    #expect(try JSONObjectView(text)["data"]?["p"] == .string("2"))
+    #expect(try JSONValue.parse(Data(text.utf8))["p"] == .string("1"))
   }
 
   @Test func view_comparesEveryByteOfAKey() throws {
