@@ -42,7 +42,7 @@ public enum BinanceMapper {
       throw .invalidData("symbol is \(UntrustedText.excerpt(symbol)), not \(pair.request)")
     }
     guard let text = json["price"]?.stringValue else { throw .invalidData("price is not a string") }
-    return try PositivePrice.parse(text)
+    return try PositivePrice.parse(string: text)
   }
 
   /// Binance errors look like `{"code":-1121,"msg":"Invalid symbol."}`.

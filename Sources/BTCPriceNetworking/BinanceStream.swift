@@ -30,7 +30,7 @@ public enum BinanceStreamMapper {
     switch json["e"]?.stringValue {
     case "trade", "aggTrade":
       try StreamPrice.expect(json["s"]?.stringValue, market)
-      return try StreamPrice.parse(json["p"]?.stringValue)
+      return try StreamPrice.parse(string: json["p"]?.stringValue)
     case "serverShutdown":
       return .reconnectSoon
     default:

@@ -37,7 +37,7 @@ public enum BitstampStreamMapper {
     switch json["event"]?.stringValue {
     case "trade":
       try StreamPrice.expect(json["channel"]?.stringValue, "live_trades_" + market)
-      return try StreamPrice.parse(json["data"]?["price_str"]?.stringValue)
+      return try StreamPrice.parse(string: json["data"]?["price_str"]?.stringValue)
     case "bts:error":
       throw .subscriptionRefused(
         UntrustedText.excerpt(json["data"]?["message"]?.stringValue ?? "no reason"))

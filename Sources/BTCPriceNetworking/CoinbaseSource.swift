@@ -39,7 +39,7 @@ public enum CoinbaseMapper {
     guard let text = data["amount"]?.stringValue else {
       throw .invalidData("data.amount is not a string")
     }
-    return try PositivePrice.parse(text)
+    return try PositivePrice.parse(string: text)
   }
 
   /// Coinbase errors look like `{"errors":[{"id":"rate_limit_exceeded","message":"..."}]}`.

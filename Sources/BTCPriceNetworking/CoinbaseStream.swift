@@ -34,7 +34,7 @@ public enum CoinbaseStreamMapper {
     switch json["type"]?.stringValue {
     case "ticker":
       try StreamPrice.expect(json["product_id"]?.stringValue, market)
-      return try StreamPrice.parse(json["price"]?.stringValue)
+      return try StreamPrice.parse(string: json["price"]?.stringValue)
     case "error":
       let reason = [json["message"]?.stringValue, json["reason"]?.stringValue]
         .compactMap { $0 }.joined(separator: ": ")

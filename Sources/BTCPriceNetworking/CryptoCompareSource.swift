@@ -50,7 +50,7 @@ public enum CryptoCompareMapper {
     guard let text = raw["PRICE"]?.numberText else {
       throw .invalidData("RAW.PRICE is not a number")
     }
-    return try PositivePrice.parse(text)
+    return try PositivePrice.parse(number: text)
   }
 
   /// CryptoCompare has long sent its errors with HTTP 200. Without a key it says "You need a valid

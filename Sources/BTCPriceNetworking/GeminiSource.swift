@@ -37,7 +37,7 @@ public enum GeminiMapper {
       throw .invalidData("volume is not for \(pair.request)")
     }
     guard let text = json["last"]?.stringValue else { throw .invalidData("last is not a string") }
-    return try PositivePrice.parse(text)
+    return try PositivePrice.parse(string: text)
   }
 
   /// Gemini errors look like `{"result":"error","reason":"InvalidSymbol","message":"..."}`.

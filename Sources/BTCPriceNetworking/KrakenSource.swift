@@ -52,7 +52,7 @@ public enum KrakenMapper {
     guard let text = ticker["c"]?.arrayValue?.first?.stringValue else {
       throw .invalidData("no last trade price (c[0]) in \(UntrustedText.excerpt(key))")
     }
-    return try PositivePrice.parse(text)
+    return try PositivePrice.parse(string: text)
   }
 
   static func errorMessage(in json: JSONValue) -> String? {

@@ -40,6 +40,6 @@ public enum KrakenStreamMapper {
       throw .invalidMessage("ticker without data")
     }
     try StreamPrice.expect(last["symbol"]?.stringValue, market)
-    return try StreamPrice.parse(last["last"]?.numberText)
+    return try StreamPrice.parse(number: last["last"]?.numberText)
   }
 }

@@ -49,7 +49,7 @@ public enum OKXMapper {
       throw .invalidData("ticker is not for \(pair.request)")
     }
     guard let text = ticker["last"]?.stringValue else { throw .invalidData("last is not a string") }
-    return try PositivePrice.parse(text)
+    return try PositivePrice.parse(string: text)
   }
 
   /// OKX answers every request with `code` ("0" when it succeeded) and `msg`: with HTTP 200 for

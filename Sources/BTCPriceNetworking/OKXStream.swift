@@ -62,6 +62,6 @@ public enum OKXStreamMapper {
       throw .invalidMessage("tickers without data")
     }
     for ticker in tickers { try StreamPrice.expect(ticker["instId"]?.stringValue, market) }
-    return try StreamPrice.parse(last["last"]?.stringValue)
+    return try StreamPrice.parse(string: last["last"]?.stringValue)
   }
 }

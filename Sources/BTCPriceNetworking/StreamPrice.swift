@@ -8,10 +8,23 @@ import BTCPriceCore
 
 /// The checks every stream mapper applies to a price's literal text.
 enum StreamPrice {
-  static func parse(_ text: String?) throws(PriceStreamError) -> PriceStreamMessage {
+  /// The trade at the price in a JSON string (``PositivePrice/parse(string:)``).
+  static func parse(string text: String?) throws(PriceStreamError) -> PriceStreamMessage {
     guard let text else { throw .invalidMessage("no price text") }
+    return try trade { () throws(PriceSourceError) in try PositivePrice.parse(string: text) }
+  }
+
+  /// The trade at the price in a JSON number (``PositivePrice/parse(number:)``).
+  static func parse(number text: String?) throws(PriceStreamError) -> PriceStreamMessage {
+    guard let text else { throw .invalidMessage("no price text") }
+    return try trade { () throws(PriceSourceError) in try PositivePrice.parse(number: text) }
+  }
+
+  private static func trade(_ price: () throws(PriceSourceError) -> Decimal)
+    throws(PriceStreamError) -> PriceStreamMessage
+  {
     do {
-      return .trade(try PositivePrice.parse(text))
+      return .trade(try price())
     } catch {
       throw .invalidMessage(error.description)
     }

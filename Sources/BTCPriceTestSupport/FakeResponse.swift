@@ -132,13 +132,16 @@ public struct FakeResponse: Sendable {
         """, delay: delay)
   }
 
-  /// Bitstamp's ticker: every field is a string.
-  public static func bitstamp(price: String, delay: Duration = .zero) -> FakeResponse {
+  /// Bitstamp's ticker: every field is a string, the pair named twice (`pair`, `market`).
+  public static func bitstamp(price: String, pair: String = "BTC/USD", delay: Duration = .zero)
+    -> FakeResponse
+  {
     FakeResponse(
       json: """
         {"timestamp":"1763800000","open":"68500.00","high":"69000.00","low":"68000.00",\
         "last":"\(price)","volume":"1234.5","vwap":"68700.00","bid":"68874.00",\
-        "ask":"68876.00","side":"0","open_24":"68400.00","percent_change_24":"0.69"}
+        "ask":"68876.00","side":"0","open_24":"68400.00","percent_change_24":"0.69",\
+        "market_type":"SPOT","pair":"\(pair)","market":"\(pair)"}
         """, delay: delay)
   }
 

@@ -76,7 +76,7 @@ extension BinaryEndToEndTests {
         for route in [FakeExchangeServer.Route.binance, .cryptoCompare, .coinbase, .kraken] {
           await server.stub(route, failing)
         }
-        await server.stub(.bitstamp, .bitstamp(price: "63412.70"))
+        await server.stub(.bitstamp, .bitstamp(price: "63412.70", pair: "BTC/EUR"))
 
         let run = try run(server, "--once", "--currency", "eur", "--sources", euroSources)
 

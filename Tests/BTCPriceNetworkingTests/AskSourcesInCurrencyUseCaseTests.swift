@@ -194,7 +194,10 @@ struct AskSourcesInCurrencyUseCaseTests {
         #"{"RAW":{"MARKET":"CUSTOMAGG","FROMSYMBOL":"BTC","TOSYMBOL":"EUR","PRICE":63412.7},"DISPLAY":{}}"#,
         "63412.7"
       ),
-      ("bitstamp", .gbp, #"{"timestamp":"1763800000","last":"54210.10","bid":"54209"}"#, "54210.1"),
+      (
+        "bitstamp", .gbp,
+        #"{"timestamp":"1763800000","last":"54210.10","bid":"54209","pair":"BTC/GBP"}"#, "54210.1"
+      ),
     ])
   func mapper_readsThePriceOfThePairAskedFor(
     sourceID: String, currency: Currency, body: String, expected: String
@@ -220,6 +223,8 @@ struct AskSourcesInCurrencyUseCaseTests {
         "cryptocompare", .eur,
         #"{"RAW":{"FROMSYMBOL":"BTC","TOSYMBOL":"USD","PRICE":68910.12}}"#
       ),
+      ("bitstamp", .eur, #"{"last":"68875.00","pair":"BTC/USD","market":"BTC/USD"}"#),
+      ("bitstamp", .usd, #"{"last":"60000.00","pair":"BTC/EUR","market":"BTC/EUR"}"#),
     ])
   func mapper_deliversInvalidDataForAnotherCurrencysAnswer(
     sourceID: String, currency: Currency, body: String

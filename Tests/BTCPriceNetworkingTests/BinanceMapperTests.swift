@@ -48,6 +48,10 @@ struct BinanceMapperTests {
       #"{"symbol":"BTCUSDT","price":"12abc"}"#,
       #"{"symbol":"BTCUSDT","price":" 12"}"#,
       #"{"symbol":"BTCUSDT","price":"1e400"}"#,
+      // A string price is plain decimal text: no exponent, however small or right its value.
+      #"{"symbol":"BTCUSDT","price":"7.419271e-4"}"#,
+      #"{"symbol":"BTCUSDT","price":"6.890123e4"}"#,
+      #"{"symbol":"BTCUSDT","price":"+68901.23"}"#,
       #"{"symbol":"BTCUSDT","price":"NaN"}"#,
       #"{"symbol":"BTCUSDT","price":""}"#,
       #"{"symbol":"BTCUSDT","price":68901.23}"#,
@@ -63,6 +67,13 @@ struct BinanceMapperTests {
     } throws: { error in
       guard case .invalidData = error as? PriceSourceError else { return false }
       return true
+    }
+  }
+
+  @Test func map_namesAPriceWrittenWithAnExponent() {
+    #expect(throws: PriceSourceError.invalidData(#"price "7.419271e-4" is not a decimal number"#)) {
+      try PriceSourceDefinition.binance.map(
+        response(#"{"symbol":"BTCUSDT","price":"7.419271e-4"}"#))
     }
   }
 

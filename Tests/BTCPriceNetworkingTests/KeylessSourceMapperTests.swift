@@ -87,9 +87,38 @@ struct KeylessSourceMapperTests {
   // MARK: Bitstamp
 
   @Test func bitstamp_deliversExactLast() throws {
-    let body = #"{"timestamp":"1763800000","last":"68875.00","bid":"68874.00","ask":"68876.00"}"#
+    let body = """
+      {"timestamp":"1763800000","last":"68875.00","bid":"68874.00","ask":"68876.00",\
+      "market_type":"SPOT","pair":"BTC/USD","market":"BTC/USD"}
+      """
 
     #expect(try PriceSourceDefinition.bitstamp.map(response(body)) == Decimal(string: "68875")!)
+  }
+
+  @Test func bitstamp_takesAnAnswerThatNamesItsPairOnce() throws {
+    let body = #"{"last":"73285","pair":"BTC/USD"}"#
+
+    #expect(try PriceSourceDefinition.bitstamp.map(response(body)) == Decimal(string: "73285")!)
+  }
+
+  /// Bitstamp's documented example is another pair's ticker: it, and every answer that does not
+  /// name BTC/USD in `pair` (and in `market` where it has one), is invalid data, never a price.
+  @Test(
+    arguments: [
+      (#"{"last":"2211","pair":"ETH/USD","market":"ETH/USD"}"#, "pair ETH/USD is not BTC/USD"),
+      (#"{"last":"60123","pair":"BTC/EUR","market":"BTC/EUR"}"#, "pair BTC/EUR is not BTC/USD"),
+      (#"{"last":"2211","pair":"BTC/USD\u0000"}"#, "pair BTC/USD  is not BTC/USD"),
+      (#"{"last":"2211","pair":"btc/usd"}"#, "pair btc/usd is not BTC/USD"),
+      (#"{"last":"77265","pair":"BTC/USD-PERP"}"#, "pair BTC/USD-PERP is not BTC/USD"),
+      (#"{"last":"2211","pair":"BTC/USD","market":"ETH/USD"}"#, "market ETH/USD is not BTC/USD"),
+      (#"{"last":"2211","pair":"BTC/USD","market":null}"#, "market is not a string"),
+      (#"{"last":"68875.00"}"#, "no pair, expected BTC/USD"),
+      (#"{"last":"68875.00","pair":["BTC/USD"]}"#, "pair is not a string"),
+    ])
+  func bitstamp_refusesAnAnswerForAnotherPair(body: String, reason: String) {
+    #expect(throws: PriceSourceError.invalidData(reason)) {
+      try PriceSourceDefinition.bitstamp.map(response(body))
+    }
   }
 
   @Test func bitstamp_deliversHTTPStatusWithReasonOnError() {
@@ -102,9 +131,9 @@ struct KeylessSourceMapperTests {
   @Test(
     arguments: [
       #"{"status":"error","reason":"Invalid pair"}"#,
-      #"{"last":68875.00}"#,
-      #"{"last":"n/a"}"#,
-      #"{"timestamp":"1763800000"}"#,
+      #"{"last":68875.00,"pair":"BTC/USD"}"#,
+      #"{"last":"n/a","pair":"BTC/USD"}"#,
+      #"{"timestamp":"1763800000","pair":"BTC/USD"}"#,
       "",
     ])
   func bitstamp_deliversInvalidDataOn200WithBadPayload(body: String) {

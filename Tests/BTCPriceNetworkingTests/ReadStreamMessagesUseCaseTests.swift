@@ -87,6 +87,15 @@ struct ReadStreamMessagesUseCaseTests {
     #expect(message == .trade(Decimal(string: "68870.10")!))
   }
 
+  /// A JSON number may be written with an exponent (a string price may not).
+  @Test func kraken_readsANumberWrittenWithAnExponent() throws {
+    let message = try read(
+      .kraken,
+      #"{"channel":"ticker","type":"update","data":[{"symbol":"BTC/USD","last":6.88701E4}]}"#)
+
+    #expect(message == .trade(Decimal(string: "68870.1")!))
+  }
+
   @Test func kraken_takesAHeartbeatAsASignOfLife() throws {
     #expect(try read(.kraken, #"{"channel":"heartbeat"}"#) == .alive)
   }
@@ -238,6 +247,9 @@ struct ReadStreamMessagesUseCaseTests {
     ),
     (.okx, #"{"arg":{"channel":"tickers","instId":"BTC-USDT"},"data":[]}"#),
     (.okx, "ping"),
+    (.binance, FakeStreamMessage.binanceTrade(price: "6.890123e4")),
+    (.coinbase, FakeStreamMessage.coinbaseTicker(price: "7.419271e-4")),
+    (.bitstamp, FakeStreamMessage.bitstampTrade(price: "7.3285e4")),
     (.binance, "<html>502 Bad Gateway</html>"),
     (.coinbase, "[1,2,3]"),
     (.kraken, ""),
