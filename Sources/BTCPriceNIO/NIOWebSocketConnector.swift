@@ -247,8 +247,14 @@ public final class NIOWebSocketConnector: WebSocketConnector {
         notUpgradingCompletionHandler: { channel in
           channel.eventLoop.makeCompletedFuture { .notUpgraded }
         })
+      // The bytes that came in the same read as the `101` are the first frames: handed on, not
+      // dropped (SwiftNIO's default drops them, which lost a small first frame and cut a large
+      // one in two, so that its rest was read as a frame of its own).
+      var pipeline = NIOUpgradableHTTPClientPipelineConfiguration(
+        upgradeConfiguration: configuration)
+      pipeline.leftOverBytesStrategy = .forwardBytes
       let upgrade = try channel.pipeline.syncOperations.configureUpgradableHTTPClientPipeline(
-        configuration: .init(upgradeConfiguration: configuration))
+        configuration: pipeline)
       let upgradeHandler = try channel.pipeline.syncOperations.handler(
         type: NIOTypedHTTPClientUpgradeHandler<Upgrade>.self)
       try channel.pipeline.syncOperations.addHandler(

@@ -29,6 +29,9 @@ public final class FakeStreamServer: Sendable {
     case silent
     /// Upgrades and answers every subscription with Coinbase's refusal.
     case refuseSubscription
+    /// Upgrades with this text frame right behind the `101` answer, in the same write (so the
+    /// client reads them together), then serves as ``serve`` does.
+    case greet(String)
   }
 
   /// What the server knows, shared with its connections.
@@ -81,6 +84,9 @@ public final class FakeStreamServer: Sendable {
       .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
       .childChannelInitializer { channel in
         channel.eventLoop.makeCompletedFuture {
+          if case .greet(let text) = state.withLockedValue({ $0.behaviour }) {
+            try channel.pipeline.syncOperations.addHandler(GreetingWriter(text))
+          }
           try channel.pipeline.syncOperations.configureHTTPServerPipeline(
             withServerUpgrade: (upgraders: [upgrader], completionHandler: { _ in }))
           try channel.pipeline.syncOperations.addHandler(RefusedUpgradeHandler(state: state))
@@ -365,8 +371,43 @@ extension FakeStreamServer.Behaviour {
     switch self {
     case .refuseUpgrade: (403, nil)
     case .refuseUpgradeWith(let status, let retryAfter): (status, retryAfter)
-    case .serve, .silent, .refuseSubscription: nil
+    case .serve, .silent, .refuseSubscription, .greet: nil
     }
+  }
+}
+
+/// Next to the socket: writes one text frame behind the first bytes flushed (the `101` answer),
+/// so that both leave in one write.
+private final class GreetingWriter: ChannelOutboundHandler, RemovableChannelHandler {
+  typealias OutboundIn = IOData
+  typealias OutboundOut = IOData
+
+  private var greeting: ByteBuffer?
+
+  init(_ text: String) {
+    // A server's frame is not masked: FIN and the text opcode, the length (7 bits, or 126 and
+    // 16 bits, or 127 and 64 bits), the bytes.
+    var frame = ByteBuffer(integer: UInt8(0x81))
+    let count = text.utf8.count
+    if count < 126 {
+      frame.writeInteger(UInt8(count))
+    } else if count <= Int(UInt16.max) {
+      frame.writeInteger(UInt8(126))
+      frame.writeInteger(UInt16(count))
+    } else {
+      frame.writeInteger(UInt8(127))
+      frame.writeInteger(UInt64(count))
+    }
+    frame.writeString(text)
+    greeting = frame
+  }
+
+  func flush(context: ChannelHandlerContext) {
+    if let greeting {
+      self.greeting = nil
+      context.write(wrapOutboundOut(.byteBuffer(greeting)), promise: nil)
+    }
+    context.flush()
   }
 }
 
@@ -461,7 +502,7 @@ private final class FakeStreamHandler: ChannelInboundHandler {
       return nil
     case .refuseSubscription:
       return #"{"type":"error","message":"Failed to subscribe","reason":"BTC-USD is delisted"}"#
-    case .serve:
+    case .serve, .greet:
       if text.contains(#""type":"subscribe""#) {
         return #"{"type":"subscriptions","channels":[{"name":"ticker","product_ids":["BTC-USD"]}]}"#
       }

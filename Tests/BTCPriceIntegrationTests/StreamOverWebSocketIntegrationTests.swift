@@ -35,6 +35,38 @@ struct StreamOverWebSocketIntegrationTests {
     }
   }
 
+  /// A server may speak first, its frame in the same read as the `101` answer: that frame is
+  /// the first message, whole, whatever its size (it used to be dropped when small, and cut in
+  /// two when over about 32 KB, its rest read as a frame of its own).
+  @Test(arguments: [60, 2_000, 40_000, 65_536])
+  func run_deliversAFirstFrameThatCameWithTheUpgrade(size: Int) async throws {
+    try await withStreamServer { server, connector in
+      let trade = FakeStreamMessage.binanceTrade(price: "68901.23")
+      let first =
+        String(trade.dropLast()) + #","x":""#
+        + String(repeating: "a", count: max(0, size - trade.utf8.count - 7)) + #""}"#
+      server.behave(.greet(first))
+      let inbound = Locked<[WebSocketInbound]>([])
+      let endpoint = try PriceSourceDefinition.binance.streamEndpoint(
+        for: .usd, base: server.url(path: "/ws/btcusdt@trade"))
+      let task = Task {
+        await connector.run(url: endpoint.url, subscriptions: endpoint.subscriptions) { message in
+          inbound.withValue { $0.append(message) }
+          return nil
+        }
+      }
+      await eventually(within: .seconds(5)) { !inbound.value.isEmpty }
+      server.send(FakeStreamMessage.binanceTrade(price: "68902.00"))
+      await eventually(within: .seconds(5)) { inbound.value.count == 2 }
+
+      #expect(first.utf8.count == max(size, trade.utf8.count + 7))
+      #expect(inbound.value.first == .text(first))
+      #expect(inbound.value.last == .text(FakeStreamMessage.binanceTrade(price: "68902.00")))
+      task.cancel()
+      #expect(await task.value == .closed(code: nil))
+    }
+  }
+
   @Test func run_endsWithTheCloseFramesCode() async throws {
     try await expectEnding(.closed(code: 1001)) { $0.close(code: 1001) }
   }
