@@ -23,6 +23,10 @@ public enum PriceDefaults {
   /// one-second heartbeat of Coinbase's and Kraken's streams. Less is a quiet market, not a dead
   /// stream, and a shorter `--interval` must not turn quiet seconds into REST requests.
   public static let shortestStreamSilence: Duration = .milliseconds(1_500)
+  /// How recent the last price must be to vouch for or against a new one (``PricePlausibility``):
+  /// ten minutes, in which bitcoin moves about 0.25 % (one standard deviation at a daily 3 %), so
+  /// a move past the 2 % tolerance is rare and a second source then confirms it in the same tick.
+  public static let plausibilityWindow: Duration = .seconds(600)
 }
 
 extension Duration {

@@ -13,7 +13,8 @@
 /// warnings.
 public actor PriceFeed {
   public private(set) var lastKnown: PriceQuote?
-  private let load: @Sendable (Duration) async throws -> StreamFirstPriceLoader.Tick
+  private let load:
+    @Sendable (Duration, _ lastKnown: PriceQuote?) async throws -> StreamFirstPriceLoader.Tick
   /// The cache, for the ways out that must write it without waiting for this actor.
   public nonisolated let cache: PriceCache?
   private let warn: @Sendable (PriceFeedWarning) -> Void
@@ -24,16 +25,30 @@ public actor PriceFeed {
     warn: @escaping @Sendable (PriceFeedWarning) -> Void = { _ in }
   ) {
     self.init(
-      load: { budget in
+      loadAfter: { budget, lastKnown in
         StreamFirstPriceLoader.Tick(
-          quote: try await chain.load(within: budget), transport: .rest, crossCheck: nil)
+          quote: try await chain.load(within: budget, reference: lastKnown), transport: .rest,
+          crossCheck: nil)
       }, cache: cache, warn: warn)
   }
 
-  /// A feed whose ticks load through `load` (a ``StreamFirstPriceLoader``), which throws
-  /// ``PriceFetchFailure`` when it has no price. The tick's cross-check goes out on the update.
+  /// A feed whose ticks load through `load`, which throws ``PriceFetchFailure`` when it has no
+  /// price, and is not told the last known price.
   public init(
     load: @escaping @Sendable (_ budget: Duration) async throws -> StreamFirstPriceLoader.Tick,
+    cache: PriceCache?,
+    warn: @escaping @Sendable (PriceFeedWarning) -> Void = { _ in }
+  ) {
+    self.init(loadAfter: { budget, _ in try await load(budget) }, cache: cache, warn: warn)
+  }
+
+  /// A feed whose ticks load through `load` (a ``StreamFirstPriceLoader``), given the last known
+  /// price, which vouches for or against a price that moved (``PricePlausibility``); it throws
+  /// ``PriceFetchFailure`` when it has no price. The tick's cross-check goes out on the update.
+  public init(
+    loadAfter load:
+      @escaping @Sendable (_ budget: Duration, _ lastKnown: PriceQuote?) async throws
+      -> StreamFirstPriceLoader.Tick,
     cache: PriceCache?,
     warn: @escaping @Sendable (PriceFeedWarning) -> Void = { _ in }
   ) {
@@ -62,7 +77,7 @@ public actor PriceFeed {
   public func update(within budget: Duration) async throws -> PriceUpdate {
     let tick: StreamFirstPriceLoader.Tick
     do {
-      tick = try await load(budget)
+      tick = try await load(budget, lastKnown)
     } catch let failure as PriceFetchFailure {
       cache?.record(nil)
       return .stale(lastKnown: lastKnown, failure: failure)

@@ -74,6 +74,19 @@ public struct SourceChain<Request: Sendable, Value: Sendable>: Sendable {
     self.onDelivered = onDelivered
   }
 
+  /// What one walk ended with: the answer, the source that gave it, and why each source asked
+  /// before it did not answer.
+  public struct Answer: Sendable {
+    public let value: Value
+    public let source: PriceSource
+    /// How long the source took to answer.
+    public let latency: Duration
+    public let failures: [PriceFetchFailure.SourceFailure]
+  }
+
+  /// The sources, in the order they are asked.
+  public var sources: [PriceSource] { links.map(\.source) }
+
   /// The first valid answer to `request` delivered within `budget`.
   ///
   /// - Parameter skipping: sources not asked this time, silently (a referee is never one of the
@@ -83,6 +96,18 @@ public struct SourceChain<Request: Sendable, Value: Sendable>: Sendable {
   public func load(
     _ request: Request, within budget: Duration, skipping: Set<PriceSource> = []
   ) async throws -> Value {
+    let answer = try await answer(request, within: budget, skipping: skipping)
+    recordSuccess(of: answer.source)
+    return answer.value
+  }
+
+  /// ``load(_:within:skipping:)``, with who answered and who failed before it, for a caller that
+  /// may go on to ask the sources after the one that answered before it takes the answer. The
+  /// answer's source is not yet counted a success: the caller records whether its answer
+  /// stood, with ``recordSuccess(of:)`` or ``respect(_:from:)``.
+  public func answer(
+    _ request: Request, within budget: Duration, skipping: Set<PriceSource> = []
+  ) async throws -> Answer {
     let end = clock.now.advanced(by: budget)
     var failures: [PriceFetchFailure.SourceFailure] = []
     for (index, link) in links.enumerated() where !skipping.contains(link.source) {
@@ -98,9 +123,9 @@ public struct SourceChain<Request: Sendable, Value: Sendable>: Sendable {
         let value = try await race(
           { [load = link.load] in try await load(request) }, until: started.advanced(by: granted),
           on: clock)
-        onDelivered(link.source, value, started.duration(to: clock.now))
-        record(index) { $0.recordSuccess() }
-        return value
+        let latency = started.duration(to: clock.now)
+        onDelivered(link.source, value, latency)
+        return Answer(value: value, source: link.source, latency: latency, failures: failures)
       } catch is DeadlineExceeded {
         failure = .timedOut(after: granted)
       } catch let error as PriceSourceError {
@@ -116,6 +141,12 @@ public struct SourceChain<Request: Sendable, Value: Sendable>: Sendable {
       record(index) { $0.recordFailure(failure, at: now) }
     }
     throw PriceFetchFailure(failures: failures)
+  }
+
+  /// Counts the answer of `source` (from ``answer(_:within:skipping:)``) a success: it stood.
+  public func recordSuccess(of source: PriceSource) {
+    guard let index = links.firstIndex(where: { $0.source == source }) else { return }
+    record(index) { $0.recordSuccess() }
   }
 
   /// Leaves the source with id `sourceID` alone as if its last request had failed with `cause`:

@@ -131,20 +131,27 @@ public struct StreamFirstPriceLoader: Sendable {
   /// - Throws: the REST chain's ``PriceFetchFailure`` when no stream is alive and no source
   ///   answers; a ``PriceFetchFailure`` naming both streams when they disagree and nothing
   ///   settles it (neither is shown alone); `CancellationError` when cancelled.
-  public func load(within budget: Duration) async throws -> Tick {
+  ///
+  /// - Parameter reference: the last price shown, which vouches for or against a REST price
+  ///   that moved (``PriceSourceChain/load(within:skipping:reference:)``).
+  public func load(within budget: Duration, after reference: PriceQuote? = nil) async throws
+    -> Tick
+  {
     // What arrived before the tick is on the board before the tick reads it.
     await drain()
-    let tick = try await decide(within: budget)
+    let tick = try await decide(within: budget, after: reference)
     onEvent(.priceFrom(tick.transport, tick.quote))
     return tick
   }
 
-  private func decide(within budget: Duration) async throws -> Tick {
+  private func decide(within budget: Duration, after reference: PriceQuote?) async throws -> Tick {
     let fresh = streams.compactMap { $0.alivePrice(on: board) }
     let alive = withoutLoneSuspects(fresh)
     guard let first = alive.first else {
       onEvent(.fellBackToREST(silent: streams.map(\.source)))
-      return Tick(quote: try await chain.load(within: budget), transport: .rest, crossCheck: nil)
+      return Tick(
+        quote: try await chain.load(within: budget, reference: reference), transport: .rest,
+        crossCheck: nil)
     }
     if let primary = streams.first?.source, first.source != primary {
       onEvent(.usedNextStream(first.source, insteadOf: primary))

@@ -224,7 +224,7 @@ public struct PricePipeline: Sendable {
       chain: chain, referee: others.isEmpty ? nil : remote(others),
       onEvent: { onStream(.tick($0)) })
     self.streams = streams
-    self.feed = PriceFeed(load: loader.load, cache: cache, warn: feedWarn)
+    self.feed = PriceFeed(loadAfter: loader.load, cache: cache, warn: feedWarn)
   }
 
   /// Keeps the price history fetched at its pace (the day's range) until the task is

@@ -22,6 +22,11 @@ public struct ScriptedLoader: PriceLoader {
     self.init(clock: nil, answersAfter: nil, steps)
   }
 
+  /// A script built by the test, e.g. one step per price of a list.
+  public init(steps: [Step]) {
+    self.init(clock: nil, answersAfter: nil, steps)
+  }
+
   public init(clock: SteppedTestClock, answersAfter: Duration? = nil, _ steps: Step...) {
     self.init(clock: clock, answersAfter: answersAfter, steps)
   }

@@ -48,8 +48,8 @@ struct KeepLastKnownPriceUseCaseTests {
   @Test func update_recoversOnNextSuccessAfterFailure() async throws {
     let sut = makeSUT(
       results: [
-        .success(quote("1.00")), .failure(.httpStatus(500, message: nil)),
-        .success(quote("2.00")),
+        .success(quote("68901.00")), .failure(.httpStatus(500, message: nil)),
+        .success(quote("68902.00")),
       ],
       store: PriceStoreSpy())
 
@@ -59,9 +59,9 @@ struct KeepLastKnownPriceUseCaseTests {
       try await sut.update(within: .seconds(1)),
     ]
 
-    #expect(updates[0] == .fresh(quote("1.00")))
-    #expect(updates[1].quote == quote("1.00"))
-    #expect(updates[2] == .fresh(quote("2.00")))
+    #expect(updates[0] == .fresh(quote("68901.00")))
+    #expect(updates[1].quote == quote("68901.00"))
+    #expect(updates[2] == .fresh(quote("68902.00")))
   }
 
   @Test func restore_warnsOnceAndStartsEmptyWhenCacheIsUnreadable() async throws {
@@ -79,11 +79,11 @@ struct KeepLastKnownPriceUseCaseTests {
     let store = PriceStoreSpy(saveError: "read-only file system")
     let warnings = Locked<[PriceFeedWarning]>([])
     let sut = makeSUT(
-      results: (1...4).map { .success(quote("\($0)")) }, store: store,
+      results: (1...4).map { .success(quote("6890\($0)")) }, store: store,
       warn: { warnings.append($0) })
 
-    #expect(try await sut.update(within: .seconds(1)) == .fresh(quote("1")))
-    #expect(try await sut.update(within: .seconds(1)) == .fresh(quote("2")))
+    #expect(try await sut.update(within: .seconds(1)) == .fresh(quote("68901")))
+    #expect(try await sut.update(within: .seconds(1)) == .fresh(quote("68902")))
     store.failSaves(nil)
     _ = try await sut.update(within: .seconds(1))
     store.failSaves("disk full")
@@ -91,8 +91,8 @@ struct KeepLastKnownPriceUseCaseTests {
 
     #expect(
       warnings.value == [.cacheNotSaved("read-only file system"), .cacheNotSaved("disk full")])
-    #expect(store.savedQuotes == [quote("3")])
-    #expect(await sut.lastKnown == quote("4"))
+    #expect(store.savedQuotes == [quote("68903")])
+    #expect(await sut.lastKnown == quote("68904"))
   }
 
   @Test func restore_afterATick_keepsThePriceShownWhenTheCachedOneIsOfTheSameMoment() async throws {
@@ -115,7 +115,7 @@ struct KeepLastKnownPriceUseCaseTests {
       [
         .init(
           source: .binance,
-          loader: SequenceLoader([.success(quote("1")), .success(quote("2"))] + down),
+          loader: SequenceLoader([.success(quote("68901")), .success(quote("68902"))] + down),
           timeout: .milliseconds(800))
       ], clock: clock)
     let sut = PriceFeed(chain: chain, cache: PriceCache(store: store, clock: clock))
@@ -129,7 +129,8 @@ struct KeepLastKnownPriceUseCaseTests {
     }
 
     #expect(
-      store.savedQuotes == [quote("1"), quote("2")], "2 was written at 10 s, by a failed tick")
+      store.savedQuotes == [quote("68901"), quote("68902")],
+      "68902 was written at 10 s, by a failed tick")
   }
 
   @Test func update_worksWithoutAStore() async throws {

@@ -39,6 +39,12 @@ struct PriceDefaultsTests {
     #expect(PriceDefaults.shortestStreamSilence == .milliseconds(1_500))
   }
 
+  @Test func aPriceThatMovedMoreThanTwoPercentInTenMinutes_mustBeConfirmed() {
+    #expect(PriceDefaults.plausibilityWindow == .seconds(600))
+    #expect(PricePlausibility().window == .seconds(600))
+    #expect(PricePlausibility().check == CrossCheck(tolerance: Decimal(string: "0.02")!))
+  }
+
   @Test(arguments: [
     (Duration.seconds(1), "1"), (.milliseconds(800), "0.8"), (.milliseconds(2_500), "2.5"),
     (.milliseconds(10), "0.01"), (.milliseconds(1_050), "1.05"), (.seconds(86_400), "86400"),

@@ -152,7 +152,7 @@ extension BinaryEndToEndTests {
     func notify_showsEachAlertWithNotifySend() async throws {
       let notified = try await notification(through: "notify-send")
 
-      #expect(notified.hasPrefix("--app-name=btc-price|BTC below $90,000.00|$89,000.00 at "))
+      #expect(notified.hasPrefix("--app-name=btc-price|BTC below $90,000.00|$89,900.00 at "))
       #expect(notified.hasSuffix(" from Binance|"))
     }
 
@@ -162,7 +162,7 @@ extension BinaryEndToEndTests {
     func notify_showsEachAlertWithOsascript() async throws {
       let notified = try await notification(through: "osascript")
 
-      #expect(notified.hasPrefix(#"-e|display notification "$89,000.00 at "#), "\(notified)")
+      #expect(notified.hasPrefix(#"-e|display notification "$89,900.00 at "#), "\(notified)")
       #expect(notified.hasSuffix(#" from Binance" with title "BTC below $90,000.00"|"#))
     }
 
@@ -196,7 +196,7 @@ extension BinaryEndToEndTests {
     private func notification(through program: String) async throws -> String {
       try await FakeExchangeServer.withRunning { server in
         await server.stub(
-          .binance, .binance(price: "99000"), .binance(price: "99000"), .binance(price: "89000"))
+          .binance, .binance(price: "90500"), .binance(price: "90500"), .binance(price: "89900"))
         let bin = folder.appendingPathComponent("bin")
         try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
         let record = folder.appendingPathComponent("notified.txt").path
@@ -220,7 +220,7 @@ extension BinaryEndToEndTests {
     private func warningWithoutANotifier() async throws -> String {
       try await FakeExchangeServer.withRunning { server in
         await server.stub(
-          .binance, .binance(price: "99000"), .binance(price: "99000"), .binance(price: "89000"))
+          .binance, .binance(price: "90500"), .binance(price: "90500"), .binance(price: "89900"))
 
         let run = try BinaryProcess(
           arguments(server, "--count", "4", "--alert", "below:90000", "--notify"),
@@ -229,7 +229,7 @@ extension BinaryEndToEndTests {
 
         let marked = try pricedLines(run).filter { $0.contains("Alert:") }
         #expect(marked.count == 1, "\(run.stdoutText)")
-        #expect(marked.first?.hasSuffix("$89,000.00 - Alert: below $90,000.00") == true)
+        #expect(marked.first?.hasSuffix("$89,900.00 - Alert: below $90,000.00") == true)
         return run.stderrText
       }
     }

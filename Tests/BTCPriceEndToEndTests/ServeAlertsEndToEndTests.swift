@@ -49,7 +49,7 @@ extension BinaryEndToEndTests {
 
     @Test func theTextFormat_publishesAsNtfyDoes() async throws {
       try await FakeExchangeServer.withRunning { server in
-        await server.stub(.binance, .binance(price: "91000"), .binance(price: "89000"))
+        await server.stub(.binance, .binance(price: "90500"), .binance(price: "89500"))
         let receiver = try await WebhookReceiver.start()
         defer { Task { await receiver.stop() } }
         let (run, _) = try await serve(
@@ -60,7 +60,7 @@ extension BinaryEndToEndTests {
         await eventually(within: .seconds(15), { !receiver.requests.isEmpty }, "\(run.stderrText)")
 
         let published = try #require(receiver.requests.first)
-        #expect(published.body == "BTC below $90,000.00: $89,000.00")
+        #expect(published.body == "BTC below $90,000.00: $89,500.00")
         #expect(published.headers["title"] == "BTC below $90,000.00")
         #expect(published.headers["content-type"] == "text/plain; charset=utf-8")
       }

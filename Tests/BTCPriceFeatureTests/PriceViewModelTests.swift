@@ -51,10 +51,11 @@ struct PriceViewModelTests {
 
   @Test func run_rendersEachTick() async {
     let loader = ScriptedLoader(
-      .answer(quote("1.00")), .answer(quote("2.50")), .answer(quote("114721.34000000")))
+      .answer(quote("114700.00")), .answer(quote("114702.50")),
+      .answer(quote("114721.34000000")))
     let (sut, running) = start(loader)
 
-    for (second, price) in ["$1.00", "$2.50", "$114,721.34"].enumerated() {
+    for (second, price) in ["$114,700.00", "$114,702.50", "$114,721.34"].enumerated() {
       if second > 0 { await clock.advance(to: .seconds(second), afterSleeps: 2 * second) }
       await waitOnMainActor(
         until: { sut.priceText == price }, "tick \(second) never showed \(price)")
@@ -94,7 +95,7 @@ struct PriceViewModelTests {
     // Same price, 20 s later: still Nov 22, 14:03.
     let loader = ScriptedLoader(
       .answer(cached), .answer(quote("68901.23", at: Date(timeIntervalSince1970: 1_795_356_205))),
-      .answer(quote("1.00")))
+      .answer(quote("68902.00")))
     let (sut, running) = start(loader)
     await waitOnMainActor(until: { sut.priceText == "$68,901.23" })
     let changes = observeChanges(of: sut)
@@ -103,7 +104,7 @@ struct PriceViewModelTests {
     await waitOnMainActor(until: { clock.sleepsStarted >= 4 }, "the second tick never finished")
     let changedByRepeat = changes.value
     await clock.advance(to: .seconds(2), afterSleeps: 4)
-    await waitOnMainActor(until: { sut.priceText == "$1.00" })
+    await waitOnMainActor(until: { sut.priceText == "$68,902.00" })
 
     #expect(changedByRepeat == false)
     #expect(changes.value, "a new value does notify, so the check above can fail")
@@ -166,20 +167,20 @@ struct PriceViewModelTests {
   }
 
   @Test func secondTick_showsTheChangeSinceTheLastTickAndASparkline() async {
-    let loader = ScriptedLoader(.answer(quote("100.00")), .answer(quote("112.34")))
+    let loader = ScriptedLoader(.answer(quote("68000.00")), .answer(quote("68012.34")))
     let (sut, running) = start(loader)
-    await waitOnMainActor(until: { sut.priceText == "$100.00" })
+    await waitOnMainActor(until: { sut.priceText == "$68,000.00" })
     #expect(sut.changeText == nil)
     #expect(sut.sparklineHeights.isEmpty)
 
     await clock.advance(to: .seconds(1), afterSleeps: 2)
-    await waitOnMainActor(until: { sut.priceText == "$112.34" })
+    await waitOnMainActor(until: { sut.priceText == "$68,012.34" })
 
-    #expect(sut.changeText == "▲ +$12.34 (+12.34%)")
+    #expect(sut.changeText == "▲ +$12.34 (+0.02%)")
     #expect(sut.changeDirection == .up)
     #expect(sut.changeAccessibilityLabel == "up 12 dollars 34 cents since the last tick")
     #expect(sut.sparklineHeights == [0, 1])
-    #expect(sut.rangeText == "low $100.00  high $112.34")
+    #expect(sut.rangeText == "low $68,000.00  high $68,012.34")
     await stop(running)
   }
 
@@ -201,14 +202,15 @@ struct PriceViewModelTests {
   @Test func becomingInactive_keepsTicking() async {
     // Inactive is Control Center or a call's banner over a screen that is still visible: the
     // price goes on; only the background stops the ticks.
-    let (sut, running) = start(ScriptedLoader(.answer(quote("1.00")), .answer(quote("2.50"))))
-    await waitOnMainActor(until: { sut.priceText == "$1.00" })
+    let (sut, running) = start(
+      ScriptedLoader(.answer(quote("68901.00")), .answer(quote("68902.50"))))
+    await waitOnMainActor(until: { sut.priceText == "$68,901.00" })
 
     sut.phaseDidChange(to: .inactive)
     await clock.advance(to: .seconds(1), afterSleeps: 2)
 
     await waitOnMainActor(
-      until: { sut.priceText == "$2.50" }, "the tick after becoming inactive never came")
+      until: { sut.priceText == "$68,902.50" }, "the tick after becoming inactive never came")
     await stop(running)
   }
 

@@ -51,18 +51,19 @@ struct LifecycleIntegrationTests {
   @Test func active_ticksAtOnceThenEverySecond() async throws {
     try await withSUT { sut, server, requests, _ in
       await server.stub(
-        .binance, .binance(price: "1.00"), .binance(price: "2.00"), .binance(price: "3.00"))
+        .binance, .binance(price: "68901.00"), .binance(price: "68902.00"),
+        .binance(price: "68903.00"))
       sut.phaseDidChange(to: .background)
       let running = Task { await sut.run() }
       await clock.advance(to: .seconds(5))
       #expect(await server.waitForRequests(to: .binance, count: 1, timeout: .seconds(1)) == false)
 
       sut.phaseDidChange(to: .active)
-      await waitOnMainActor(until: { sut.priceText == "$1.00" })
+      await waitOnMainActor(until: { sut.priceText == "$68,901.00" })
       await clock.advance(to: .seconds(6))
-      await waitOnMainActor(until: { sut.priceText == "$2.00" })
+      await waitOnMainActor(until: { sut.priceText == "$68,902.00" })
       await clock.advance(to: .seconds(7))
-      await waitOnMainActor(until: { sut.priceText == "$3.00" })
+      await waitOnMainActor(until: { sut.priceText == "$68,903.00" })
 
       #expect(requests.starts == [.seconds(5), .seconds(6), .seconds(7)])
       await stop(running)
@@ -125,7 +126,7 @@ struct LifecycleIntegrationTests {
     // SwiftUI can report the scene's phase before the screen's `.task` starts, and after it
     // ended: neither may start a ticker that nothing would stop.
     try await withSUT { sut, server, requests, _ in
-      await server.stub(.binance, .binance(price: "1.00"))
+      await server.stub(.binance, .binance(price: "68901.00"))
       sut.phaseDidChange(to: .background)
       sut.phaseDidChange(to: .active)
       await clock.advance(to: .seconds(3))
@@ -134,7 +135,7 @@ struct LifecycleIntegrationTests {
         "a request before the screen ran")
 
       let running = Task { await sut.run() }
-      await waitOnMainActor(until: { sut.priceText == "$1.00" })
+      await waitOnMainActor(until: { sut.priceText == "$68,901.00" })
       await stop(running)
       sut.phaseDidChange(to: .background)
       sut.phaseDidChange(to: .active)
