@@ -86,8 +86,10 @@ public struct TerminalFrontEnd: Sendable {
       cacheLock = FileLock(path: store.fileURL.path + ".lock", waitingAtMost: Self.cacheTurnWait)
       let cache = PriceCache(store: store, clock: ContinuousClock())
       if let quote = cache.storedQuote(notOlderThan: maxAge, at: Date()) {
-        // The day kept beside it gives the 24-hour change, read from its file as it is.
-        let day = options.candleStore.flatMap { try? $0.load(.day) }
+        // The day kept beside it gives the 24-hour change, read from its file as it is, when
+        // the output shows it.
+        let day =
+          mode.showsTheDaysChange ? options.candleStore.flatMap { try? $0.load(.day) } : nil
         let state = presenter.present(.fresh(quote), dayHistory: day)
         return Self.outcome { () throws(TerminalOutputError) in try session.show(state) }
           ?? .lastTickSucceeded
@@ -99,9 +101,12 @@ public struct TerminalFrontEnd: Sendable {
 
   private func tick(session: TerminalSession, presenter: PricePresenter) async -> Outcome {
     let warn: @Sendable (String) -> Void = { session.diagnostic(WarningLine.format($0)) }
-    // One tick never waits for a trade: `--once` asks REST.
+    // One tick never waits for a trade: `--once` asks REST. Nor does it read, fetch or keep a
+    // price history its output does not show: a status bar's plain `--once` costs what
+    // `--no-history` costs.
     let runtime = NIOPriceRuntime(
-      options, streams: count != 1, warn: warn, log: { session.diagnostic($0) })
+      options, streams: count != 1, history: count != 1 || mode.showsTheDaysChange, warn: warn,
+      log: { session.diagnostic($0) })
     let deliveries = AlertDeliveries.terminal(
       command: options.onAlert, notify: options.notify, environment: environment, warn: warn)
     let ticks = runtime.tickLoop(

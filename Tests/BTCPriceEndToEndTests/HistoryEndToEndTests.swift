@@ -215,6 +215,33 @@ extension BinaryEndToEndTests {
       }
     }
 
+    /// A one-shot whose output shows no change reads no history and asks for no candles: a
+    /// status bar's plain `--once` pays only for the price. One that shows the change does both.
+    @Test func aPlainOneShot_asksForNoCandles_andOneThatShowsTheChangeDoes() async throws {
+      try await FakeExchangeServer.withRunning { server in
+        await server.stub(.binance, .binance(price: "68901.23"))
+        await server.stubCandles(.binance, .binanceDay(flatAt: "68000.00"))
+
+        for arguments in [["--once"], ["--once", "--format", "{price}"], ["--count", "1"]] {
+          let plain = try BinaryProcess(
+            [
+              "--primary-timeout", "3", "--sources", "binance", "--history", "--cache-path",
+              folder.appendingPathComponent("plain/last-price.json").path,
+            ]
+              + server.urlArguments + arguments,
+            environment: ["TZ": "UTC"])
+          #expect(await plain.waitForExit() == 0)
+          #expect(plain.stdoutText.first?.hasSuffix("68,901.23") == true, "\(plain.stdoutText)")
+        }
+        #expect(await server.candleRequests(to: .binance).isEmpty)
+
+        let shown = try run(server, "--once", "--format", "{price} {change_24h_pct}")
+        #expect(await shown.waitForExit() == 0)
+        #expect(shown.stdoutText == ["$68,901.23 +1.33%"])
+        #expect(await server.candleRequests(to: .binance).count == 1)
+      }
+    }
+
     /// The binary against the fake, Binance alone, with its history on (the tests' environment
     /// turns it off) and its cache in this suite's folder.
     private func run(_ server: FakeExchangeServer, _ arguments: String...) throws -> BinaryProcess {
