@@ -100,7 +100,7 @@ let package = Package(
     .target(
       name: "BTCPriceSettings",
       dependencies: [
-        "BTCPriceCore", "BTCPriceNetworking", "BTCPriceTerminal",
+        "BTCPriceCore", "BTCPriceNetworking", "BTCPriceFeature",
         .product(name: "SystemPackage", package: "swift-system"),
       ],
       swiftSettings: strict

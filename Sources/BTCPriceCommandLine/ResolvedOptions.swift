@@ -1,4 +1,5 @@
 import BTCPriceCore
+import BTCPriceFeature
 import BTCPriceNetworking
 import BTCPricePersistence
 import BTCPriceSettings

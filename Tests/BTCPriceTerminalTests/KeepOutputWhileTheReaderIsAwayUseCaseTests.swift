@@ -1,3 +1,4 @@
+import BTCPriceFeature
 import BTCPriceTestSupport
 import Testing
 

@@ -1,3 +1,4 @@
+import BTCPriceFeature
 import BTCPriceTerminal
 import BTCPriceTestSupport
 import Testing

@@ -1,7 +1,7 @@
 import BTCPriceCore
-import BTCPriceFeature
 
-/// `--format`: a line shaped by the user, parsed once and rendered every tick.
+/// `--format`: a line shaped by the user, parsed once here (so the settings can check it without
+/// the terminal) and rendered every tick by the terminal (`PriceTemplate+Render.swift`).
 ///
 /// ```
 /// {arrow} {price} {change_pct}{stale}   →   ▲ €68,901.23 +0.02%
@@ -36,14 +36,16 @@ public struct PriceTemplate: Equatable, Sendable {
     case alert
   }
 
-  enum Segment: Equatable, Sendable {
+  /// A piece of the template: text written as it is, or a placeholder filled in every tick.
+  public enum Segment: Equatable, Sendable {
     case literal(String)
     case placeholder(Placeholder)
   }
 
   /// The template as the user wrote it.
   public let text: String
-  let segments: [Segment]
+  /// The template, parsed: what a view renders in order.
+  public let segments: [Segment]
 
   /// Whether `{change_24h}` or `{change_24h_pct}` is in the template.
   public var showsTheDaysChange: Bool {
@@ -91,68 +93,6 @@ public struct PriceTemplate: Equatable, Sendable {
     }
     flush()
     self.segments = segments
-  }
-
-  /// The line for one tick.
-  ///
-  /// - Parameters:
-  ///   - state: what the presenter made of the tick.
-  ///   - change: the change since the previous tick, as the presenter words it; nil while fewer
-  ///     than two values are known.
-  ///   - colors: whether to colour (terminals only; see ``ColorPolicy``).
-  public func render(
-    _ state: PriceViewState, change: PriceTrendViewState.Change?, colors: Bool = false
-  ) -> String {
-    let direction = state.isStale ? nil : change?.direction
-    var line = ""
-    for segment in segments {
-      switch segment {
-      case .literal(let text):
-        line += text
-      case .placeholder(let placeholder):
-        line += value(of: placeholder, state, change, direction, colors)
-      }
-    }
-    return line
-  }
-
-  private func value(
-    of placeholder: Placeholder, _ state: PriceViewState, _ change: PriceTrendViewState.Change?,
-    _ direction: PriceChange.Direction?, _ colors: Bool
-  ) -> String {
-    let unknown = PricePresenter.placeholder
-    switch placeholder {
-    case .price:
-      return ANSIStyle.paint(state.priceText, for: direction, enabled: colors)
-    case .amount:
-      return state.record.price ?? unknown
-    case .currency:
-      return state.record.currency
-    case .time:
-      return state.timestampText
-    case .source:
-      return state.sourceName ?? unknown
-    case .arrow:
-      // A stale tick shows an old value: it did not move, whatever it is compared with.
-      let arrow = direction == nil ? nil : change?.arrow
-      return ANSIStyle.paint(
-        arrow ?? PricePresenter.steadyArrow, for: direction, enabled: colors)
-    case .change:
-      return ANSIStyle.paint(change?.amountText ?? "", for: direction, enabled: colors)
-    case .changePercent:
-      return ANSIStyle.paint(change?.percentText ?? "", for: direction, enabled: colors)
-    case .change24h:
-      let day = state.change24h
-      return ANSIStyle.paint(day?.amountText ?? "", for: day?.direction, enabled: colors)
-    case .change24hPercent:
-      let day = state.change24h
-      return ANSIStyle.paint(day?.percentText ?? "", for: day?.direction, enabled: colors)
-    case .stale:
-      return state.isStale
-        ? ANSIStyle.banner.apply(PricePresenter.staleMarker, enabled: colors) : ""
-    case .alert:
-      return state.alert.map { ANSIStyle.banner.apply($0.text, enabled: colors) } ?? ""
-    }
   }
 
   /// Why a template was refused. Its description lists the placeholders that exist.
