@@ -6,7 +6,8 @@ import BTCPriceCore
 public struct ChangeRecord: Equatable, Sendable {
   /// The price minus the price 24 hours before, exactly: `-123.45`.
   public let absolute: String
-  /// Of the price 24 hours before, rounded half up to two decimals: `-0.18`.
+  /// Of the price 24 hours before, rounded half up to two decimals and written with both:
+  /// `-0.18`, `1.10`, `0.00`.
   public let percent: String
   /// When the history knew the price it is measured from, ISO 8601 in UTC to the second.
   public let since: String
@@ -21,7 +22,7 @@ public struct ChangeRecord: Equatable, Sendable {
   public init(_ change: TwentyFourHourChange) {
     let worded = PriceChange(from: change.reference, to: change.current)
     self.init(
-      absolute: worded.amount.plainText, percent: worded.percent.plainText,
+      absolute: worded.amount.plainText, percent: worded.percent.fixedText(fractionDigits: 2),
       since: ISO8601Timestamp.format(change.referenceTime))
   }
 }

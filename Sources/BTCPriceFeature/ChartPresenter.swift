@@ -35,9 +35,11 @@ public struct ChartPresenter: Sendable {
   ///     5-minute candles know the price a day ago to within minutes, a week's hours do not);
   ///     by default `series` when `range` is the day.
   ///   - now: the wall clock, for the history's age.
+  ///   - notUpdated: the history could not be updated just now (the exchanges failed): its age
+  ///     is shown whatever it is, not only once it is older than twice the range's refresh.
   public func present(
     _ series: CandleSeries?, range: ChartRange, current: PriceQuote?,
-    dayHistory: CandleSeries? = nil, now: Date
+    dayHistory: CandleSeries? = nil, now: Date, notUpdated: Bool = false
   ) -> ChartViewState? {
     guard let series, series.currency == currency else { return nil }
     let last = series.candles[series.candles.count - 1]
@@ -69,7 +71,8 @@ public struct ChartPresenter: Sendable {
     let lowText = PriceFormatter.format(low, currency: currency)
     let highText = PriceFormatter.format(high, currency: currency)
     let stale =
-      now.timeIntervalSince(series.fetchedAt) > (range.refreshInterval * 2).timeInterval
+      notUpdated
+      || now.timeIntervalSince(series.fetchedAt) > (range.refreshInterval * 2).timeInterval
     return ChartViewState(
       range: range,
       title: "BTC/\(currency.code), last \(Self.spokenRange(range)) · "

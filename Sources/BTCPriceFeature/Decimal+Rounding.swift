@@ -24,6 +24,19 @@ extension Decimal {
   public var plainText: String {
     DecimalParts(self)?.plainText ?? description
   }
+
+  /// This value rounded half up to `fractionDigits` places, written with exactly that many
+  /// (`1.10`, `0.00`, `-0.18`): how every percent in a JSON object is written. A value that
+  /// rounds to zero has no sign.
+  public func fixedText(fractionDigits: Int) -> String {
+    let text = roundedHalfUp(scale: fractionDigits).plainText
+    guard fractionDigits > 0 else { return text }
+    guard let point = text.firstIndex(of: ".") else {
+      return text + "." + String(repeating: "0", count: fractionDigits)
+    }
+    let written = text.distance(from: text.index(after: point), to: text.endIndex)
+    return text + String(repeating: "0", count: max(0, fractionDigits - written))
+  }
 }
 
 /// A `Decimal` that fits in 64 bits, taken apart: the value is ±coefficient × 10^exponent.

@@ -49,9 +49,11 @@ public enum ChartPrinter {
     }
     if let newer { history.record(newer) }
     let series = history.series(range)
+    let notUpdated = if case .failed = refresh { true } else { false }
     guard
       let chart = presenter.present(
-        series, range: range, current: newer, dayHistory: history.series(.day), now: now())
+        series, range: range, current: newer, dayHistory: history.series(.day), now: now(),
+        notUpdated: notUpdated)
     else {
       if case .failed(let failure) = refresh {
         warn(presenter.presentUnavailable(range, failure: failure))

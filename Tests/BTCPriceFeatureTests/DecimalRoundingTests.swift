@@ -80,6 +80,21 @@ struct DecimalRoundingTests {
   /// A negative amount that rounds to zero keeps no sign: a `Decimal` made with a minus sign and
   /// a zero significand is NaN in the storage of Apple's Foundation before swift-foundation
   /// (swift-foundation makes it zero), so the parts must not carry one.
+  /// Every percent in a JSON object has two decimals, as USAGE.md promises and `{change_pct}`
+  /// prints: `1.10`, not `1.1`; `0.00`, not `0`.
+  @Test(arguments: [
+    ("1.1", "1.10"), ("0", "0.00"), ("-0.18", "-0.18"), ("1.333", "1.33"), ("1.335", "1.34"),
+    ("-0.004", "0.00"), ("-0.005", "-0.01"), ("12", "12.00"), ("0.5", "0.50"),
+    ("100.999", "101.00"),
+  ])
+  func fixedText_writesExactlyTwoDecimals(value: String, text: String) throws {
+    #expect(try #require(Decimal(string: value)).fixedText(fractionDigits: 2) == text)
+  }
+
+  @Test func fixedText_withNoDecimals_isTheRoundedWholeNumber() throws {
+    #expect(try #require(Decimal(string: "68901.5")).fixedText(fractionDigits: 0) == "68902")
+  }
+
   @Test func aNegativeAmountRoundedToZero_hasNoSign() throws {
     let parts = try #require(DecimalParts(Decimal(string: "-0.004")!))
 

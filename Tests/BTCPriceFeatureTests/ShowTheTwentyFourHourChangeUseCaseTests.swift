@@ -32,6 +32,15 @@ struct ShowTheTwentyFourHourChangeUseCaseTests {
         == ChangeRecord(absolute: "901.23", percent: "1.33", since: "2026-11-21T14:05:00Z"))
   }
 
+  /// `1.1 %` is written `1.10` and a change that rounds to nothing `0.00`, as every percent in
+  /// every JSON object: two decimals, always.
+  @Test(arguments: [("68748.00", "1.10"), ("68000.50", "0.00"), ("67999.00", "0.00")])
+  func present_writesThePercentWithTwoDecimals(price: String, percent: String) {
+    let state = presenter.present(.fresh(quote(price)), dayHistory: Self.day)
+
+    #expect(state.record.change24h?.percent == percent)
+  }
+
   @Test func present_aFall_isNegativeInEveryForm() {
     let state = presenter.present(.fresh(quote("67000")), dayHistory: Self.day)
 

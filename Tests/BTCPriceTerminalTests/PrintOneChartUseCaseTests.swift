@@ -70,6 +70,19 @@ struct PrintOneChartUseCaseTests {
     #expect(run.lines[0] == "BTC/USD, last 24 hours · Binance  as of Nov 22, 12:01")
   }
 
+  /// A kept day 19 minutes old is due a fetch (every 15 minutes) but not yet "old" (30): when
+  /// the fetch fails, the title still says how old what it draws is, as USAGE.md promises
+  /// whenever the history could not be updated.
+  @Test func aFailedFetch_ofAHistoryDueButNotOld_stillTitlesItsAge() async throws {
+    let kept = CandleSeries.day(endingAt: Self.now - 1_200) { "\(68_000 + $0)" }
+
+    let run = try await print(
+      store: InMemoryCandleStore(stored: [.day: kept]), load: { _ in throw Self.failure })
+
+    #expect(run.status == 1)
+    #expect(run.lines[0] == "BTC/USD, last 24 hours · Binance  as of Nov 22, 13:41")
+  }
+
   /// A terminal too narrow or too short for any chart says so and exits 1, rather than print
   /// nothing and exit 0.
   @Test func noRoomForAChart_saysTheSizeItNeedsAndExitsOne() async throws {
