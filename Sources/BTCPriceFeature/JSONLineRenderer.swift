@@ -15,6 +15,8 @@
 /// `change24h`, in exact decimals as the price is (the percent rounded half up to two decimals)
 /// and from when: `"change24h":{"absolute":"-123.45","percent":"-0.18",
 /// "since":"2026-11-21T14:03:05Z"}`; without such a history the key is left out, never zero.
+/// With a price known, a line carries `satsPerUnit`: how many satoshis one unit of the
+/// currency buys at that price, a whole number as a string (`"satsPerUnit":"1451"`).
 /// A tick on which two streams disagreed carries `crossCheck`: the price kept off the screen
 /// and the source whose price settled it,
 /// `"crossCheck":{"rejected":{"source":"binance","price":"6890.12"},"referee":"kraken"}`, or, on
@@ -46,6 +48,9 @@ public enum JSONLineRenderer {
           "{\"absolute\":\(string(change.absolute)),\"percent\":\(string(change.percent)),"
             + "\"since\":\(string(change.since))}"
         ))
+    }
+    if let sats = record.satsPerUnit {
+      fields.append(("satsPerUnit", string(sats)))
     }
     if let crossCheck = record.crossCheck {
       fields.append(("crossCheck", object(crossCheck)))

@@ -24,6 +24,53 @@ public enum PriceFormatter {
     return (negative ? "-" : "") + currency.symbol + digits
   }
 
+  /// The amount rounded half up to a whole unit, for bars where width is scarce: `$68,901`,
+  /// `¥10,512,345`.
+  public static func formatWhole(_ value: Decimal, currency: Currency) -> String {
+    let (negative, digits) = rounded(value, decimals: 0)
+    return (negative ? "-" : "") + currency.symbol + digits
+  }
+
+  /// The amount in three significant digits with K, M, B or T, rounded half up: `$68.9K`,
+  /// `€1.24M`, `¥10.3M`, `$1.00M` for 999,999.99 (a carry moves to the next letter). Below
+  /// 1,000 the same three digits without a letter (`$689`, `$12.3`); below 1 the usual form.
+  public static func formatShort(_ value: Decimal, currency: Currency) -> String {
+    let magnitude = value.magnitude
+    guard magnitude >= 1, let digits = wholeDigits(of: magnitude) else {
+      return format(value, currency: currency)
+    }
+    // The amount as m × 10^k, m three digits; 999.5 rounds to 1000, which is 100 × 10^1.
+    var shift = digits - 3
+    var mantissa = (magnitude * power(-shift)).roundedHalfUp(scale: 0)
+    if mantissa >= 1000 {
+      shift += 1
+      mantissa = (magnitude * power(-shift)).roundedHalfUp(scale: 0)
+    }
+    let letters = ["", "K", "M", "B", "T"]
+    let group = min((shift + 2) / 3, letters.count - 1)
+    let decimals = max(0, group * 3 - shift)
+    let shown = mantissa * power(shift - group * 3)
+    let sign = value < 0 ? "-" : ""
+    return sign + currency.symbol + number(shown, decimals: decimals) + letters[group]
+  }
+
+  /// How many digits the whole part of `value` (at least 1) has; nil past 38.
+  private static func wholeDigits(of value: Decimal) -> Int? {
+    var digits = 1
+    var bound = Decimal(10)
+    while value >= bound {
+      digits += 1
+      guard digits <= 38 else { return nil }
+      bound *= 10
+    }
+    return digits
+  }
+
+  /// 10^`exponent`, exactly.
+  private static func power(_ exponent: Int) -> Decimal {
+    Decimal(sign: .plus, exponent: exponent, significand: 1)
+  }
+
   /// A change of price with the sign of its direction: `+€12.34`, `-€12.34`, `€0.00` for no
   /// change. A rise too small to show is still a rise: `+€0.00`, as its ▲ says.
   public static func formatChange(_ amount: Decimal, currency: Currency) -> String {

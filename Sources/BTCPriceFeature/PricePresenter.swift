@@ -100,7 +100,8 @@ public struct PricePresenter: Sendable {
         source: quote?.source.id,
         stale: stale,
         error: stale ? failure ?? "update failed" : nil,
-        crossCheck: crossCheck),
+        crossCheck: crossCheck,
+        satsPerUnit: quote.flatMap { Satoshis.perUnit(at: $0.value) }.map { String($0) }),
       quote: quote,
       failureReason: failure)
   }

@@ -18,4 +18,7 @@ public struct PriceRecord: Equatable, Sendable {
   public var crossCheck: CrossCheckRecord? = nil
   /// The shown price against the price 24 hours before it; nil when the history cannot say.
   public var change24h: ChangeRecord? = nil
+  /// Satoshis one unit of the currency buys at the shown price (``Satoshis``), e.g. `1451`;
+  /// stale with the price, nil when no price is known.
+  public var satsPerUnit: String? = nil
 }

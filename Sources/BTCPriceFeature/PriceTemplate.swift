@@ -10,6 +10,9 @@ import BTCPriceCore
 /// | placeholder | fresh | stale (a value is known) | nothing known yet |
 /// |---|---|---|---|
 /// | `{price}` | `€68,901.23` | the last known price | `-` |
+/// | `{price_int}` | `€68,901`, rounded half up to a whole unit | the last known price | `-` |
+/// | `{price_short}` | `€68.9K`, `¥10.3M`: three significant digits | the last known price | `-` |
+/// | `{sats}` | `1451`: satoshis one unit of the currency buys | of the last known price | empty |
 /// | `{amount}` | `68901.23` (exact, as received) | the last known amount | `-` |
 /// | `{currency}` | `EUR` | `EUR` | `EUR` |
 /// | `{time}` | when it was received, `Nov 22, 14:03:05` | its own time | `-` |
@@ -23,9 +26,10 @@ import BTCPriceCore
 /// | `{alert}` | the alerts the tick fired (`above $100,000.00`), else empty | empty | empty |
 ///
 /// The change is empty until two ticks are known (the first tick of a run has nothing to compare
-/// with); the 24-hour change is empty while the price history cannot say (never a zero). `{{` and `}}` write a literal brace. With colours on, `{price}`, `{arrow}`, `{change}`
-/// and `{change_pct}` are green for a rise and red for a fall (the price is not coloured while
-/// stale, as in the plain lines), and `{stale}` is highlighted like the failure banner.
+/// with); the 24-hour change is empty while the price history cannot say (never a zero). `{{`
+/// and `}}` write a literal brace. With colours on, the three prices, `{arrow}`, `{change}` and
+/// `{change_pct}` are green for a rise and red for a fall (a price is not coloured while stale,
+/// as in the plain lines), and `{stale}` is highlighted like the failure banner.
 public struct PriceTemplate: Equatable, Sendable {
   public enum Placeholder: String, CaseIterable, Sendable {
     case price, amount, currency, time, source, arrow, change
@@ -34,6 +38,9 @@ public struct PriceTemplate: Equatable, Sendable {
     case change24hPercent = "change_24h_pct"
     case stale
     case alert
+    case priceInt = "price_int"
+    case priceShort = "price_short"
+    case sats
   }
 
   /// A piece of the template: text written as it is, or a placeholder filled in every tick.
@@ -107,7 +114,7 @@ public struct PriceTemplate: Equatable, Sendable {
     /// Where the offending brace is, counting characters from 1.
     public let column: Int
 
-    /// `{price}, {amount}, {currency}, {time}, {source}, {arrow}, {change}, {change_pct}, {change_24h}, {change_24h_pct}, {stale}, {alert}`
+    /// `{price}, {amount}, …, {alert}, {price_int}, {price_short}, {sats}`
     public static let knownPlaceholders = Placeholder.allCases.map { "{\($0.rawValue)}" }
       .joined(separator: ", ")
 

@@ -1,5 +1,11 @@
 import BTCPriceCore
 
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+
 /// Everything a UI shows about the price, already worded and formatted. Views only lay it out.
 public struct PriceViewState: Equatable, Sendable {
   /// `$68,901.23`, or `-` when no value is known.
@@ -41,4 +47,29 @@ public struct PriceViewState: Equatable, Sendable {
   /// The same in words VoiceOver says the same in every locale: `up 1,140 dollars since a day
   /// ago, 1.68 percent`; nil with ``change24h``.
   public var change24hAccessibilityLabel: String? = nil
+}
+
+extension PriceViewState {
+  /// The currency the shown price is in.
+  private var shownCurrency: Currency { Currency.named(record.currency) ?? .usd }
+
+  /// `$68,901`: the shown price rounded half up to a whole unit; `-` when none is known.
+  public var wholePriceText: String {
+    quote.map { PriceFormatter.formatWhole($0.value, currency: shownCurrency) }
+      ?? PricePresenter.placeholder
+  }
+
+  /// `$68.9K`: the shown price in three significant digits; `-` when none is known.
+  public var shortPriceText: String {
+    quote.map { PriceFormatter.formatShort($0.value, currency: shownCurrency) }
+      ?? PricePresenter.placeholder
+  }
+
+  /// `$1 = 1,451 sats`: what one unit of the currency buys at the shown price; nil when no
+  /// price is known.
+  public var satsText: String? {
+    record.satsPerUnit.flatMap(UInt64.init).map {
+      "\(shownCurrency.symbol)1 = \(PriceFormatter.number(Decimal($0), decimals: 0)) sats"
+    }
+  }
 }

@@ -33,6 +33,12 @@ extension PriceTemplate {
     switch placeholder {
     case .price:
       return ANSIStyle.paint(state.priceText, for: direction, enabled: colors)
+    case .priceInt:
+      return ANSIStyle.paint(state.wholePriceText, for: direction, enabled: colors)
+    case .priceShort:
+      return ANSIStyle.paint(state.shortPriceText, for: direction, enabled: colors)
+    case .sats:
+      return state.record.satsPerUnit ?? ""
     case .amount:
       return state.record.price ?? unknown
     case .currency:

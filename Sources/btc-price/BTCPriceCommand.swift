@@ -128,8 +128,9 @@ struct BTCPriceCommand: AsyncParsableCommand {
 
   @Option(
     help: ArgumentHelp(
-      "Shape each line: {price} {amount} {currency} {time} {source} {arrow} {change} "
-        + "{change_pct} {change_24h} {change_24h_pct} {stale} {alert}; {{ and }} for braces.",
+      "Shape each line: {price} {price_int} {price_short} {sats} {amount} {currency} {time} "
+        + "{source} {arrow} {change} {change_pct} {change_24h} {change_24h_pct} {stale} "
+        + "{alert}; {{ and }} for braces.",
       valueName: "template"))
   var format: String?
 

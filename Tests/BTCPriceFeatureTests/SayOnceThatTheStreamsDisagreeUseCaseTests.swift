@@ -96,7 +96,7 @@ struct SayOnceThatTheStreamsDisagreeUseCaseTests {
   @Test func json_aTickThatRejectedAPrice_carriesCrossCheck_afterTheUsualMembers() {
     #expect(
       JSONLineRenderer.render(presenter.present(settled))
-        == #"{"timestamp":"2026-11-22T14:03:05Z","price":"68880.55","currency":"USD","source":"coinbase","stale":false,"crossCheck":{"rejected":{"source":"binance","price":"6890.12"},"referee":"kraken"}}"#
+        == #"{"timestamp":"2026-11-22T14:03:05Z","price":"68880.55","currency":"USD","source":"coinbase","stale":false,"satsPerUnit":"1452","crossCheck":{"rejected":{"source":"binance","price":"6890.12"},"referee":"kraken"}}"#
     )
   }
 

@@ -80,7 +80,7 @@ struct ShowTheTwentyFourHourChangeUseCaseTests {
       JSONLineRenderer.render(with)
         == #"{"timestamp":"2026-11-22T14:03:05Z","price":"68901.23","currency":"USD","#
         + #""source":"binance","stale":false,"change24h":{"absolute":"901.23","percent":"1.33","#
-        + #""since":"2026-11-21T14:05:00Z"}}"#)
+        + #""since":"2026-11-21T14:05:00Z"},"satsPerUnit":"1451"}"#)
     #expect(!JSONLineRenderer.render(without).contains("change24h"))
   }
 

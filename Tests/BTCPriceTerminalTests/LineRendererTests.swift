@@ -47,7 +47,7 @@ struct LineRendererTests {
   @Test func json_rendersFreshQuoteWithKeysInFixedOrder() {
     #expect(
       JSONLineRenderer.render(presenter.present(.fresh(quote)))
-        == #"{"timestamp":"2026-11-22T14:03:05Z","price":"68901.23","currency":"USD","source":"binance","stale":false}"#
+        == #"{"timestamp":"2026-11-22T14:03:05Z","price":"68901.23","currency":"USD","source":"binance","stale":false,"satsPerUnit":"1451"}"#
     )
   }
 
@@ -57,7 +57,7 @@ struct LineRendererTests {
 
     #expect(
       line
-        == #"{"timestamp":"2026-11-22T14:03:05Z","price":"68901.23","currency":"USD","source":"binance","stale":true,"error":"binance: timed out after 800 ms; cryptocompare: HTTP 401: API key \"required\"\n"}"#
+        == #"{"timestamp":"2026-11-22T14:03:05Z","price":"68901.23","currency":"USD","source":"binance","stale":true,"error":"binance: timed out after 800 ms; cryptocompare: HTTP 401: API key \"required\"\n","satsPerUnit":"1451"}"#
     )
     let object = try #require(
       try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])

@@ -71,6 +71,34 @@ struct RenderFormatTemplateUseCaseTests {
         == "\u{1B}[31m-€1,098.77\u{1B}[0m")
   }
 
+  // MARK: Short prices and sats
+
+  @Test func render_shortPricesAndSats_forAFreshValue() throws {
+    let dollar = TickStates(currency: .usd, value: "68901.23")
+    let yen = TickStates(currency: .jpy, value: "10300000")
+
+    #expect(
+      try render("{price_int}|{price_short}|{sats}", dollar.fresh, nil) == "$68,901|$68.9K|1451")
+    #expect(
+      try render("{price_int}|{price_short}|{sats}", yen.fresh, nil) == "¥10,300,000|¥10.3M|10")
+  }
+
+  /// Stale, they are the last known price's, as `{price}` is; with nothing known a price is `-`
+  /// and the sats are left out, never a zero.
+  @Test func render_shortPricesAndSats_staleAndWithNothingKnown() throws {
+    let dollar = TickStates(currency: .usd, value: "68901.23")
+    let template = "{price_int}|{price_short}|{sats}|{stale}"
+
+    #expect(try render(template, dollar.stale, nil) == "$68,901|$68.9K|1451|stale")
+    #expect(try render(template, dollar.nothingKnown, nil) == "-|-||stale")
+  }
+
+  @Test func render_colorsTheShortPricesAsThePrice() throws {
+    #expect(
+      try PriceTemplate("{price_short}").render(euro.fresh, change: up, colors: true)
+        == "\u{1B}[32m€68.9K\u{1B}[0m")
+  }
+
   @Test func render_keepsTheExactAmountAndTheYensNoDecimals() throws {
     let yen = TickStates(currency: .jpy, value: "12081078.5")
     let change = TickStates.change("12080000", "12081078.5", currency: .jpy)
@@ -99,7 +127,7 @@ struct RenderFormatTemplateUseCaseTests {
     expectError(
       "{arrow} {prize}",
       #"unknown placeholder {prize} at column 9; known placeholders: {price}, {amount}, "#
-        + "{currency}, {time}, {source}, {arrow}, {change}, {change_pct}, {change_24h}, {change_24h_pct}, {stale}, {alert}; "
+        + "{currency}, {time}, {source}, {arrow}, {change}, {change_pct}, {change_24h}, {change_24h_pct}, {stale}, {alert}, {price_int}, {price_short}, {sats}; "
         + "write {{ and }} for literal braces")
   }
 
@@ -158,7 +186,7 @@ struct RenderFormatTemplateUseCaseTests {
 
   private var knownList: String {
     "{price}, {amount}, {currency}, {time}, {source}, {arrow}, {change}, {change_pct}, {change_24h}, {change_24h_pct}, {stale}, "
-      + "{alert}; write {{ and }} for literal braces"
+      + "{alert}, {price_int}, {price_short}, {sats}; write {{ and }} for literal braces"
   }
 
   private func render(

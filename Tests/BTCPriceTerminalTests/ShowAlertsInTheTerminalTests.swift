@@ -20,7 +20,7 @@ struct ShowAlertsInTheTerminalTests {
   @Test func theJSONLine_endsWithTheAlerts() {
     #expect(
       JSONLineRenderer.render(fired)
-        == #"{"timestamp":"2026-11-22T14:03:05Z","price":"100012","currency":"USD","source":"binance","stale":false,"alerts":[{"rule":"above:100000","direction":"up","text":"above $100,000.00","title":"BTC above $100,000.00","body":"$100,012.00 at Nov 22, 14:03:05 from Binance"}]}"#
+        == #"{"timestamp":"2026-11-22T14:03:05Z","price":"100012","currency":"USD","source":"binance","stale":false,"satsPerUnit":"1000","alerts":[{"rule":"above:100000","direction":"up","text":"above $100,000.00","title":"BTC above $100,000.00","body":"$100,012.00 at Nov 22, 14:03:05 from Binance"}]}"#
     )
     #expect(!JSONLineRenderer.render(quiet).contains("alerts"))
   }

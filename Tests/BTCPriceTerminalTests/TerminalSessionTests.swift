@@ -60,7 +60,7 @@ struct TerminalSessionTests {
 
     #expect(
       output.value == [
-        #"{"timestamp":"2026-11-22T14:03:05Z","price":"68901.23","currency":"USD","source":"binance","stale":false}"#
+        #"{"timestamp":"2026-11-22T14:03:05Z","price":"68901.23","currency":"USD","source":"binance","stale":false,"satsPerUnit":"1451"}"#
           + "\n"
       ])
   }
