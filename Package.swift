@@ -68,7 +68,8 @@ let package = Package(
     .target(name: "BTCPriceCore", swiftSettings: strict),
     .target(name: "BTCPriceNetworking", dependencies: ["BTCPriceCore"], swiftSettings: strict),
     // The command-line tool's HTTPClient on SwiftNIO's HTTP/1.1 codec, and the one-thread runtime
-    // its ticks run on. Not AsyncHTTPClient: docs/PERFORMANCE.md, "What limits each figure".
+    // its ticks run on. Not AsyncHTTPClient: docs/PERFORMANCE.md, "Why SwiftNIO's HTTP/1.1
+    // codec".
     .target(
       name: "BTCPriceNIO",
       dependencies: [

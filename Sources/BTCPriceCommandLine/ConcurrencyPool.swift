@@ -10,8 +10,9 @@ import NIOPosix
 /// On Linux, Swift's default pool is libdispatch's, and the first worker thread libdispatch
 /// starts arms its pool monitor: a timer that wakes a thread once a second for as long as the
 /// process lives (swift-corelibs-libdispatch, `src/event/workqueue.c`,
-/// `_dispatch_workq_init_once`). A streaming run otherwise wakes only for its tick and its line,
-/// so that timer was a quarter of its wake-ups (docs/PERFORMANCE.md). SwiftNIO's event loops
+/// `_dispatch_workq_init_once`). A streaming run otherwise wakes about once a second, for its
+/// tick, so that timer would double its wake-ups (docs/PERFORMANCE.md, "Threads and wake-ups").
+/// SwiftNIO's event loops
 /// wake only when there is work. (SwiftNIO's own way to take the pool over looks the runtime's
 /// hook up with `dlsym`, which finds nothing once the runtime is linked statically, as the tool
 /// ships; CBTCPriceRuntime names it at link time instead.)

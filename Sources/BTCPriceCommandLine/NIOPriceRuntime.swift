@@ -208,7 +208,7 @@ struct NIOPriceRuntime: Sendable {
   /// - Parameter closingTheLoop: false leaves the event loop's thread to the process's exit,
   ///   which follows at once: SwiftNIO reports a loop's end through a Dispatch queue, and that
   ///   first job starts libdispatch's pool (four threads and its monitor) for the process's
-  ///   last milliseconds; a one-shot's dearest way out (docs/PERFORMANCE.md).
+  ///   last milliseconds; a one-shot's dearest way out (docs/PERFORMANCE.md, "The one-shot").
   func shutdown(closingTheLoop: Bool = true) async {
     cache?.flush()
     await disk.finish()

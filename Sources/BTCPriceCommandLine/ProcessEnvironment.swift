@@ -17,9 +17,9 @@ public enum ProcessEnvironment {
   /// one, or with an empty name, is left out. A name set twice keeps its first value, the one
   /// `getenv(3)` and the tool's child processes see.
   ///
-  /// On Linux read from `environ` by bytes: `ProcessInfo`'s `environment` looked for each `=`
-  /// character by character through grapheme breaking (a long `LS_COLORS` included), 450,000
-  /// instructions of a one-shot's 14 million (docs/PERFORMANCE.md). Elsewhere, `ProcessInfo`'s.
+  /// On Linux read from `environ` by bytes: `ProcessInfo`'s `environment` looks for each `=`
+  /// character by character, through grapheme breaking (a long `LS_COLORS` included), at every
+  /// one-shot's start (docs/PERFORMANCE.md, "The one-shot"). Elsewhere, `ProcessInfo`'s.
   public static func current() -> [String: String] {
     #if os(Linux)
       var variables: [String: String] = [:]

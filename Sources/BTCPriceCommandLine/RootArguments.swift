@@ -5,7 +5,7 @@ import BTCPriceNetworking
 /// Two readers make one: ArgumentParser's (the executable's `BTCPriceCommand`), which knows every
 /// spelling, `--help`, the subcommands and every error message; and ``read(_:)``, which reads
 /// the plain command lines status bars and scripts run every few seconds without ArgumentParser's
-/// reflection (three quarters of a `--version`'s start-up, docs/PERFORMANCE.md). Whatever the
+/// reflection (most of a one-shot's start-up: docs/PERFORMANCE.md, "The one-shot"). Whatever the
 /// quick reader is not sure of, it leaves to ArgumentParser, and `QuickArgumentsAgreementTests`
 /// checks that every command line it reads, ArgumentParser reads the same.
 public struct RootArguments: Equatable, Sendable {
@@ -63,9 +63,8 @@ public struct RootArguments: Equatable, Sendable {
   /// empty or starting with `-`, an option given twice, a number that does not read, and
   /// options that cannot go together.
   ///
-  /// An array, not any collection of strings: the executable is another module, and a generic
-  /// reader ran unspecialized there, looking up its iterator's witnesses at run time (280,000
-  /// instructions of a one-shot's 14 million, docs/PERFORMANCE.md).
+  /// An array, not any collection of strings: the executable is another module, where a generic
+  /// reader would run unspecialized and look up its iterator's witnesses at run time.
   public static func read(_ argv: [String]) -> RootArguments? {
     var arguments = RootArguments()
     var seen: Set<String> = []

@@ -21,9 +21,8 @@ public struct CrossCheck: Equatable, Sendable {
 
   /// Whether `a` and `b` agree within the tolerance: their difference is at most the tolerance
   /// times the lower price. Multiplied rather than divided: exact for every price (a quotient
-  /// rounds to 38 digits), and `Decimal`'s division was a third of what choosing a tick's price
-  /// from the streams cost (docs/PERFORMANCE.md, "The one-shot's conformance scans", its
-  /// streaming second).
+  /// rounds to 38 digits), and cheaper on every streaming tick (docs/PERFORMANCE.md, "What we
+  /// own in a tick").
   public func agree(_ a: Decimal, _ b: Decimal) -> Bool {
     let (low, high) = a < b ? (a, b) : (b, a)
     guard low > 0 else { return false }

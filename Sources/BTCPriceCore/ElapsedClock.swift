@@ -52,10 +52,9 @@ package struct ElapsedClock: Clock {
         try await clock.sleep(until: origin.advanced(by: offset), tolerance: tolerance)
       },
       alarmAt: { offset, ring in
-        // Cast when an alarm is set, not when the clock is wrapped: the first cast of a type
-        // scans the binary's conformance records (253,000 instructions), and a one-shot, which
-        // wraps a clock for its source chain, never sets an alarm (docs/PERFORMANCE.md, "The
-        // one-shot's cache without Foundation's JSON"). Later casts are the runtime's cache.
+        // Cast when an alarm is set, not when the clock is wrapped: a type's first cast scans the
+        // binary's conformance records, and a one-shot never sets an alarm (docs/PERFORMANCE.md,
+        // "The one-shot's conformance scans"). Later casts are the runtime's cache.
         if let timers = clock as? any AlarmClock {
           return timers.setAlarm(in: offset - origin.duration(to: clock.now), ring: ring)
         }

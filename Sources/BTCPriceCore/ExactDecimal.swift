@@ -13,8 +13,8 @@
 /// digits (what a `Decimal` holds exactly), so that nothing odd can become a price.
 ///
 /// The value is built from the digits, without a locale: `Decimal(string:locale:)` looks up the
-/// locale's decimal separator through ICU on every call, which made it the costliest step of
-/// decoding a payload (see docs/PERFORMANCE.md).
+/// locale's decimal separator through ICU on every call, which would make it the costliest step
+/// of decoding a payload (docs/PERFORMANCE.md, "What we own in a tick").
 public enum ExactDecimal {
   public enum Grammar: Sendable {
     /// A JSON number: `-12.50e3`.
@@ -28,7 +28,7 @@ public enum ExactDecimal {
     guard utf8.count <= 40 else { return nil }
     let exponentAllowed = grammar == .json
     // A price is read for every stream message: the digits go through a buffer on the stack,
-    // never an array (docs/PERFORMANCE.md, "What a message costs").
+    // never an array (docs/PERFORMANCE.md, "What we own in a tick").
     if let value = utf8.withContiguousStorageIfAvailable({
       parse($0, exponentAllowed: exponentAllowed)
     }) {

@@ -1,9 +1,9 @@
 /// A JSON object whose members are built only when asked for.
 ///
 /// A stream message is read a few times a second for two or three of its members (a Binance
-/// trade has eleven, a Coinbase ticker sixteen), and building each of them as a ``JSONValue``
-/// was a sixth of a streaming second's work (docs/PERFORMANCE.md, "A message read for the
-/// members it needs"). The view checks the whole document exactly as strictly as
+/// trade has eleven, a Coinbase ticker sixteen), so building each of them as a ``JSONValue``
+/// would be most of a message's cost (docs/PERFORMANCE.md, "What we own in a tick"). The view
+/// checks the whole document exactly as strictly as
 /// ``JSONValue/parse(_:maxDepth:)`` does (the same documents refused), keeps where each member
 /// of the object is, and builds a member's value when its key is asked for.
 public struct JSONObjectView: Sendable {

@@ -15,12 +15,12 @@ import Dispatch
 /// for each job under its lock and runs it outside the lock.
 ///
 /// The thread is a POSIX thread of the worker's own, started with the first job, that sleeps on
-/// a condition variable while nothing waits: handing over a line wakes that thread alone. On a
-/// `DispatchQueue` each job woke one of libdispatch's pool threads, and kept libdispatch's
-/// work-queue monitor busy beside it (about 2 wake-ups a second more at one line a second,
-/// docs/PERFORMANCE.md, issue 32). The thread takes no signal (all are blocked in it, as in
-/// libdispatch's threads), so a signal the tool handles is never delivered to a writer stuck in
-/// a `write(2)`; it ends once the worker is released and has done what it was handed.
+/// a condition variable while nothing waits: handing over a line wakes that thread alone, where
+/// a `DispatchQueue` would wake one of libdispatch's pool threads and its work-queue monitor
+/// (docs/PERFORMANCE.md, "Threads and wake-ups"). The thread takes no signal (all are blocked
+/// in it, as in libdispatch's threads), so a signal the tool handles is never delivered to a
+/// writer stuck in a `write(2)`; it ends once the worker is released and has done what it was
+/// handed.
 package final class SerialWorker<Pending: Sendable, Job: Sendable>: Sendable {
   private struct State {
     var pending: Pending
@@ -169,7 +169,7 @@ package final class SerialWorker<Pending: Sendable, Job: Sendable>: Sendable {
   /// `writer-` and the label without its `btc-price.`, cut to the 15 bytes a Linux thread name
   /// holds (labels are ASCII). Worked out on bytes: `String`'s own `hasPrefix` and `count`
   /// compare and count characters, which brings in Unicode tables the tool otherwise leaves on
-  /// disk (resident pages: docs/PERFORMANCE.md, issue 32).
+  /// disk (docs/PERFORMANCE.md, "Peak RSS").
   package static func threadName(_ label: String) -> String {
     let prefix = Array("btc-price.".utf8)
     var short = Array(label.utf8)

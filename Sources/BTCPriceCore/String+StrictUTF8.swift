@@ -8,9 +8,8 @@ extension String {
   @inlinable
   package init?(strictUTF8 bytes: some Collection<UInt8>) {
     // ASCII is valid UTF-8 as it stands. The standard library's check is not specialized for
-    // the caller's bytes: it asked for two generic types' metadata each time, a thousand
-    // instructions for every member of every stream message (docs/PERFORMANCE.md, "What a
-    // message costs").
+    // the caller's bytes and looks up generic metadata on every call, and this runs for every
+    // member of every stream message (docs/PERFORMANCE.md, "What we own in a tick").
     if case .some(.some(let text)) = bytes.withContiguousStorageIfAvailable(Self.asciiText) {
       self = text
       return

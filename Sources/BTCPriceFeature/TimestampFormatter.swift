@@ -20,8 +20,8 @@ import BTCPriceCore
 ///
 /// The fields are computed here from the zone's offset at that instant, not by a locale-aware date
 /// formatter: the output is fixed by design, and the command-line tool formats a timestamp every
-/// second, where Foundation's formatter cost more CPU than the rest of the presenter and paged in
-/// ICU's locale data (see docs/PERFORMANCE.md).
+/// second, where Foundation's formatter would cost more than the rest of the presenter and needs
+/// ICU's locale data (docs/PERFORMANCE.md, "FoundationEssentials, not Foundation").
 public struct TimestampFormatter: Sendable {
   public enum Precision: Sendable {
     /// `MMM d, HH:mm`, for the apps.

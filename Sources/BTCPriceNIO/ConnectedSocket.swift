@@ -8,10 +8,10 @@ import NIOCore
 /// (Linux): whether it holds unread bytes (`SO_MEMINFO`) and how long ago its data last came
 /// (`TCP_INFO`).
 ///
-/// SwiftNIO keeps a channel's descriptor to itself, and its option path cost a drain more than
-/// the questions did: `syncOptions.getOption` casts the option to its type dynamically
+/// SwiftNIO keeps a channel's descriptor to itself, and its option path costs a drain more than
+/// the questions do: `syncOptions.getOption` casts the option to its type dynamically
 /// (`swift_dynamicCast`, four times a call) and `getTCPInfo` answers with a future. Asked of the
-/// descriptor, each is one `getsockopt` (docs/PERFORMANCE.md, "A tick without futures"). The
+/// descriptor, each is one `getsockopt` (docs/PERFORMANCE.md, "Streams"). The
 /// descriptor is found once a connection, as the socket whose own and peer addresses are the
 /// channel's: a TCP connection's two addresses name it alone. It may be used only while the
 /// channel is open and only on its event loop, where SwiftNIO closes it.

@@ -5,12 +5,11 @@ import NIOCore
 /// Runs a task's jobs on one SwiftNIO event loop: `Task(executorPreference:)` with this executor
 /// keeps a tick on the thread that also does its socket I/O.
 ///
-/// By default a tick hopped between threads many times: the timer fired on Dispatch's manager
-/// thread, the tick ran on Swift's cooperative pool, the request went to the event-loop thread
-/// and its answer came back to the pool. Each hop wakes a sleeping thread, often on the other
-/// core, and on these machines the wake-ups cost more CPU than the work itself
-/// (docs/PERFORMANCE.md, the row "+ ticks on one event-loop thread" and "What limits each
-/// figure"). With this executor and ``EventLoopClock`` one thread wakes twice per tick: for its
+/// Without it a tick hops between threads: the timer on Dispatch's manager thread, the tick on
+/// Swift's cooperative pool, the request on the event-loop thread. Each hop wakes a sleeping
+/// thread, often on the other core, and on these machines the wake-ups cost more CPU than the
+/// work itself (docs/PERFORMANCE.md, "One event-loop thread for the ticks"). With this executor
+/// and ``EventLoopClock`` one thread wakes twice per tick: for its
 /// timer and for its answer. What the tick does in between runs on the loop too, so it must
 /// never block: the line and the cache's write are handed to threads of their own, which a
 /// paused pager or a slow disk may hold up (docs/ARCHITECTURE.md, "What runs where").
@@ -96,7 +95,7 @@ public struct EventLoopClock: Clock {
 
   /// One timer of the loop: a scheduled callback, which makes no promise and no future (each
   /// future looks up its generic metadata several times in SwiftNIO's unspecialized code:
-  /// docs/PERFORMANCE.md, "A tick without futures"). It rings once: `true` when it fires,
+  /// docs/PERFORMANCE.md, "Streams"). It rings once: `true` when it fires,
   /// `false` when called off (which removes it from the loop) or when the loop shuts down with
   /// it pending, or at once if it could not be set.
   fileprivate final class Timer: NIOScheduledCallbackHandler, Alarm, Sendable {

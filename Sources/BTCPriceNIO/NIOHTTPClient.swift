@@ -18,10 +18,9 @@ typealias TransportError = BTCPriceNetworking.BTCHTTPClientError
 /// connection, connections kept per origin and reused, TLS through NIOSSL, up to 3 redirects.
 ///
 /// Why not AsyncHTTPClient: its machinery per request (connection pool and request state
-/// machines, a request bag, a delegate, redirect and tracing state, HTTP/2 negotiation) cost
-/// about half of everything a tick did, its first connection a third of the start-up, and its
-/// dependencies' protocol conformances slowed every dynamic cast at start-up
-/// (docs/PERFORMANCE.md, "What limits each figure", has the figures).
+/// machines, a request bag, a delegate, redirect, tracing and HTTP/2 state) and its dependencies'
+/// conformance records cost more than the rest of a tick and of a start-up (docs/PERFORMANCE.md,
+/// "Why SwiftNIO's HTTP/1.1 codec").
 /// This client does what the ``BTCHTTPClient`` contract asks and no more; the adapter contract and
 /// fault specs are its tests.
 public final class NIOHTTPClient: BTCPriceNetworking.BTCHTTPClient {
@@ -280,9 +279,9 @@ public final class NIOHTTPClient: BTCPriceNetworking.BTCHTTPClient {
       try pipeline.addHandler(TLSFailureExplainer(observer: observer, host: host))
     }
     // The two handlers addHTTPClientHandlers adds without a header validator (request heads are
-    // checked once, when made: ``prepare``), added one by one: it gathered them in an array of
-    // `RemovableChannelHandler`, and the array's cast to `ChannelHandler` checked each element's
-    // conformance at run time, 530,000 instructions of a one-shot (docs/PERFORMANCE.md).
+    // checked once, when made: ``prepare``), added one by one: it gathers them in an array of
+    // `RemovableChannelHandler`, whose cast to `ChannelHandler` checks each element's conformance
+    // at run time (docs/PERFORMANCE.md, "The one-shot's conformance scans").
     try pipeline.addHandler(HTTPRequestEncoder())
     try pipeline.addHandler(
       ByteToMessageHandler(HTTPResponseDecoder(leftOverBytesStrategy: .dropBytes)))

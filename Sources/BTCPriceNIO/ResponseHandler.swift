@@ -102,7 +102,7 @@ final class ResponseHandler: ChannelInboundHandler, RemovableChannelHandler {
 
   /// The body's bytes, copied at once: `Data(buffer.readableBytesView)` asks at run time whether
   /// the view is `ContiguousBytes`, and that first question scans every conformance record of the
-  /// binary (250,000 instructions of a one-shot, docs/PERFORMANCE.md).
+  /// binary (docs/PERFORMANCE.md, "The one-shot's conformance scans").
   private static func data(of buffer: ByteBuffer) -> Data {
     buffer.withUnsafeReadableBytes { bytes in
       guard let start = bytes.baseAddress, !bytes.isEmpty else { return Data() }

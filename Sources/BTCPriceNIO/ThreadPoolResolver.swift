@@ -9,14 +9,15 @@ import NIOPosix
   ///
   /// SwiftNIO's own resolver runs `getaddrinfo` on a Dispatch queue, and the first job on
   /// libdispatch's pool arms libdispatch's pool monitor, a timer that then wakes the process
-  /// once a second for the rest of its life (docs/PERFORMANCE.md; BTCPriceCommandLine's
-  /// `ConcurrencyPool` keeps Swift's tasks off that pool for the same reason). The thread pool
-  /// is threads of SwiftNIO's own. As SwiftNIO's does, one lookup (any family) answers both of
-  /// Happy Eyeballs' questions: the IPv6 addresses and the IPv4 ones. One resolver per connection.
+  /// once a second for the rest of its life (docs/PERFORMANCE.md, "Threads and wake-ups";
+  /// BTCPriceCommandLine's `ConcurrencyPool` keeps Swift's tasks off that pool for the same
+  /// reason). The thread pool is threads of SwiftNIO's own. As SwiftNIO's does, one lookup (any
+  /// family) answers both of Happy Eyeballs' questions: the IPv6 addresses and the IPv4 ones.
+  /// One resolver per connection.
   ///
   /// An address written as numbers (`127.0.0.1`, `::1`) is no name: it is answered at once, on
-  /// the loop, and the thread pool is not started for it (its threads are a one-shot's dearest
-  /// start-up work after ArgumentParser's parse; docs/PERFORMANCE.md).
+  /// the loop, and the thread pool is not started for it (its threads would be a large part of
+  /// a one-shot's start-up: docs/PERFORMANCE.md, "The one-shot").
   final class ThreadPoolResolver: Resolver, Sendable {
     /// A name the system could not look up: `getaddrinfo`'s code and words.
     struct LookupFailure: Error, Equatable {

@@ -8,11 +8,9 @@ import NIOWebSocket
 /// loop, answers pings, and ends the connection with its typed ``PriceStreamError``, which
 /// `ended` carries.
 ///
-/// Why a handler and not `NIOAsyncChannel`'s `for await`: a frame read through the async
-/// sequence woke a task on Swift's global pool, another thread, for every message, and went
-/// through the sequence's generic state machine. At 20 trades a second on two streams that cost
-/// about 10 ms of CPU a second, 30 times the target (docs/PERFORMANCE.md, "Streams"). Here a
-/// frame is read, parsed and put on the board by the thread that read it from the socket, and
+/// Why a handler and not `NIOAsyncChannel`'s `for await`: the async sequence wakes a task on
+/// Swift's global pool, another thread, for every message (docs/PERFORMANCE.md, "Streams"). Here
+/// a frame is read, parsed and put on the board by the thread that read it from the socket, and
 /// only the connection's end wakes the waiting task.
 ///
 /// Read on the tick (`readOnTick`): once the subscriptions are sent the channel stops reading on
@@ -105,15 +103,15 @@ final class WebSocketFrameReader: ChannelInboundHandler, RemovableChannelHandler
   /// after `bound` at the latest. `done` is called once, on the loop. Called on the loop.
   ///
   /// Why not simply wait `bound` when nothing comes: SwiftNIO keeps a cancelled timer's clock
-  /// armed, so a 2 ms bound woke the process 2 ms after every tick, read or not, one of the few
-  /// wake-ups a second left (docs/PERFORMANCE.md, "Streams"). Asking the kernel first ends an
+  /// armed, so the bound would wake the process after every tick, read or not
+  /// (docs/PERFORMANCE.md, "Streams"). Asking the kernel first ends an
   /// empty drain with no timer; a drain that has bytes to read looks first after
   /// ``checkStep``, a timer short enough to have run out before the tick is over, so the loop
   /// does not sleep on it.
   ///
   /// Why a callback and a scheduled callback, not futures: each `EventLoopFuture` looks up its
-  /// generic metadata several times in SwiftNIO's unspecialized code, and a tick's drain made
-  /// about ten of them (docs/PERFORMANCE.md, "A tick without futures").
+  /// generic metadata several times in SwiftNIO's unspecialized code, and a drain runs every
+  /// tick (docs/PERFORMANCE.md, "Streams").
   func drain(within bound: TimeAmount, then done: @escaping () -> Void) {
     guard let context, !finished else { return done() }
     let buffered = kernelHoldsBytes(for: context.channel)
@@ -124,7 +122,7 @@ final class WebSocketFrameReader: ChannelInboundHandler, RemovableChannelHandler
     if buffered == false { return done() }
     let drain = Drain(done)
     draining.append(drain)
-    // Without an answer from the kernel, wait the whole bound, as before.
+    // Without an answer from the kernel, wait the whole bound.
     let step = buffered == nil ? bound : min(Self.checkStep, bound)
     check(drain, every: step, until: .now() + bound)
   }

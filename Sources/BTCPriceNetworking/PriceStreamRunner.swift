@@ -58,7 +58,7 @@ public struct PriceStreamRunner: Sendable {
     self.policy = policy
     self.onRefusal = onRefusal
     self.endpoint = endpoint
-    // Kept: asked at every message, and `Duration * Int` runs unspecialized (500 instructions).
+    // Kept: asked at every message, where `Duration * Int` would run unspecialized.
     self.silenceLimit = max(endpoint.silenceBound * 2, .seconds(5))
     self.connector = connector
     self.board = board
@@ -272,8 +272,8 @@ private final class Connection: Sendable {
   /// message read in the last half of that wait moves the timer at once
   /// (``deliver(at:now:silenceLimit:)``): the tick that read it is awake anyway, so at ticks
   /// up to 2.5 s apart (half the shortest limit) a connection that talks never wakes the event
-  /// loop for its watchdog, where it woke it once a limit before (docs/PERFORMANCE.md, issue
-  /// 32). A message earlier in the wait leaves the timer alone: no work a message. The
+  /// loop for its watchdog (docs/PERFORMANCE.md, "Streams"). A message earlier in the wait
+  /// leaves the timer alone: no work a message. The
   /// keep-alive is sent on the watchdog's own wake-up. The deadline is absolute, so a late
   /// wake-up never drifts it.
   private func watch(_ runner: PriceStreamRunner) async {
@@ -325,7 +325,7 @@ private final class Connection: Sendable {
   /// Sleeps until `silentAt`, or until a message moves it (``deliver(at:now:silenceLimit:)``);
   /// throws when the watchdog is cancelled. The wait is an alarm, which the message calls off:
   /// on the tool's event loop a timer of the loop, with no task and no second wait beside it
-  /// (a task group of two cost 30,000 instructions a nap: docs/PERFORMANCE.md, issue 32).
+  /// (docs/PERFORMANCE.md, "Streams").
   private func nap(until silentAt: ElapsedClock.Instant, _ runner: PriceStreamRunner) async throws {
     state.withValue { $0.nap = .awake }
     await withTaskCancellationHandler {
@@ -383,9 +383,9 @@ private final class Connection: Sendable {
   /// The first of: the connection ended, the watchdog found it silent, or it must be handed over.
   ///
   /// The watchdog is a child task of this wait, so it runs where the runner runs (the tool's
-  /// event loop): its timer wakes that thread alone. As a task of its own it ran on Swift's
-  /// global pool, and every look at the clock woke the loop, a pool thread, and the loop again
-  /// to set its next timer (docs/PERFORMANCE.md, "Streams").
+  /// event loop): its timer wakes that thread alone. As a task of its own it would run on
+  /// Swift's global pool, and every look at the clock would wake the loop, a pool thread, and
+  /// the loop again (docs/PERFORMANCE.md, "Streams").
   func outcome(_ runner: PriceStreamRunner) async -> Outcome {
     await withTaskGroup(of: Void.self) { group in
       group.addTask { await self.watch(runner) }

@@ -31,9 +31,8 @@ struct AtomicFile {
   let url: URL
   /// A file larger than this is not ours.
   let maxSize: Int
-  /// The file's path, its folder's and its name, worked out once: asked of the URL at each
-  /// write they took 55,000 instructions of a cache write every 10 s (docs/PERFORMANCE.md, "A
-  /// watchdog on an alarm").
+  /// The file's path, its folder's and its name, worked out once rather than asked of the URL
+  /// at every write (docs/PERFORMANCE.md, "What we own in a tick").
   private let path: String
   private let folder: String
   private let name: String
@@ -54,8 +53,7 @@ struct AtomicFile {
   /// Read with `open` and `read` rather than `Data(contentsOf:)`, and never more than one byte
   /// past `maxSize`: something endless at the path (`/dev/zero`) is refused, not read whole. A
   /// file that is not there (the limits file of every run that was never refused) costs no
-  /// error with a dictionary of details (docs/PERFORMANCE.md, "The one-shot's conformance
-  /// scans").
+  /// Foundation error with a dictionary of details.
   func contents() throws(Failure) -> Data? {
     let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
     guard descriptor >= 0 else {
@@ -103,9 +101,9 @@ struct AtomicFile {
         throw Failure(kind: .unwritable, reason: "not a regular file")
       }
     }
-    // The folder is made only when it is not there (FileManager's check costs 7,000
-    // instructions a write). Anything else in its way (a file where the folder should be) is
-    // the temporary file's `open` to refuse, with the reason: "Not a directory".
+    // The folder is made only when it is not there (`stat` is cheaper than FileManager's
+    // check). Anything else in its way (a file where the folder should be) is the temporary
+    // file's `open` to refuse, with the reason: "Not a directory".
     if stat(folder, &status) != 0, errno == ENOENT {
       do {
         try FileManager.default.createDirectory(
@@ -126,7 +124,7 @@ struct AtomicFile {
   /// ignored, the file works without this.
   ///
   /// Listed with `readdir` and dated with `lstat`, as `FileManager` would, without its
-  /// dictionaries of attributes (350,000 instructions of a one-shot, docs/PERFORMANCE.md).
+  /// dictionaries of attributes: every one-shot runs this (docs/PERFORMANCE.md, "The one-shot").
   func removeAbandonedTemporaryFiles(olderThan age: TimeInterval, now: Date) {
     let prefix = ".\(name)."
     for name in Self.names(in: folder) where name.hasPrefix(prefix) && name.hasSuffix(".tmp") {

@@ -129,12 +129,10 @@ private struct CachedQuote {
     source = quote.source.id
   }
 
-  /// The members in `JSONEncoder`'s sorted order, written by hand: written every 10 s while the
-  /// tool streams, and `JSONEncoder` took 125,000 instructions a write for five strings and an
-  /// integer (docs/PERFORMANCE.md, "A watchdog on an alarm"). Appended one by one and copied
-  /// out as bytes: at their first call `joined(separator:)` looked a witness up at run time and
-  /// `Data(text.utf8)` cast its argument to `ContiguousBytes`, 530,000 instructions of a
-  /// one-shot (docs/PERFORMANCE.md, "The one-shot's cache without Foundation's JSON").
+  /// The members in `JSONEncoder`'s sorted order, appended by hand and copied out as bytes: the
+  /// file is written every 10 s while the tool streams and by every one-shot, where
+  /// `JSONEncoder`, `joined(separator:)` and `Data(text.utf8)` would pay run-time lookups and
+  /// conformance scans (docs/PERFORMANCE.md, "What we own in a tick").
   func encode() -> Data {
     var text = "{\"currency\":"
     text += currency.jsonLiteral
@@ -152,11 +150,10 @@ private struct CachedQuote {
     }
   }
 
-  /// Read with Core's strict JSON reader, not `JSONDecoder`, whose first use in a run cost a
-  /// one-shot 560,000 instructions for five members (docs/PERFORMANCE.md, "The one-shot's
-  /// cache without Foundation's JSON"). What is wrong is said in the words the other state
-  /// files' warnings use (``DecodingProblem``): `missing "version"`, `"price" is null`,
-  /// `"price" has the wrong type`, `not JSON`.
+  /// Read with Core's strict JSON reader, not `JSONDecoder`, whose first use in a run is a large
+  /// share of a one-shot (docs/PERFORMANCE.md, "The one-shot"). What is wrong is said in the
+  /// words the other state files' warnings use (``DecodingProblem``): `missing "version"`,
+  /// `"price" is null`, `"price" has the wrong type`, `not JSON`.
   static func decode(_ data: Data) throws(Invalid) -> CachedQuote {
     guard let text = String(strictUTF8: data) else { throw Invalid(description: "not JSON") }
     let json: JSONObjectView

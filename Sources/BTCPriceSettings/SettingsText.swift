@@ -7,9 +7,9 @@
 /// - comments from a `#` at the start of a line or after a space; `---` and `...` around it.
 ///
 /// Anything else YAML allows (nested mappings, anchors, tags, block scalars, multi-line quotes)
-/// is refused with its line, rather than read as something the user did not mean. A library
-/// (Yams) read this before; it linked all of Foundation and ICU's data into the command-line tool
-/// (docs/PERFORMANCE.md, "Size"), which status bars start every few seconds.
+/// is refused with its line, rather than read as something the user did not mean. A YAML library
+/// would link all of Foundation and ICU's data into the command-line tool (docs/PERFORMANCE.md,
+/// "Size"), which status bars start every few seconds.
 struct SettingsText {
   enum Value: Equatable {
     case scalar(String)

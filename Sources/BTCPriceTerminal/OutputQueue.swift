@@ -86,8 +86,8 @@ public struct OutputQueue: Sendable {
   /// The next chunk to write, removed from the queue; nil when nothing waits. A line after a gap
   /// comes after the gap's notice, which is handed out first.
   public mutating func next() -> Chunk? {
-    // Four heads compared in place: a line is written every second, and arrays of them cost
-    // 5,000 instructions a call (docs/PERFORMANCE.md, "A watchdog on an alarm").
+    // Four heads compared in place, without building arrays: this runs twice for every line
+    // (docs/PERFORMANCE.md, "What we own in a tick").
     var head: (stream: Stream, isLine: Bool, entry: Entry)?
     func consider(_ stream: Stream, isLine: Bool, _ entry: Entry?) {
       guard let entry, head.map({ entry.order < $0.entry.order }) ?? true else { return }

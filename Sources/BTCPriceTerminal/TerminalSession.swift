@@ -168,8 +168,9 @@ public final class TerminalSession: Sendable {
       case .json:
         try write(JSONLineRenderer.render(viewState, reason: reason) + "\n")
       case .plain(let colors):
-        // Without colours the line shows no movement, and working it out (a division and the
-        // words for it) was most of a tick's own work (docs/PERFORMANCE.md, "Streams").
+        // Without colours the line shows no movement, so none is worked out: the division and
+        // its words would be most of a tick's own work (docs/PERFORMANCE.md, "What we own in a
+        // tick").
         try write(
           PlainLineRenderer.render(
             viewState, change: colors ? movement(state) : nil, colors: colors) + "\n")

@@ -11,15 +11,15 @@ import CBTCPriceRuntime
 
 /// Writes stdout and stderr on a thread of its own, so that nothing that hands it a line ever
 /// waits for a reader. The event loop that reads the price streams and answers their pings
-/// queues its lines here and goes on: a paused pager, Ctrl-S or a full pipe used to stop the
-/// pongs, and an exchange then closed the connection (ENGINEERING rule 11).
+/// queues its lines here and goes on: a paused pager, Ctrl-S or a full pipe would stop the
+/// pongs, and an exchange would then close the connection (ENGINEERING rule 11).
 ///
 /// Where the file can be written without waiting (a pipe, on Linux), a chunk handed over while
 /// nothing waits is written at once by the caller, with a write that never blocks
-/// (``Attempt``); only what that write could not take goes to the thread. A tool whose lines
-/// go to a pipe then wakes no thread for them: one wake-up a second less while it streams
-/// (docs/PERFORMANCE.md, issue 32). A terminal or a file on disk refuses that kind of write
-/// once, and from then on every chunk goes to the thread, as before.
+/// (``Attempt``); only what that write could not take goes to the thread, so a tool whose
+/// lines go to a pipe wakes no thread for them (docs/PERFORMANCE.md, "Threads and wake-ups").
+/// A terminal or a file on disk refuses that kind of write once, and from then on every chunk
+/// goes to the thread.
 ///
 /// What waits, and what is left out when too much does, is ``OutputQueue``'s. A failed write of
 /// stdout (its reader gone, a full disk) ends the writing: what waits is dropped, every later

@@ -60,7 +60,7 @@ public enum HTTPClientContractSpecs {
   /// - Parameter bound: how long the failure may take. Give the client a connect timeout (and
   ///   backstop) well above it, so that a client that waits for either fails here; keep it
   ///   generous, because in a full parallel test run on two cores the scheduler alone has held
-  ///   this request 3.5 s with nothing wrong in the client (CI, 29 Nov 2026).
+  ///   this request 3.5 s with nothing wrong in the client.
   public static func mapsRefusedConnection(
     _ client: some BTCHTTPClient, within bound: Duration,
     sourceLocation: SourceLocation = #_sourceLocation

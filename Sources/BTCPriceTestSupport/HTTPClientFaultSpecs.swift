@@ -90,7 +90,7 @@ public enum HTTPClientFaultSpecs {
 
     #expect(throws: CancellationError.self, sourceLocation: sourceLocation) { try result.get() }
     // The body's 33 bytes take over 6 s to trickle in; the bound leaves room for the scheduler,
-    // which has held a request 3.5 s in a full run on two cores (CI, 29 Nov 2026).
+    // which has held a request 3.5 s in a full run on two cores.
     #expect(ContinuousClock.now - cancelled < .seconds(4), sourceLocation: sourceLocation)
   }
 }

@@ -35,9 +35,8 @@ public final class SteppedTestClock: Clock, Sendable {
     started.withValue { $0 += 1 }
     let wake = suspension.value.flatMap { $0.contains(deadline) ? $0.upperBound : nil } ?? deadline
     // `TestClock` keeps a sleep until the current instant as a suspension that only a later
-    // advance resumes. A sleep that starts after an advance to its own deadline then hangs: the
-    // webhook test's receiver met that on CI (Nov 28) when its next delivery started a turn after
-    // the advance had finished. A real clock returns at once, and so does this one.
+    // advance resumes, so a sleep that starts after an advance to its own deadline would hang.
+    // A real clock returns at once, and so does this one.
     if wake <= base.now {
       try Task.checkCancellation()
       return

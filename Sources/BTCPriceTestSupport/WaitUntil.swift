@@ -4,9 +4,8 @@ import Testing
 /// has started, a stub was called) before it advances a test clock. Never sleeps; records an
 /// issue instead of hanging when the condition has not come true within `bound` of real time.
 ///
-/// The bound is of time, not of turns: a million yields (the old bound) took 3 s on the 2-core
-/// CI machine with the whole suite running beside, and a webhook test gave up there once while
-/// the queue it waited on was still being scheduled (Nov 28). A test that waits never takes
+/// The bound is of time, not of turns: a count of yields passes in seconds on a loaded 2-core
+/// machine, before the work waited for has even been scheduled. A test that waits never takes
 /// longer for it: the condition is looked at on every turn.
 public func waitUntil(
   _ condition: () -> Bool,

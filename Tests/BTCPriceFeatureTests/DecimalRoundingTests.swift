@@ -12,7 +12,7 @@ struct DecimalRoundingTests {
   /// The fast path reads `Decimal`'s private storage, recognised against values built through the
   /// public API. If a Foundation update changes that layout, the results stay right (the portable
   /// path takes over) but every price costs the slow `description` again: fail loudly instead of
-  /// slowing down in silence (docs/PERFORMANCE.md, "Exact decimals without `description`").
+  /// slowing down in silence (docs/PERFORMANCE.md, "What we own in a tick").
   @Test func decimalsStorageLayout_isStillRecognised_soThePresenterStaysOnItsFastPath() {
     #expect(DecimalParts.layoutIsKnown, "Decimal's storage layout changed; see the comment above")
     #expect(DecimalParts(Decimal(string: "68901.23")!)?.coefficient == 6_890_123)

@@ -126,7 +126,7 @@ struct EventLoopRuntimeTests {
   #if os(Linux)
     /// A tick whose source answers before its deadline cancels the race's sleep on the loop: its
     /// timer must go with it, or the loop wakes for nothing when it would have run out (a
-    /// wake-up a tick; docs/PERFORMANCE.md, issue 32). Counted as the loop thread's voluntary
+    /// wake-up a tick; docs/PERFORMANCE.md, "Streams"). Counted as the loop thread's voluntary
     /// context switches, which only its own sleeps make.
     @Test func sleep_cancelledOnTheLoop_leavesNoTimerToWakeTheLoopLater() async throws {
       try await withLoop { loop, clock in
