@@ -64,7 +64,9 @@ public struct ServeFrontEnd: Sendable {
   /// Serves until a signal ends it, or the server cannot run.
   public func run() async -> Outcome {
     let output = self.output
-    let metrics = ServerMetrics(sources: options.configuration.sources.map(\.source))
+    let metrics = ServerMetrics(
+      sources: options.configuration.sources.map(\.source),
+      currency: options.configuration.currency)
     let runtime = NIOPriceRuntime(
       options, warn: output.warn, log: output.writeDiagnostic, onEvent: metrics.record)
     let presenter = NIOPriceRuntime.presenter(options)
