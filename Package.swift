@@ -111,8 +111,10 @@ let package = Package(
       name: "BTCPriceServer",
       dependencies: [
         // BTCPriceNIO for its EventLoopExecutor (stream viewers run on their loop);
-        // BTCPriceNetworking for the HTTP client `publish` posts to the edges with.
+        // BTCPriceNetworking for the HTTP client `publish` posts to the edges with;
+        // BTCPriceTerminal for the plain line and the text chart `GET /` answers `curl` with.
         "BTCPriceCore", "BTCPriceFeature", "BTCPriceNIO", "BTCPriceNetworking",
+        "BTCPriceTerminal",
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "HummingbirdCore", package: "hummingbird"),
         .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

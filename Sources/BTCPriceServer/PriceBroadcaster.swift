@@ -21,6 +21,8 @@ public struct PriceEvent: Equatable, Sendable {
   public let json: String
   /// What the page shows for this tick, worded by the presenter.
   public let page: PricePageViewState
+  /// The day's chart at this tick, for the answer to a plain-text client; nil without one.
+  public let chart: ChartViewState?
   /// The event's data: the `--json` object with the page's texts added as `view`.
   public let data: String
   /// `id: <n>\nevent: price\ndata: <data>\n\n`.
@@ -28,9 +30,12 @@ public struct PriceEvent: Equatable, Sendable {
   /// ``frame`` as one HTTP/1.1 chunk, for writing below the HTTP encoder.
   public let chunk: ByteBuffer
 
-  public init(id: Int, state: PriceViewState, page: PricePageViewState) {
+  public init(
+    id: Int, state: PriceViewState, page: PricePageViewState, chart: ChartViewState? = nil
+  ) {
     self.id = id
     self.state = state
+    self.chart = chart
     self.json = JSONLineRenderer.render(state)
     self.page = page
     self.data = String(json.dropLast()) + ",\"view\":" + page.json + "}"
@@ -128,7 +133,8 @@ public final class PriceBroadcaster: Sendable {
         id: state.latest.id + 1, state: viewState,
         page: page.present(
           viewState, previousValue: state.latest.state.quote?.value,
-          recentValues: state.freshValues, chart: chart))
+          recentValues: state.freshValues, chart: chart),
+        chart: chart)
       state.latest = event
       state.ring.append(event)
       if state.ring.count > configuration.ringCapacity {

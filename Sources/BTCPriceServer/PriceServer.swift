@@ -83,9 +83,21 @@ public struct PriceServer: Sendable {
     router.add(middleware: GuardMiddleware())
     let (broadcaster, metrics, streams) = (self.broadcaster, self.metrics, self.streams)
 
-    router.get("/") { _, _ in
-      let body = PricePage.render(latest: broadcaster.latest, alertRules: alertRules)
-      return Self.response(body, type: "text/html; charset=utf-8", cache: "no-cache")
+    router.get("/") { request, _ in
+      var response: Response
+      if PlainTextAnswer.isWanted(
+        accept: request.headers[.accept], userAgent: request.headers[.userAgent])
+      {
+        response = Self.response(
+          PlainTextAnswer.render(broadcaster.latest), type: "text/plain; charset=utf-8",
+          cache: "no-cache")
+      } else {
+        let body = PricePage.render(latest: broadcaster.latest, alertRules: alertRules)
+        response = Self.response(body, type: "text/html; charset=utf-8", cache: "no-cache")
+      }
+      // A cache in between must not hand the page to curl, nor the text to a browser.
+      response.headers[.vary] = "Accept, User-Agent"
+      return response
     }
     router.get("/api/price") { request, _ in
       Self.priceResponse(broadcaster.latest, request: request)
