@@ -24,6 +24,7 @@ public struct ChartFrontEnd: Sendable {
 
   private let options: ResolvedOptions
   private let range: ChartRange
+  private let format: CandleExport.Format?
   private let output: CommandLineOutput
   private let terminal: (columns: Int?, rows: Int?, isTerminal: Bool)
   private let environment: [String: String]
@@ -32,12 +33,16 @@ public struct ChartFrontEnd: Sendable {
   ///   - terminal: stdout's size (nil where not known: a pipe without `$COLUMNS`, `$LINES`)
   ///     and whether it is a terminal.
   ///   - environment: `NO_COLOR`, `TERM`: colours and braille or plain characters.
+  ///   - format: the candles themselves as JSON Lines or CSV (`--json`, `--csv`) instead of a
+  ///     chart; nil draws the chart.
   public init(
     options: ResolvedOptions, range: ChartRange, output: CommandLineOutput,
-    terminal: (columns: Int?, rows: Int?, isTerminal: Bool), environment: [String: String]
+    terminal: (columns: Int?, rows: Int?, isTerminal: Bool), environment: [String: String],
+    format: CandleExport.Format? = nil
   ) {
     self.options = options
     self.range = range
+    self.format = format
     self.output = output
     self.terminal = terminal
     self.environment = environment
@@ -53,28 +58,33 @@ public struct ChartFrontEnd: Sendable {
     let current = await runtime.restore()
     var outcome = Outcome.printed(status: 1)
     let failure = Locked<TerminalOutputError?>(nil)
+    let write: (String) -> Void = { line in
+      guard failure.value == nil else { return }
+      do throws(TerminalOutputError) {
+        try output.write(line + "\n")
+      } catch {
+        failure.withValue { $0 = error }
+      }
+    }
     if let history = runtime.pipeline.history {
+      let presenter = ChartPresenter(
+        timestamps: TimestampFormatter(precision: .minutes),
+        currency: options.configuration.currency)
       let size = ChartPrinter.size(columns: terminal.columns, rows: terminal.rows)
-      let status =
-        (try? await ChartPrinter.run(
-          range, history: history,
-          presenter: ChartPresenter(
-            timestamps: TimestampFormatter(precision: .minutes),
-            currency: options.configuration.currency),
-          current: current, width: size.width, height: size.height,
+      let status: Int32?
+      if let format {
+        status = try? await ChartPrinter.export(
+          range, history: history, format: format, presenter: presenter, write: write,
+          warn: warn)
+      } else {
+        status = try? await ChartPrinter.run(
+          range, history: history, presenter: presenter, current: current, width: size.width,
+          height: size.height,
           glyphs: .choose(isTerminal: terminal.isTerminal, environment: environment),
           colors: ColorPolicy.useColors(isTerminal: terminal.isTerminal, environment: environment),
-          now: runtime.now,
-          write: { line in
-            guard failure.value == nil else { return }
-            do throws(TerminalOutputError) {
-              try output.write(line + "\n")
-            } catch {
-              failure.withValue { $0 = error }
-            }
-          },
-          warn: warn)) ?? 1
-      outcome = .printed(status: status)
+          now: runtime.now, write: write, warn: warn)
+      }
+      outcome = .printed(status: status ?? 1)
     }
     await runtime.shutdown()
     // The lines are queued (TerminalWriter): all of them are written before the run ends.

@@ -15,7 +15,7 @@ public struct ChartPresenter: Sendable {
   public static let changeLabel = PricePresenter.change24hLabel
 
   let timestamps: TimestampFormatter
-  let currency: Currency
+  public let currency: Currency
 
   /// - Parameters:
   ///   - timestamps: the time axis and the history's age, in the user's time zone.

@@ -80,4 +80,36 @@ public enum ChartPrinter {
     for line in lines { write(line) }
     return status
   }
+
+  /// `chart --json` and `--csv`: prints the candles of `range` through `write` (one call per
+  /// line, without the newline), fetched first unless young enough, and any problem through
+  /// `warn`.
+  ///
+  /// - Returns: 0 when the candles are up to date; 1 when the exchanges could not be asked (the
+  ///   kept ones are printed, and `warn` says as of when) or nothing is known: the chart's
+  ///   statuses.
+  /// - Throws: only `CancellationError`.
+  public static func export(
+    _ range: ChartRange, history: CandleHistory, format: CandleExport.Format,
+    presenter: ChartPresenter, write: (String) -> Void, warn: (String) -> Void
+  ) async throws -> Int32 {
+    let refresh = try await history.refreshIfDue(range)
+    guard let series = history.series(range), series.currency == presenter.currency else {
+      if case .failed(let failure) = refresh {
+        warn(presenter.presentUnavailable(range, failure: failure))
+      } else {
+        warn(presenter.presentUnavailable(range))
+      }
+      return 1
+    }
+    var status: Int32 = 0
+    if case .failed(let failure) = refresh {
+      warn(presenter.presentKeptHistory(after: failure, fetchedAt: series.fetchedAt))
+      status = 1
+    }
+    for line in CandleExport.lines(CandleExport.candles(of: series, in: range), format: format) {
+      write(line)
+    }
+    return status
+  }
 }

@@ -20,6 +20,9 @@ struct ChartCommand: AsyncParsableCommand {
       Sized to the terminal; plain characters into a pipe or with NO_COLOR. Offline, the kept \
       history is drawn with its age.
 
+      --json prints the candles instead, one JSON object per line (time, open, high, low, \
+      close, exact strings); --csv the same as CSV with a header.
+
       Exit status 0 when the chart is up to date, 1 when the exchanges could not be asked, \
       nothing is known, or the terminal has no room for a chart (20 columns, 5 lines), as --once.
 
@@ -34,16 +37,19 @@ struct ChartCommand: AsyncParsableCommand {
       "How far back: 24h (default), 7d or 30d.", valueName: "range"))
   var range: ChartRange = .day
 
+  @Flag(help: "Print the candles as CSV (time,open,high,low,close) instead of a chart.")
+  var csv = false
+
   @OptionGroup(visibility: .private) var root: BTCPriceCommand
 
   func validate() throws {
     if root.once || root.count != nil || root.live || root.waybar || root.format != nil
-      || root.maxAge != nil || root.json
+      || root.maxAge != nil
     {
       throw ValidationError(
-        "--once, --count, --live, --waybar, --format, --json and --max-age are for the "
-          + "price, not chart.")
+        "--once, --count, --live, --waybar, --format and --max-age are for the price, not chart.")
     }
+    if root.json && csv { throw ValidationError("--json and --csv: choose one.") }
   }
 
   func run() async throws {
@@ -55,7 +61,7 @@ struct ChartCommand: AsyncParsableCommand {
       terminal: (
         columns: Console.terminalColumns(), rows: Console.terminalRows(), isTerminal: isTerminal
       ),
-      environment: environment)
+      environment: environment, format: root.json ? .json : csv ? .csv : nil)
     switch await frontEnd.run() {
     case .printed(let status): throw ExitCode(status)
     case .readerGone: BTCPriceCommand.endAsABrokenPipeDoes()

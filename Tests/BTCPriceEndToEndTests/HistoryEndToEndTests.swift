@@ -156,6 +156,59 @@ extension BinaryEndToEndTests {
       }
     }
 
+    /// `chart --json` and `--csv`: the day's candles for other tools, one per line, oldest
+    /// first, in the exchange's exact decimals (Binance writes them with 8).
+    @Test func chart_json_andCSV_printTheCandles() async throws {
+      try await FakeExchangeServer.withRunning { server in
+        await server.stubCandles(
+          .binance, .binanceKlines(Self.vShape, lastStart: Self.lastStart))
+        let chart = ["chart", "--sources", "binance", "--cache-path", cachePath]
+
+        let json = try BinaryProcess(chart + ["--json"] + server.urlArguments)
+        #expect(await json.waitForExit() == 0)
+        let csv = try BinaryProcess(chart + ["--csv"] + server.urlArguments)
+        #expect(await csv.waitForExit() == 0)
+
+        #expect(json.stdoutText.count == 288, "\(json.stdoutText.prefix(2))")
+        #expect(
+          json.stdoutText.last
+            == #"{"time":"2026-11-22T13:55:00Z","open":"69440","high":"69440","low":"69440","#
+            + #""close":"69440"}"#)
+        #expect(csv.stdoutText.first == "time,open,high,low,close")
+        #expect(csv.stdoutText.count == 289)
+        #expect(csv.stdoutText.last == "2026-11-22T13:55:00Z,69440,69440,69440,69440")
+        #expect(json.stderrText.isEmpty && csv.stderrText.isEmpty)
+        let both = try BinaryProcess(chart + ["--json", "--csv"] + server.urlArguments)
+        #expect(await both.waitForExit() == 64)
+      }
+    }
+
+    /// Into a pipe whose reader leaves, `chart --csv` ends as every output does (141); into a
+    /// full disk it says so and exits 74.
+    @Test func chart_csv_inAClosedPipe_orAFullDisk_endsAsEveryOutputDoes() async throws {
+      try await FakeExchangeServer.withRunning { server in
+        await server.stubCandles(
+          .binance, .binanceKlines(Self.vShape, lastStart: Self.lastStart))
+        let arguments =
+          ["chart", "--csv", "--sources", "binance", "--cache-path", cachePath]
+          + server.urlArguments
+
+        let piped = try BinaryProcess.shell(
+          #""$BTC_PRICE" "$@" | head -n 1; echo "status=${PIPESTATUS[0]}""#,
+          arguments: arguments)
+        #expect(await piped.waitForExit(timeout: .seconds(20)) == 0)
+        #expect(piped.stdoutText == ["time,open,high,low,close", "status=141"])
+        #expect(piped.stderrText.isEmpty, "\(piped.stderrText)")
+
+        if let full = FileHandle(forWritingAtPath: "/dev/full") {
+          let run = try BinaryProcess(arguments, stdout: full)
+          #expect(await run.waitForExit() == 74)
+          #expect(
+            run.stderrText == "btc-price: error: cannot write to stdout: No space left on device\n")
+        }
+      }
+    }
+
     /// Offline with the day kept from three hours ago: the kept day is drawn with its age, the
     /// failure said once, and the status is 1, as `--once`'s after a failed tick.
     @Test func chart_offline_printsTheKeptDayWithItsAge() async throws {

@@ -140,6 +140,78 @@ struct PrintOneChartUseCaseTests {
     #expect(run.lines[1].hasPrefix("$70,000.00 "), "the price is the day's new high")
   }
 
+  // MARK: --json and --csv
+
+  @Test func export_printsTheRangesCandles_asJSONLines_inExactDecimals() async throws {
+    let candles = [
+      try Candle(
+        start: Date(timeIntervalSince1970: Self.now - 600), open: Decimal(string: "68901.23")!,
+        high: 68950,
+        low: Decimal(string: "68890.1")!, close: 68920)
+    ]
+    let series = CandleSeries.of(candles, fetchedAt: Self.now - 240)
+
+    let lines = CandleExport.lines(candles, format: .json)
+    let csv = CandleExport.lines(series.candles, format: .csv)
+
+    #expect(
+      lines == [
+        #"{"time":"2026-11-22T13:50:00Z","open":"68901.23","high":"68950","low":"68890.1","#
+          + #""close":"68920"}"#
+      ])
+    #expect(
+      csv == ["time,open,high,low,close", "2026-11-22T13:50:00Z,68901.23,68950,68890.1,68920"])
+  }
+
+  /// The day's range: the last 24 hours of the kept candles (288 of the 290 kept: the two that
+  /// start before it are left out), oldest first; up to date, status 0 and nothing said.
+  @Test func export_ofTheDay_isItsLast24Hours_oldestFirst() async throws {
+    let run = try await export(
+      store: InMemoryCandleStore(stored: [.day: Self.day]), load: { _ in Self.day })
+
+    #expect(run.status == 0)
+    #expect(run.warnings.isEmpty)
+    #expect(run.lines.first == "time,open,high,low,close")
+    #expect(run.lines.count == 1 + 288)
+    #expect(run.lines[1] == "2026-11-21T14:00:00Z,68002,68002,68002,68002")
+    #expect(run.lines.last == "2026-11-22T13:55:00Z,68289,68289,68289,68289")
+  }
+
+  /// Offline the kept candles are printed and the status is 1, with the same warning as the
+  /// chart's; with nothing known, nothing is printed.
+  @Test func export_offline_printsTheKeptCandles_andExitsOne() async throws {
+    let old = CandleSeries.day(endingAt: Self.now - 7_200) { "\(68_000 + $0)" }
+
+    let kept = try await export(
+      store: InMemoryCandleStore(stored: [.day: old]), load: { _ in throw Self.failure })
+    let nothing = try await export(store: InMemoryCandleStore(), load: { _ in throw Self.failure })
+
+    #expect(kept.status == 1)
+    #expect(kept.lines.count > 1)
+    #expect(
+      kept.warnings == [
+        "Failed to update the price history (binance: HTTP 451); showing it as of Nov 22, 12:01"
+      ])
+    #expect(nothing.status == 1)
+    #expect(nothing.lines.isEmpty)
+    #expect(nothing.warnings.count == 1)
+  }
+
+  private func export(store: InMemoryCandleStore, load: @escaping CandleHistory.Loader)
+    async throws -> (status: Int32, lines: [String], warnings: [String])
+  {
+    let now: @Sendable () -> Date = { Date(timeIntervalSince1970: Self.now) }
+    let history = CandleHistory(
+      currency: .usd, store: store, load: load, clock: SteppedTestClock(), now: now)
+    var lines: [String] = []
+    var warnings: [String] = []
+    let status = try await ChartPrinter.export(
+      .day, history: history, format: .csv,
+      presenter: ChartPresenter(timestamps: .utc(precision: .minutes)),
+      write: { lines.append($0) }, warn: { warnings.append($0) })
+    return (status, lines, warnings)
+  }
+
   private func print(
     store: InMemoryCandleStore, current: PriceQuote? = nil,
     load: @escaping CandleHistory.Loader, width: Int = 60, height: Int = 7
