@@ -4,7 +4,7 @@ import BTCPriceFeature
 /// the trend, the terminal width and whether colours are on; every text comes from the presenter.
 ///
 /// ```
-/// BTC/USD  $68,901.23
+/// BTC/USD  $68,901.23   $1 = 1,451 sats   (the sats where the width leaves room)
 /// ▲ +$12.34 (+0.02%) since last tick   ▲ +$101.00 (+0.15%) since start
 /// ▲ +$1,140.00 (+1.68%) in 24 hours   (while the price history can say; on the line above
 ///                                      when the three fit)
@@ -74,8 +74,12 @@ public enum LivePanelRenderer {
     let price = ANSIStyle.paint(
       state.priceText, for: state.isStale ? nil : trend.sinceLastTick?.direction,
       enabled: colors)
-    lines.append(
-      fit(state.pairText + "  " + ANSIStyle.bold.apply(price, enabled: colors), width: width))
+    var first = state.pairText + "  " + ANSIStyle.bold.apply(price, enabled: colors)
+    let shown = state.pairText.count + 2 + state.priceText.count
+    if let sats = state.satsText, shown + 3 + sats.count <= width {
+      first += ANSIStyle.dim.apply("   " + sats, enabled: colors)
+    }
+    lines.append(fit(first, width: width))
 
     let changes = [trend.sinceLastTick, trend.sinceStart, change24h ? state.change24h : nil]
     let segments = changes.compactMap { $0 }.map {

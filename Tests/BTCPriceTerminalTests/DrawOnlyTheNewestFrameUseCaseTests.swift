@@ -26,7 +26,7 @@ struct DrawOnlyTheNewestFrameUseCaseTests {
     sut.outputCaughtUp()
 
     #expect(output.value.count == 2, "one frame, once")
-    #expect(output.value[1].hasPrefix("\u{1B}[4F\u{1B}[2KBTC/USD  $68,900.00\n"))
+    #expect(output.value[1].hasPrefix("\u{1B}[4F\u{1B}[2KBTC/USD  $68,900.00   $1 = 1,451 sats\n"))
     #expect(output.value[1].contains("▁▅█"), "the sparkline still has every tick")
   }
 
@@ -42,8 +42,9 @@ struct DrawOnlyTheNewestFrameUseCaseTests {
     behind.withValue { $0 = false }
     sut.outputCaughtUp()
 
-    // As when drawn at once: the 4 lines, up to 70 columns wide, take 8 rows at 30 columns.
-    #expect(output.value.last?.hasPrefix("\u{1B}[8F\u{1B}[2KBTC/USD  $68,950.00\n") == true)
+    // As when drawn at once: the 4 lines, up to 70 columns wide, take 9 rows at 30 columns
+    // (the first, 39 wide with its sats, two); redrawn at 30, there is no room for the sats.
+    #expect(output.value.last?.hasPrefix("\u{1B}[9F\u{1B}[2KBTC/USD  $68,950.00\n") == true)
   }
 
   @Test func live_aWarningWhileBehind_goesAboveThePanel_whichIsDrawnOnceCaughtUp() throws {
@@ -65,7 +66,9 @@ struct DrawOnlyTheNewestFrameUseCaseTests {
     #expect(writes[1] == "\u{1B}[4F\u{1B}[J", "the panel is erased once")
     #expect(writes[2] == "stderr: w1\n")
     #expect(writes[3] == "stderr: w2\n")
-    #expect(writes[4].hasPrefix("\u{1B}[2KBTC/USD  $68,800.00\n"), "drawn below, over nothing")
+    #expect(
+      writes[4].hasPrefix("\u{1B}[2KBTC/USD  $68,800.00   $1 = 1,453 sats\n"),
+      "drawn below, over nothing")
     #expect(writes.count == 5)
   }
 

@@ -98,7 +98,7 @@ struct FitTheLivePanelToTheTerminalUseCaseTests {
     // One row less: the sparkline's panel, the 24-hour change among the head's lines.
     #expect(
       chartPanel(height: 11, alert: true) == [
-        "BTC/USD  $68,901.23",
+        "BTC/USD  $68,901.23   $1 = 1,451 sats",
         "▼ -$48.77 (-0.07%) since last tick",
         "▲ +$101.23 (+0.15%) since start",
         "▼ -$538.77 (-0.78%) in 24 hours",

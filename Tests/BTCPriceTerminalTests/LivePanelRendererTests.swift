@@ -16,7 +16,7 @@ struct LivePanelRendererTests {
     #expect(
       LivePanelRenderer.render(
         state, trend: presenter.presentTrend(history), width: 80, colors: false) == [
-          "BTC/USD  $68,901.23",
+          "BTC/USD  $68,901.23   $1 = 1,451 sats",
           "▼ -$48.77 (-0.07%) since last tick   ▲ +$101.23 (+0.15%) since start",
           "Last updated Nov 22, 14:03:05 from Binance",
           "▁█▆  low $68,800.00  high $68,950.00",
@@ -29,7 +29,7 @@ struct LivePanelRendererTests {
     #expect(
       LivePanelRenderer.render(
         state, trend: presenter.presentTrend(history), width: 80, colors: true) == [
-          "BTC/USD  \u{1B}[1m\u{1B}[31m$68,901.23\u{1B}[0m\u{1B}[0m",
+          "BTC/USD  \u{1B}[1m\u{1B}[31m$68,901.23\u{1B}[0m\u{1B}[0m\u{1B}[2m   $1 = 1,451 sats\u{1B}[0m",
           "\u{1B}[31m▼ -$48.77 (-0.07%)\u{1B}[0m since last tick   \u{1B}[32m▲ +$101.23 (+0.15%)\u{1B}[0m since start",
           "Last updated Nov 22, 14:03:05 from Binance",
           "▁█▆\u{1B}[2m  low $68,800.00  high $68,950.00\u{1B}[0m",
@@ -42,7 +42,7 @@ struct LivePanelRendererTests {
     #expect(
       LivePanelRenderer.render(
         state, trend: presenter.presentTrend(history), width: 40, colors: false) == [
-          "BTC/USD  $68,901.23",
+          "BTC/USD  $68,901.23   $1 = 1,451 sats",
           "▼ -$48.77 (-0.07%) since last tick",
           "▲ +$101.23 (+0.15%) since start",
           "Updated Nov 22, 14:03:05 · Binance",
@@ -82,7 +82,7 @@ struct LivePanelRendererTests {
         height: height)
     }
     let head = [
-      "BTC/USD  $68,901.23",
+      "BTC/USD  $68,901.23   $1 = 1,451 sats",
       "▼ -$48.77 (-0.07%) since last tick",
       "▲ +$101.23 (+0.15%) since start",
       "Last updated Nov 22, 14:03:05 from Binance",
@@ -112,7 +112,7 @@ struct LivePanelRendererTests {
     #expect(
       LivePanelRenderer.render(
         stale, trend: presenter.presentTrend(history), width: 80, colors: false) == [
-          "BTC/USD  $68,901.23",
+          "BTC/USD  $68,901.23   $1 = 1,451 sats",
           "• unchanged since last tick   • unchanged since start",
           "Last updated Nov 22, 14:03:05 from Binance",
           "Failed to update value. Displaying last updated value from Nov 22, 14:03:05",

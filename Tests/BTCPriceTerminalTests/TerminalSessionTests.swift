@@ -79,8 +79,8 @@ struct TerminalSessionTests {
     #expect(writes.first == "\u{1B}[?25l")
     #expect(writes.last == "\u{1B}[?25h")
     // The first panel is drawn where the cursor is; the second moves up over its 4 lines.
-    #expect(writes[1].hasPrefix("\u{1B}[2KBTC/USD  $68,800.00\n"))
-    #expect(writes[2].hasPrefix("\u{1B}[4F\u{1B}[2KBTC/USD  $68,950.00\n"))
+    #expect(writes[1].hasPrefix("\u{1B}[2KBTC/USD  $68,800.00   $1 = 1,453 sats\n"))
+    #expect(writes[2].hasPrefix("\u{1B}[4F\u{1B}[2KBTC/USD  $68,950.00   $1 = 1,450 sats\n"))
     #expect(writes[2].contains("▲ +$150.00 (+0.22%) since last tick"))
     #expect(writes[2].contains("▁█  low $68,800.00  high $68,950.00"))
   }
@@ -133,7 +133,9 @@ struct TerminalSessionTests {
     #expect(writes.count == 4)
     #expect(writes[1] == "\u{1B}[4F\u{1B}[J", "moves up over the 4-line panel and clears it")
     #expect(writes[2] == "stderr: btc-price: warning: cannot write cache\n")
-    #expect(writes[3].hasPrefix("\u{1B}[2KBTC/USD  $68,800.00\n"), "the panel again, below it")
+    #expect(
+      writes[3].hasPrefix("\u{1B}[2KBTC/USD  $68,800.00   $1 = 1,453 sats\n"),
+      "the panel again, below it")
     try sut.show(fresh("68850.00"))
     #expect(output.value[4].hasPrefix("\u{1B}[4F"), "the next tick replaces the redrawn panel")
   }
@@ -160,14 +162,16 @@ struct TerminalSessionTests {
 
     let redraw = try #require(output.value.last)
     // The 4 old lines were up to 70 columns wide: at 30 columns a reflowing terminal shows them
-    // on 1 + 3 + 2 + 2 rows, so the redraw moves up over 8.
-    #expect(redraw.hasPrefix("\u{1B}[8F\u{1B}[2KBTC/USD  $68,950.00\n"))
+    // on 2 + 3 + 2 + 2 rows (the first, with its sats, is 39 wide), so the redraw moves up over
+    // 9; at 30 columns the sats leave the first line.
+    #expect(redraw.hasPrefix("\u{1B}[9F\u{1B}[2KBTC/USD  $68,950.00\n"))
     #expect(!redraw.contains("low"), "no sparkline at 30 columns")
   }
 
   @Test(arguments: [
-    // At 80 columns the panel's lines are 19, 68, 42 and 35 columns wide. At 42 the third fits
-    // its row exactly; at 41 it takes a second one, as the changes take two either way.
+    // At 80 columns the panel's lines are 39 (with the sats), 68, 42 and 35 columns wide. At 42
+    // the third fits its row exactly; at 41 it takes a second one, as the changes take two
+    // either way.
     (42, 5), (41, 6),
   ])
   func live_aResize_movesUpOverTheRowsALineExactlyAsWideAsTheTerminalTakes(
