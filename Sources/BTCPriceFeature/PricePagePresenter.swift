@@ -46,6 +46,7 @@ public struct PricePagePresenter: Sendable {
       page.change24hDirection = Self.word(change.direction)
     }
     page.chart = chart.map(presentChart)
+    page.satsText = state.satsText ?? ""
     return page
   }
 

@@ -44,6 +44,9 @@ public struct PricePageViewState: Equatable, Sendable {
   public var change24hDirection: String = "none"
   /// The day's chart; nil without a price history.
   public var chart: PageChartViewState? = nil
+  /// `$1 = 1,451 sats`: what one unit of the currency buys at the shown price; empty when
+  /// nothing is known.
+  public var satsText: String = ""
 
   /// Shown while the page has lost its stream and is reconnecting.
   public static let reconnectingText = "Reconnecting…"
@@ -61,7 +64,7 @@ public struct PricePageViewState: Equatable, Sendable {
       ("announceState", stateAnnouncement), ("announcePrice", priceAnnouncement),
       ("sparkline", sparklinePoints), ("sparklineLabel", sparklineLabel),
       ("silentBanner", silentBannerText), ("change24h", change24hText),
-      ("change24hDirection", change24hDirection),
+      ("change24hDirection", change24hDirection), ("sats", satsText),
     ]
     return "{"
       + fields.map { "\"\($0.0)\":" + ($0.1.map(JSONLineRenderer.string) ?? "null") }

@@ -77,6 +77,9 @@ enum PageAssets {
         day.hidden = !view.change24h;
         day.textContent = view.change24h || "";
         day.dataset.direction = view.change24hDirection || "none";
+        // What a unit of the currency buys in satoshis (an older publisher's events have none).
+        $("sats").hidden = !view.sats;
+        $("sats").textContent = view.sats || "";
         const chart = view.chart || null;
         $("chart").hidden = !chart;
         $("sparkline").toggleAttribute("hidden", !!chart);
@@ -275,6 +278,7 @@ enum PageAssets {
     }
     .sparkline { display: block; width: 100%; height: clamp(3.5rem, 16vh, 14rem); margin-top: 1em; color: var(--accent); }
     .change24h { font-size: clamp(0.95rem, 2.6vw, 2.6rem); font-variant-numeric: tabular-nums; }
+    .sats { font-size: clamp(0.85rem, 2vw, 1.6rem); opacity: 0.75; font-variant-numeric: tabular-nums; }
     .change24h[data-direction="up"], .chart[data-direction="up"] { color: var(--up); }
     .change24h[data-direction="down"], .chart[data-direction="down"] { color: var(--down); }
     .chart { margin: 1em 0 0; color: var(--accent); }

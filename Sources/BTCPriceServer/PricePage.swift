@@ -46,6 +46,8 @@ public enum PricePage {
       <span id="banner-text">\(HTML.escape(view.bannerText ?? ""))</span> \(bannerTime)</p>
       <p id="change24h" class="change24h" data-direction="\(view.change24hDirection)"\
       \(view.change24hText.isEmpty ? " hidden" : "")>\(HTML.escape(view.change24hText))</p>
+      <p id="sats" class="sats"\(view.satsText.isEmpty ? " hidden" : "")>\
+      \(HTML.escape(view.satsText))</p>
       \(chartFigure(view.chart))
       <svg id="sparkline" class="sparkline" viewBox="0 0 600 100" preserveAspectRatio="none" \
       role="img" aria-label="\(HTML.escape(view.sparklineLabel))"\(view.chart == nil ? "" : " hidden")>\

@@ -182,6 +182,7 @@ struct PresentThePageUseCaseTests {
     #expect(
       view.json.hasSuffix(
         #","silentBanner":"Failed to update value. Displaying last updated value from","#
-          + #""change24h":"","change24hDirection":"none","silentAfter":4000,"chart":null}"#))
+          + #""change24h":"","change24hDirection":"none","sats":"€1 = 100,000,000 sats","#
+          + #""silentAfter":4000,"chart":null}"#))
   }
 }

@@ -53,6 +53,16 @@ struct ShowSatsAndShortPricesUseCaseTests {
     #expect(!unknown.contains("satsPerUnit"))
   }
 
+  @Test func thePage_showsTheSats_andNothingWithoutAPrice() {
+    let page = PricePagePresenter()
+    let fresh = presenter.present(.fresh(quote("68901.23")))
+    let unknown = presenter.present(
+      .stale(lastKnown: nil, failure: PriceFetchFailure(failures: [])))
+
+    #expect(page.present(fresh, previousValue: nil, recentValues: []).satsText == "$1 = 1,451 sats")
+    #expect(page.present(unknown, previousValue: nil, recentValues: []).satsText == "")
+  }
+
   // MARK: Short prices
 
   @Test(arguments: [

@@ -69,6 +69,9 @@
     day.hidden = !view.change24h;
     day.textContent = view.change24h || "";
     day.dataset.direction = view.change24hDirection || "none";
+    // What a unit of the currency buys in satoshis (an older publisher's events have none).
+    $("sats").hidden = !view.sats;
+    $("sats").textContent = view.sats || "";
     const chart = view.chart || null;
     $("chart").hidden = !chart;
     $("sparkline").toggleAttribute("hidden", !!chart);
