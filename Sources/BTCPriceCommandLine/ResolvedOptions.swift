@@ -144,12 +144,15 @@ public struct ResolvedOptions: Sendable {
     }
   }
 
-  /// `$XDG_STATE_HOME/btc-price/limits.json` (default `~/.local/state/…`); Application Support
-  /// on Apple platforms.
+  /// `$XDG_STATE_HOME/btc-price/limits.json` when set, on every system; without it, Application
+  /// Support on Apple platforms and `~/.local/state/…` elsewhere.
   private static func limitsFileURL(environment: [String: String]) -> URL {
     #if canImport(Darwin)
-      if let url = try? FileSourceLimitStore.applicationSupportFileURL() { return url }
+      let platformDefault = try? FileSourceLimitStore.applicationSupportFileURL()
+    #else
+      let platformDefault: URL? = nil
     #endif
-    return FileSourceLimitStore.defaultFileURL(environment: environment)
+    return FileSourceLimitStore.defaultFileURL(
+      environment: environment, platformDefault: platformDefault)
   }
 }

@@ -1,9 +1,10 @@
+// NIOCore outside the `#if`: the extension below names `EventLoop` on every system, and imports
+// are per file (NIOPosix re-exports only the C library, so a Mac saw no `EventLoop`; issue 49).
+import NIOCore
 import NIOPosix
 
 #if os(Linux)
   import Glibc
-  import NIOCore
-  import NIOPosix
 
   /// Looks a connection's host name up with `getaddrinfo` on SwiftNIO's thread pool (Linux).
   ///

@@ -26,11 +26,21 @@ public struct FileSourceLimitStore: SourceLimitStore {
     self.fileURL = fileURL
   }
 
-  /// `$XDG_STATE_HOME/btc-price/limits.json`, else `~/.local/state/btc-price/limits.json`.
-  public static func defaultFileURL(environment: [String: String]) -> URL {
+  /// `$XDG_STATE_HOME/btc-price/limits.json` when `XDG_STATE_HOME` is an absolute path, on every
+  /// system; else `platformDefault` when there is one (Application Support on Apple platforms:
+  /// ``applicationSupportFileURL(fileManager:)``), else `~/.local/state/btc-price/limits.json`.
+  ///
+  /// A set variable wins on a Mac too: Mac users of command-line tools expect it (ripgrep, gh,
+  /// fish read it), and it is how the tests, and the binaries they start, keep their bans and
+  /// alerts out of the real user's folder (issue 49).
+  public static func defaultFileURL(environment: [String: String], platformDefault: URL? = nil)
+    -> URL
+  {
     let base: URL
     if let xdg = environment["XDG_STATE_HOME"], xdg.hasPrefix("/") {
       base = URL(fileURLWithPath: xdg, isDirectory: true)
+    } else if let platformDefault {
+      return platformDefault
     } else {
       // URL.homeDirectory, not FileManager.homeDirectoryForCurrentUser: the latter is
       // unavailable on iOS, and the app links this target (scripts/check-ios-apis).

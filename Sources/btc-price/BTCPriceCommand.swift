@@ -44,7 +44,8 @@ struct BTCPriceCommand: AsyncParsableCommand {
       ALERT COMMANDS (--on-alert) get BTC_PRICE_ALERT_RULE, _PRICE, _CURRENCY, \
       _TIME, _SOURCE, _DIRECTION and _TEXT, and are ended after 10 s.
 
-      FILES (the folders default to ~/.cache, ~/.local/state and ~/.config):
+      FILES (the folders default to ~/.cache, ~/.local/state and ~/.config; the state to
+        ~/Library/Application Support on macOS when XDG_STATE_HOME is unset):
         $XDG_CACHE_HOME/btc-price/last-price.json   the last good price
         $XDG_STATE_HOME/btc-price/limits.json       bans and rate limits
         $XDG_STATE_HOME/btc-price/alerts.json       where each alert rule stands

@@ -55,6 +55,19 @@ struct ResolveTheOptionsUseCaseTests {
       ).store == nil)
   }
 
+  /// Set, the XDG variables win on every system, a Mac's Application Support included: the tests
+  /// and the binaries they start never touch the real user's bans and alerts (issue 49).
+  @Test func theStateAndTheCache_goWhereTheXDGVariablesSay_onEverySystem() throws {
+    let options = try ResolvedOptions.resolve(
+      commandLine: [:],
+      environment: ["HOME": "/nonexistent-home", "XDG_STATE_HOME": "/s", "XDG_CACHE_HOME": "/c"],
+      configPath: nil)
+
+    #expect(options.limitStore?.fileURL.path == "/s/btc-price/limits.json")
+    #expect(options.alertStore?.fileURL.path == "/s/btc-price/alerts.json")
+    #expect(options.store?.fileURL.path == "/c/btc-price/last-price.json")
+  }
+
   @Test func theChain_leavesOutWhatTheCurrencyHasNoMarketFor() throws {
     let options = try ResolvedOptions.resolve(
       commandLine: ["currency": "JPY"], environment: environment, configPath: nil)

@@ -172,7 +172,9 @@ struct WorkOnAThreadOfItsOwnUseCaseTests {
 
   @Test func jobs_runOnAThreadThatTakesNoSignal_namedAfterTheWorker() {
     let seen = Locked<(blocked: [Int32], sameThread: Bool)?>(nil)
-    let caller = pthread_self()
+    // The caller's thread as a Sendable value: `pthread_t` is a pointer on Darwin, which the
+    // worker's @Sendable closure may not capture (issue 49).
+    let caller = ObjectIdentifier(Thread.current)
     let sut = SerialWorker<[Int], Int>(
       label: "btc-price.stdout", [], next: { $0.isEmpty ? nil : $0.removeFirst() },
       run: { _ in
@@ -181,7 +183,7 @@ struct WorkOnAThreadOfItsOwnUseCaseTests {
         let blocked = [SIGINT, SIGTERM, SIGTSTP, SIGCONT, SIGWINCH, SIGPIPE].filter {
           sigismember(&mask, $0) == 1
         }
-        seen.withValue { $0 = (blocked, pthread_equal(pthread_self(), caller) != 0) }
+        seen.withValue { $0 = (blocked, ObjectIdentifier(Thread.current) == caller) }
       })
 
     handOver(1, to: sut)

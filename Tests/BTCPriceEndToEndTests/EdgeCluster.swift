@@ -57,7 +57,7 @@ final class EdgeCluster: @unchecked Sendable {
     guard let line = run.stdoutText.first(where: { $0.hasPrefix(prefix) }),
       let pid = Int32(line.dropFirst(prefix.count))
     else { return }
-    _ = Glibc.kill(-pid, SIGKILL)
+    killGroup(pid)
   }
 
   /// Restarts Redis on the same port; returns when it answers again.
@@ -182,4 +182,11 @@ func becomesTrue(within timeout: Duration = .seconds(15), _ condition: () async 
     try? await Task.sleep(for: .milliseconds(50))
   }
   return await condition()
+}
+
+/// `kill(2)` of a whole process group. At file scope because, inside `EdgeCluster`, the method
+/// `kill(edge:)` hides the C function's name; a module-qualified `Glibc.kill` named a module
+/// Darwin does not have (issue 49).
+private func killGroup(_ pid: pid_t) {
+  _ = kill(-pid, SIGKILL)
 }

@@ -188,9 +188,24 @@ struct ReadAStreamOverURLSessionUseCaseTests {
 /// A WebSocket task that plays what the test gives it: messages, then an ending; records what
 /// was sent and how it was closed.
 private final class ScriptedWebSocketTask: WebSocketTaskDriving {
+  /// A message to play. Not `URLSessionWebSocketTask.Message` itself: the state sits in a
+  /// `Locked`, which holds only Sendable values, and whether Apple's Foundation declares that
+  /// enum Sendable is not known here (swift-corelibs-foundation's is; issue 49).
+  enum Scripted: Sendable {
+    case string(String)
+    case data(Data)
+
+    var message: URLSessionWebSocketTask.Message {
+      switch self {
+      case .string(let text): .string(text)
+      case .data(let data): .data(data)
+      }
+    }
+  }
+
   private struct State {
-    var queue: [Result<URLSessionWebSocketTask.Message, any Error>] = []
-    var waiter: CheckedContinuation<URLSessionWebSocketTask.Message, any Error>?
+    var queue: [Result<Scripted, any Error>] = []
+    var waiter: CheckedContinuation<Scripted, any Error>?
     var sent: [String] = []
     var closedWith: [URLSessionWebSocketTask.CloseCode] = []
     var resumed = false
@@ -216,7 +231,7 @@ private final class ScriptedWebSocketTask: WebSocketTaskDriving {
     }
   }
 
-  func deliver(_ message: URLSessionWebSocketTask.Message) {
+  func deliver(_ message: Scripted) {
     hand(.success(message))
   }
 
@@ -237,17 +252,18 @@ private final class ScriptedWebSocketTask: WebSocketTaskDriving {
   func send(text: String) async throws { state.withValue { $0.sent.append(text) } }
 
   func receive() async throws -> URLSessionWebSocketTask.Message {
-    try await withCheckedThrowingContinuation { continuation in
+    let next: Scripted = try await withCheckedThrowingContinuation { continuation in
       let next = state.withValue { state in
         guard !state.queue.isEmpty else {
           if state.closedWith.isEmpty { state.waiter = continuation }
           return state.closedWith.isEmpty
-            ? nil : Result<URLSessionWebSocketTask.Message, any Error>.failure(URLError(.cancelled))
+            ? nil : Result<Scripted, any Error>.failure(URLError(.cancelled))
         }
         return state.queue.removeFirst()
       }
       next.map { continuation.resume(with: $0) }
     }
+    return next.message
   }
 
   func cancel(closeCode: URLSessionWebSocketTask.CloseCode) {
@@ -263,7 +279,7 @@ private final class ScriptedWebSocketTask: WebSocketTaskDriving {
   var handshakeStatus: Int? { state.value.status }
   var handshakeRetryAfter: String? { state.value.retryAfter }
 
-  private func hand(_ result: Result<URLSessionWebSocketTask.Message, any Error>) {
+  private func hand(_ result: Result<Scripted, any Error>) {
     let waiter = state.withValue { state in
       defer { state.waiter = nil }
       if state.waiter == nil { state.queue.append(result) }

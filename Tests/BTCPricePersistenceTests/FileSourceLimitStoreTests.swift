@@ -115,6 +115,24 @@ final class FileSourceLimitStoreTests {
         == "/h/.local/state/btc-price/limits.json")
   }
 
+  /// Apple platforms keep state in Application Support, unless `XDG_STATE_HOME` says otherwise:
+  /// a set variable wins on a Mac too (issue 49).
+  @Test func defaultFileURL_prefersXDGStateHomeToThePlatformsDefault() {
+    let applicationSupport = URL(fileURLWithPath: "/Users/a/Library/Application Support")
+      .appendingPathComponent("btc-price").appendingPathComponent("limits.json")
+    #expect(
+      FileSourceLimitStore.defaultFileURL(
+        environment: ["XDG_STATE_HOME": "/s", "HOME": "/h"], platformDefault: applicationSupport
+      ).path == "/s/btc-price/limits.json")
+    #expect(
+      FileSourceLimitStore.defaultFileURL(
+        environment: ["HOME": "/h"], platformDefault: applicationSupport) == applicationSupport)
+    #expect(
+      FileSourceLimitStore.defaultFileURL(
+        environment: ["XDG_STATE_HOME": "rel", "HOME": "/h"], platformDefault: applicationSupport)
+        == applicationSupport, "a relative XDG_STATE_HOME is ignored, as the spec says")
+  }
+
   private func makeSUT() -> FileSourceLimitStore {
     FileSourceLimitStore(fileURL: fileURL)
   }

@@ -19,6 +19,22 @@ struct ServeWithinItsLimitsTests {
     #expect(OpenFileLimit.maximumConnections(forOpenFiles: openFiles) == max)
   }
 
+  /// macOS: the hard limit is `RLIM_INFINITY` (2^63 - 1 in Darwin's `sys/resource.h`) and the
+  /// kernel's `kern.maxfilesperproc` the real cap; Linux: the hard limit, up to the ceiling.
+  @Test(arguments: [
+    (UInt64(Int64.max), UInt64?(24_576), UInt64(24_576)),
+    (UInt64(Int64.max), nil, UInt64(1 << 20)),
+    (UInt64.max, nil, UInt64(1 << 20)),
+    (524_288, nil, 524_288),
+    (1_000, 24_576, 1_000),
+    (24_577, 24_576, 24_576),
+  ])
+  func softLimit_isTheHardOne_withinTheCeilingAndWhatTheSystemLetsAProcessOpen(
+    hard: UInt64, perProcess: UInt64?, wanted: UInt64
+  ) {
+    #expect(OpenFileLimit.softLimit(hard: hard, perProcess: perProcess) == wanted)
+  }
+
   @Test func raise_neverAsksForMoreThanTheCeiling_andReturnsAUsableLimit() {
     let limit = OpenFileLimit.raise()
 
