@@ -1,5 +1,5 @@
 // NIOCore outside the `#if`: the extension below names `EventLoop` on every system, and imports
-// are per file (NIOPosix re-exports only the C library, so a Mac saw no `EventLoop`; issue 49).
+// are per file (NIOPosix re-exports only the C library, so a Mac saw no `EventLoop`).
 import NIOCore
 import NIOPosix
 

@@ -32,7 +32,7 @@ public struct FileSourceLimitStore: SourceLimitStore {
   ///
   /// A set variable wins on a Mac too: Mac users of command-line tools expect it (ripgrep, gh,
   /// fish read it), and it is how the tests, and the binaries they start, keep their bans and
-  /// alerts out of the real user's folder (issue 49).
+  /// alerts out of the real user's folder.
   public static func defaultFileURL(environment: [String: String], platformDefault: URL? = nil)
     -> URL
   {
