@@ -26,8 +26,12 @@ public struct FileSourceLimitStore: SourceLimitStore {
     self.fileURL = fileURL
   }
 
+  /// `$STATE_DIRECTORY/limits.json` under a systemd unit's `StateDirectory=`, else
   /// `$XDG_STATE_HOME/btc-price/limits.json`, else `~/.local/state/btc-price/limits.json`.
   public static func defaultFileURL(environment: [String: String]) -> URL {
+    if let folder = ServiceDirectory.state.path(in: environment) {
+      return URL(fileURLWithPath: folder, isDirectory: true).appendingPathComponent("limits.json")
+    }
     let base: URL
     if let xdg = environment["XDG_STATE_HOME"], xdg.hasPrefix("/") {
       base = URL(fileURLWithPath: xdg, isDirectory: true)

@@ -64,9 +64,9 @@ struct BTCPriceCommand: AsyncParsableCommand {
         BTC_PRICE_ON_ALERT           default for --on-alert
         BTC_PRICE_ALERT_WEBHOOK      default for serve's --alert-webhook
         BTC_PRICE_HISTORY            false for --no-history
-        XDG_CACHE_HOME               where the cache folder lives
-        XDG_STATE_HOME               where the state folder lives
-        XDG_CONFIG_HOME              where the settings folder lives
+        XDG_CACHE_HOME, XDG_STATE_HOME, XDG_CONFIG_HOME: where the three folders live
+        CACHE_DIRECTORY, STATE_DIRECTORY, CONFIGURATION_DIRECTORY: a systemd unit's own
+          (CacheDirectory=...), used first and as they are, without btc-price/ under them
         NO_COLOR                     set (non-empty): no colours
 
       EXIT STATUS:

@@ -115,6 +115,17 @@ final class FileSourceLimitStoreTests {
         == "/h/.local/state/btc-price/limits.json")
   }
 
+  @Test func defaultFileURL_putsTheStateInTheUnitsStateDirectoryFirst() {
+    let environment = ["STATE_DIRECTORY": "/var/lib/btc-price", "XDG_STATE_HOME": "/s"]
+
+    #expect(
+      FileSourceLimitStore.defaultFileURL(environment: environment).path
+        == "/var/lib/btc-price/limits.json")
+    #expect(
+      FileAlertStateStore.defaultFileURL(environment: environment).path
+        == "/var/lib/btc-price/alerts.json")
+  }
+
   private func makeSUT() -> FileSourceLimitStore {
     FileSourceLimitStore(fileURL: fileURL)
   }
