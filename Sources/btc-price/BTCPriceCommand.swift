@@ -97,7 +97,7 @@ struct BTCPriceCommand: AsyncParsableCommand {
       SEE ALSO: btc-price help serve | publish | doctor | chart; the manual is docs/USAGE.md in \
       the source (also SOURCES.md, ALERTS.md, STATUS-BARS.md, SETTINGS.md).
       """,
-    version: BTCPriceVersion.current,
+    version: BTCPriceVersion.display,
     subcommands: [ServeCommand.self, PublishCommand.self, DoctorCommand.self, ChartCommand.self]
   )
 
