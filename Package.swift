@@ -200,6 +200,11 @@ let package = Package(
       ],
       swiftSettings: strict
     ),
+    // The tests' fake exchange as a program: scripts/check-packages points the packaged
+    // btc-price at it (a debug build; never shipped).
+    .executableTarget(
+      name: "fake-exchange", dependencies: ["BTCPriceTestSupport", "BTCPriceNetworking"],
+      swiftSettings: strict),
     .target(
       name: "BTCPriceTestSupport",
       dependencies: [

@@ -44,11 +44,16 @@ public struct FilePriceStore: PriceStore {
     file = AtomicFile(url: fileURL, maxSize: Self.maxFileSize)
   }
 
+  /// `$CACHE_DIRECTORY/last-price.json` under a systemd unit's `CacheDirectory=`, else
   /// `$XDG_CACHE_HOME/btc-price/last-price.json`, else `~/.cache/btc-price/last-price.json`;
   /// `last-price-eur.json` and so on for the other currencies, so each keeps its own last value.
   public static func defaultFileURL(environment: [String: String], currency: Currency = .usd)
     -> URL
   {
+    let name = currency == .usd ? "last-price" : "last-price-\(currency.code.lowercased())"
+    if let folder = ServiceDirectory.cache.path(in: environment) {
+      return URL(fileURLWithPath: folder, isDirectory: true).appendingPathComponent("\(name).json")
+    }
     let base: URL
     if let xdg = environment["XDG_CACHE_HOME"], xdg.hasPrefix("/") {
       base = URL(fileURLWithPath: xdg, isDirectory: true)
@@ -60,7 +65,6 @@ public struct FilePriceStore: PriceStore {
         ?? URL.homeDirectory.path
       base = URL(fileURLWithPath: home, isDirectory: true).appendingPathComponent(".cache")
     }
-    let name = currency == .usd ? "last-price" : "last-price-\(currency.code.lowercased())"
     return base.appendingPathComponent("btc-price").appendingPathComponent("\(name).json")
   }
 

@@ -26,6 +26,7 @@ public struct FileSourceLimitStore: SourceLimitStore {
     self.fileURL = fileURL
   }
 
+  /// `$STATE_DIRECTORY/limits.json` under a systemd unit's `StateDirectory=`; else
   /// `$XDG_STATE_HOME/btc-price/limits.json` when `XDG_STATE_HOME` is an absolute path, on every
   /// system; else `platformDefault` when there is one (Application Support on Apple platforms:
   /// ``applicationSupportFileURL(fileManager:)``), else `~/.local/state/btc-price/limits.json`.
@@ -36,6 +37,9 @@ public struct FileSourceLimitStore: SourceLimitStore {
   public static func defaultFileURL(environment: [String: String], platformDefault: URL? = nil)
     -> URL
   {
+    if let folder = ServiceDirectory.state.path(in: environment) {
+      return URL(fileURLWithPath: folder, isDirectory: true).appendingPathComponent("limits.json")
+    }
     let base: URL
     if let xdg = environment["XDG_STATE_HOME"], xdg.hasPrefix("/") {
       base = URL(fileURLWithPath: xdg, isDirectory: true)

@@ -36,9 +36,14 @@ public struct SettingsFile: Sendable {
     self.path = path
   }
 
-  /// `$XDG_CONFIG_HOME/btc-price/config` when `XDG_CONFIG_HOME` is an absolute path (the XDG Base
-  /// Directory rule), otherwise `$HOME/.config/btc-price/config`; nil with neither.
+  /// `$CONFIGURATION_DIRECTORY/config` under a systemd unit's `ConfigurationDirectory=`
+  /// (`/etc/btc-price/config` for the packaged units), else `$XDG_CONFIG_HOME/btc-price/config`
+  /// when `XDG_CONFIG_HOME` is an absolute path (the XDG Base Directory rule), otherwise
+  /// `$HOME/.config/btc-price/config`; nil with none of them.
   public static func defaultPath(environment: [String: String]) -> String? {
+    if let folder = ServiceDirectory.configuration.path(in: environment) {
+      return (folder == "/" ? "" : folder) + "/config"
+    }
     if let base = environment["XDG_CONFIG_HOME"], base.hasPrefix("/") {
       return (base.hasSuffix("/") ? base : base + "/") + "btc-price/config"
     }

@@ -65,9 +65,9 @@ struct BTCPriceCommand: AsyncParsableCommand {
         BTC_PRICE_ON_ALERT           default for --on-alert
         BTC_PRICE_ALERT_WEBHOOK      default for serve's --alert-webhook
         BTC_PRICE_HISTORY            false for --no-history
-        XDG_CACHE_HOME               where the cache folder lives
-        XDG_STATE_HOME               where the state folder lives
-        XDG_CONFIG_HOME              where the settings folder lives
+        XDG_CACHE_HOME, XDG_STATE_HOME, XDG_CONFIG_HOME: where the three folders live
+        CACHE_DIRECTORY, STATE_DIRECTORY, CONFIGURATION_DIRECTORY: a systemd unit's own
+          (CacheDirectory=...), used first and as they are, without btc-price/ under them
         NO_COLOR                     set (non-empty): no colours
 
       EXIT STATUS:
@@ -98,7 +98,7 @@ struct BTCPriceCommand: AsyncParsableCommand {
       SEE ALSO: btc-price help serve | publish | doctor | chart; the manual is docs/USAGE.md in \
       the source (also SOURCES.md, ALERTS.md, STATUS-BARS.md, SETTINGS.md).
       """,
-    version: BTCPriceVersion.current,
+    version: BTCPriceVersion.display,
     subcommands: [ServeCommand.self, PublishCommand.self, DoctorCommand.self, ChartCommand.self]
   )
 

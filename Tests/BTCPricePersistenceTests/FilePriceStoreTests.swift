@@ -324,6 +324,27 @@ final class FilePriceStoreTests {
       "a relative XDG_CACHE_HOME is ignored, as the spec says")
   }
 
+  @Test func defaultFileURL_putsTheFileInTheUnitsCacheDirectoryFirst() {
+    let environment = [
+      "CACHE_DIRECTORY": "/var/cache/btc-price", "XDG_CACHE_HOME": "/x", "HOME": "/home/a",
+    ]
+
+    #expect(
+      FilePriceStore.defaultFileURL(environment: environment).path
+        == "/var/cache/btc-price/last-price.json",
+      "systemd's CacheDirectory= names the folder itself: no btc-price/ under it")
+    #expect(
+      FilePriceStore.defaultFileURL(environment: environment, currency: .eur).path
+        == "/var/cache/btc-price/last-price-eur.json")
+  }
+
+  @Test func defaultFileURL_needsNoHomeUnderAUnit() {
+    // A DynamicUser= unit's user has no home folder; the cache must not be looked for there.
+    #expect(
+      FilePriceStore.defaultFileURL(environment: ["CACHE_DIRECTORY": "/var/cache/btc-price"])
+        .path == "/var/cache/btc-price/last-price.json")
+  }
+
   private func makeSUT() -> FilePriceStore {
     FilePriceStore(fileURL: fileURL, knownSources: PriceSourceRegistry.sources)
   }

@@ -116,7 +116,7 @@ final class FileSourceLimitStoreTests {
   }
 
   /// Apple platforms keep state in Application Support, unless `XDG_STATE_HOME` says otherwise:
-  /// a set variable wins on a Mac too (issue 49).
+  /// a set variable wins on a Mac too.
   @Test func defaultFileURL_prefersXDGStateHomeToThePlatformsDefault() {
     let applicationSupport = URL(fileURLWithPath: "/Users/a/Library/Application Support")
       .appendingPathComponent("btc-price").appendingPathComponent("limits.json")
@@ -131,6 +131,17 @@ final class FileSourceLimitStoreTests {
       FileSourceLimitStore.defaultFileURL(
         environment: ["XDG_STATE_HOME": "rel", "HOME": "/h"], platformDefault: applicationSupport)
         == applicationSupport, "a relative XDG_STATE_HOME is ignored, as the spec says")
+  }
+
+  @Test func defaultFileURL_putsTheStateInTheUnitsStateDirectoryFirst() {
+    let environment = ["STATE_DIRECTORY": "/var/lib/btc-price", "XDG_STATE_HOME": "/s"]
+
+    #expect(
+      FileSourceLimitStore.defaultFileURL(environment: environment).path
+        == "/var/lib/btc-price/limits.json")
+    #expect(
+      FileAlertStateStore.defaultFileURL(environment: environment).path
+        == "/var/lib/btc-price/alerts.json")
   }
 
   private func makeSUT() -> FileSourceLimitStore {

@@ -262,6 +262,15 @@ struct LoadSettingsFileUseCaseTests {
     #expect(SettingsFile.defaultPath(environment: [:]) == nil)
   }
 
+  @Test func defaultPath_isTheUnitsConfigurationDirectoryFirst() {
+    // The packaged units' ConfigurationDirectory=btc-price: /etc/btc-price/config, the conffile.
+    #expect(
+      SettingsFile.defaultPath(environment: [
+        "CONFIGURATION_DIRECTORY": "/etc/btc-price", "XDG_CONFIG_HOME": "/x", "HOME": "/h",
+      ]) == "/etc/btc-price/config")
+    #expect(SettingsFile.defaultPath(environment: ["CONFIGURATION_DIRECTORY": "/"]) == "/config")
+  }
+
   // MARK: Helpers
 
   private func withFile(_ text: String, _ body: (SettingsFile) throws -> Void) throws {
