@@ -193,11 +193,13 @@ extension BinaryEndToEndTests {
           ["chart", "--csv", "--sources", "binance", "--cache-path", cachePath]
           + server.urlArguments
 
+        // The reader leaves before a line is written (`head` could find all of them already in
+        // the pipe, 15 KB, and leave the writer none the wiser).
         let piped = try BinaryProcess.shell(
-          #""$BTC_PRICE" "$@" | head -n 1; echo "status=${PIPESTATUS[0]}""#,
+          #""$BTC_PRICE" "$@" | (exec 0<&-; sleep 0.5); echo "status=${PIPESTATUS[0]}""#,
           arguments: arguments)
         #expect(await piped.waitForExit(timeout: .seconds(20)) == 0)
-        #expect(piped.stdoutText == ["time,open,high,low,close", "status=141"])
+        #expect(piped.stdoutText == ["status=141"])
         #expect(piped.stderrText.isEmpty, "\(piped.stderrText)")
 
         if let full = FileHandle(forWritingAtPath: "/dev/full") {
