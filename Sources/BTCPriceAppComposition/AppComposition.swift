@@ -92,7 +92,7 @@ public enum AppComposition {
     let fetches =
       pipeline.history == nil
       ? PriceConnections.none
-      : PriceConnections(run: pipeline.runHistory, ready: pipeline.waitForHistory)
+      : PriceConnections(run: { await pipeline.runHistory() }, ready: pipeline.waitForHistory)
     return PriceViewModel(
       feed: pipeline.feed, clock: clock, currency: currency, backgroundTask: backgroundTask,
       connections: streams.with(fetches), history: pipeline.history)

@@ -142,11 +142,12 @@ struct NIOPriceRuntime: Sendable {
 
   /// The tick loop of every front end: `--interval`, this runtime's clock, the streams as its
   /// connections, the report told of each tick's start. The first tick waits a bounded moment
-  /// for the price history only when `waitingForTheHistory` (a view that shows the 24-hour
-  /// change); the history is kept either way.
+  /// for the price history only when `waitingForTheHistory` (a view that shows a change over a
+  /// period); the history of `ranges` is kept either way (by default every range: the JSON line
+  /// of `serve` and `publish` carries every period's change).
   func tickLoop(
     presenter: PricePresenter, alerts: AlertEngine?, deliveries: [any AlertDelivery],
-    waitingForTheHistory: Bool = true
+    waitingForTheHistory: Bool = true, ranges: Set<ChartRange> = Set(ChartRange.allCases)
   ) -> PriceTickLoop {
     let pipeline = self.pipeline
     let streams =
@@ -159,7 +160,10 @@ struct NIOPriceRuntime: Sendable {
       pipeline.history == nil
       ? PriceConnections.none
       : PriceConnections(
-        run: { await Self.offTheLoop(pipeline.runHistory) },
+        run: {
+          let ordered = ChartRange.allCases.filter(ranges.contains)
+          await Self.offTheLoop { await pipeline.runHistory(ordered) }
+        },
         ready: { if waitingForTheHistory { await pipeline.waitForHistory() } })
     return PriceTickLoop(
       interval: options.interval, clock: clock, feed: pipeline.feed, presenter: presenter,

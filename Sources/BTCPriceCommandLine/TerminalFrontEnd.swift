@@ -88,9 +88,10 @@ public struct TerminalFrontEnd: Sendable {
       if let quote = cache.storedQuote(notOlderThan: maxAge, at: Date()) {
         // The day kept beside it gives the 24-hour change, read from its file as it is, when
         // the output shows it.
-        let day =
-          mode.showsTheDaysChange ? options.candleStore.flatMap { try? $0.load(.day) } : nil
-        let state = presenter.present(.fresh(quote), dayHistory: day)
+        let kept = mode.rangesShown.reduce(into: [ChartRange: CandleSeries]()) { kept, range in
+          kept[range] = options.candleStore.flatMap { try? $0.load(range) }
+        }
+        let state = presenter.present(.fresh(quote), histories: kept)
         return Self.outcome { () throws(TerminalOutputError) in try session.show(state) }
           ?? .lastTickSucceeded
       }
@@ -104,14 +105,17 @@ public struct TerminalFrontEnd: Sendable {
     // One tick never waits for a trade: `--once` asks REST. Nor does it read, fetch or keep a
     // price history its output does not show: a status bar's plain `--once` costs what
     // `--no-history` costs.
+    // A longer run keeps the day's history whatever it shows (its file, for the next run), and
+    // the week's and the month's only when it shows their change.
+    let ranges = mode.rangesShown
     let runtime = NIOPriceRuntime(
-      options, streams: count != 1, history: count != 1 || mode.showsTheDaysChange, warn: warn,
+      options, streams: count != 1, history: count != 1 || !ranges.isEmpty, warn: warn,
       log: { session.diagnostic($0) })
     let deliveries = AlertDeliveries.terminal(
       command: options.onAlert, notify: options.notify, environment: environment, warn: warn)
     let ticks = runtime.tickLoop(
       presenter: presenter, alerts: runtime.alertEngine(), deliveries: [deliveries],
-      waitingForTheHistory: mode.showsTheDaysChange)
+      waitingForTheHistory: !ranges.isEmpty, ranges: ranges.union([.day]))
 
     // The trap goes first: a signal at any later moment must find it, and give the cursor back.
     // Its hard way out waits for nothing a stalled reader holds: the cache is written on the

@@ -1,3 +1,5 @@
+import BTCPriceCore
+
 #if canImport(FoundationEssentials)
   import FoundationEssentials
 #else
@@ -15,6 +17,8 @@
 /// `change24h`, in exact decimals as the price is (the percent rounded half up to two decimals)
 /// and from when: `"change24h":{"absolute":"-123.45","percent":"-0.18",
 /// "since":"2026-11-21T14:03:05Z"}`; without such a history the key is left out, never zero.
+/// Where the history can say, `changes` carries the same for each period, keyed `1h`, `24h`,
+/// `7d` and `30d` in that order, a period it cannot say left out (`change24h` stays as it is).
 /// With a price known, a line carries `satsPerUnit`: how many satoshis one unit of the
 /// currency buys at that price, a whole number as a string (`"satsPerUnit":"1451"`).
 /// A tick on which two streams disagreed carries `crossCheck`: the price kept off the screen
@@ -42,12 +46,13 @@ public enum JSONLineRenderer {
       fields.append(("reason", string(reason)))
     }
     if let change = record.change24h {
-      fields.append(
-        (
-          "change24h",
-          "{\"absolute\":\(string(change.absolute)),\"percent\":\(string(change.percent)),"
-            + "\"since\":\(string(change.since))}"
-        ))
+      fields.append(("change24h", object(change)))
+    }
+    if !record.changes.isEmpty {
+      let members = ChangePeriod.allCases.compactMap { period in
+        record.changes[period].map { "\"\(period.rawValue)\":" + object($0) }
+      }
+      fields.append(("changes", "{" + members.joined(separator: ",") + "}"))
     }
     if let sats = record.satsPerUnit {
       fields.append(("satsPerUnit", string(sats)))
@@ -64,6 +69,11 @@ public enum JSONLineRenderer {
       fields.append(("alerts", "[" + items.joined(separator: ",") + "]"))
     }
     return "{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}"
+  }
+
+  private static func object(_ change: ChangeRecord) -> String {
+    "{\"absolute\":\(string(change.absolute)),\"percent\":\(string(change.percent)),"
+      + "\"since\":\(string(change.since))}"
   }
 
   private static func object(_ crossCheck: CrossCheckRecord) -> String {

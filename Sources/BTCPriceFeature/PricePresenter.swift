@@ -56,6 +56,36 @@ public struct PricePresenter: Sendable {
   /// The label of the 24-hour change: `▲ +$1,140.00 (+1.68%) in 24 hours`.
   public static let change24hLabel = "in 24 hours"
 
+  /// The same, with the shown price's change over every period whose range's history is given
+  /// (the hour and the day on `histories[.day]`, the week on `[.week]`, the month on
+  /// `[.month]`): worded in ``PriceViewState/changes`` and in exact decimals in the record's
+  /// `changes`; a period the history cannot say is left out.
+  public func present(_ update: PriceUpdate, histories: [ChartRange: CandleSeries])
+    -> PriceViewState
+  {
+    var state = present(update, dayHistory: histories[.day])
+    guard let quote = state.quote else { return state }
+    for period in ChangePeriod.allCases {
+      guard let series = histories[period.range],
+        let change = TwentyFourHourChange.of(quote, over: period, in: series)
+      else { continue }
+      state.changes[period] = self.change(
+        PriceChange(from: change.reference, to: change.current), label: Self.label(of: period))
+      state.record.changes[period] = ChangeRecord(change)
+    }
+    return state
+  }
+
+  /// `in 1 hour`, `in 24 hours`, `in 7 days`, `in 30 days`.
+  public static func label(of period: ChangePeriod) -> String {
+    switch period {
+    case .hour: "in 1 hour"
+    case .day: change24hLabel
+    case .week: "in 7 days"
+    case .month: "in 30 days"
+    }
+  }
+
   /// The state before the first tick: the cached value (no banner), or placeholders.
   public func presentRestored(_ quote: PriceQuote?) -> PriceViewState {
     state(showing: quote, stale: false, failure: nil)

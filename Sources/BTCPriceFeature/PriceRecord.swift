@@ -1,3 +1,5 @@
+import BTCPriceCore
+
 /// The machine-readable values of one tick, already in their output form: what `--json` and the
 /// web API print, field by field.
 public struct PriceRecord: Equatable, Sendable {
@@ -18,6 +20,9 @@ public struct PriceRecord: Equatable, Sendable {
   public var crossCheck: CrossCheckRecord? = nil
   /// The shown price against the price 24 hours before it; nil when the history cannot say.
   public var change24h: ChangeRecord? = nil
+  /// The shown price against the price an hour, a day, a week and a month before it, each
+  /// where the history can say (``ChangePeriod``).
+  public var changes: [ChangePeriod: ChangeRecord] = [:]
   /// Satoshis one unit of the currency buys at the shown price (``Satoshis``), e.g. `1451`;
   /// stale with the price, nil when no price is known.
   public var satsPerUnit: String? = nil

@@ -22,6 +22,8 @@ import BTCPriceCore
 /// | `{change_pct}` | `+0.02%`, `-0.01%`, `0.00%` | `0.00%` | empty |
 /// | `{change_24h}` | `+€1,140.00`, `-€123.45` against the price 24 hours before | the same, of the shown price | empty |
 /// | `{change_24h_pct}` | `+1.68%`, `-0.18%` | the same, of the shown price | empty |
+/// | `{change_1h}`, `{change_7d}`, `{change_30d}` | the same over an hour, a week, a month | the same, of the shown price | empty |
+/// | `{change_1h_pct}`, `{change_7d_pct}`, `{change_30d_pct}` | their percent | the same | empty |
 /// | `{stale}` | empty | `stale` | `stale` |
 /// | `{alert}` | the alerts the tick fired (`above $100,000.00`), else empty | empty | empty |
 ///
@@ -41,6 +43,28 @@ public struct PriceTemplate: Equatable, Sendable {
     case priceInt = "price_int"
     case priceShort = "price_short"
     case sats
+    case change1h = "change_1h"
+    case change1hPercent = "change_1h_pct"
+    case change7d = "change_7d"
+    case change7dPercent = "change_7d_pct"
+    case change30d = "change_30d"
+    case change30dPercent = "change_30d_pct"
+
+    /// The period whose change this placeholder shows, and whether it is the percent; nil for
+    /// every other placeholder.
+    public var change: (period: ChangePeriod, percent: Bool)? {
+      switch self {
+      case .change1h: (.hour, false)
+      case .change1hPercent: (.hour, true)
+      case .change24h: (.day, false)
+      case .change24hPercent: (.day, true)
+      case .change7d: (.week, false)
+      case .change7dPercent: (.week, true)
+      case .change30d: (.month, false)
+      case .change30dPercent: (.month, true)
+      default: nil
+      }
+    }
   }
 
   /// A piece of the template: text written as it is, or a placeholder filled in every tick.
@@ -55,8 +79,15 @@ public struct PriceTemplate: Equatable, Sendable {
   public let segments: [Segment]
 
   /// Whether `{change_24h}` or `{change_24h_pct}` is in the template.
-  public var showsTheDaysChange: Bool {
-    segments.contains { $0 == .placeholder(.change24h) || $0 == .placeholder(.change24hPercent) }
+  public var showsTheDaysChange: Bool { periodsShown.contains(.day) }
+
+  /// The periods whose change the template shows: their ranges' candles are what a run asks
+  /// for, and no others.
+  public var periodsShown: Set<ChangePeriod> {
+    Set(
+      segments.compactMap {
+        if case .placeholder(let placeholder) = $0 { placeholder.change?.period } else { nil }
+      })
   }
 
   /// Parses `text` once; fails on an unknown placeholder or a brace without its pair.
@@ -114,7 +145,7 @@ public struct PriceTemplate: Equatable, Sendable {
     /// Where the offending brace is, counting characters from 1.
     public let column: Int
 
-    /// `{price}, {amount}, …, {alert}, {price_int}, {price_short}, {sats}`
+    /// `{price}, {amount}, …, {alert}, {price_int}, {price_short}, {sats}, {change_1h}, …`
     public static let knownPlaceholders = Placeholder.allCases.map { "{\($0.rawValue)}" }
       .joined(separator: ", ")
 

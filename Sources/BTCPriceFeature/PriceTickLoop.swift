@@ -90,7 +90,7 @@ public struct PriceTickLoop: Sendable {
       for line in lines { view.notice(line) }
       if case .fresh(let quote, _) = update { history?.record(quote) }
       let day = history?.held(.day)
-      let state = present(update, day: day)
+      let state = present(update, histories: held(day: day))
       let tick = PriceTick(
         update: update, state: state, outageReason: outageReason,
         chart: chart(day, current: state.quote))
@@ -102,15 +102,26 @@ public struct PriceTickLoop: Sendable {
 
   /// The tick's state, with the alerts it fired (handed to the deliveries first). A price the
   /// streams' cross-check rejected is not the update's quote, so it can fire nothing.
-  private func present(_ update: PriceUpdate, day: CandleSeries?) -> PriceViewState {
+  private func present(_ update: PriceUpdate, histories: [ChartRange: CandleSeries])
+    -> PriceViewState
+  {
     var state =
-      history == nil ? presenter.present(update) : presenter.present(update, dayHistory: day)
+      history == nil ? presenter.present(update) : presenter.present(update, histories: histories)
     guard let alerts, let fired = presenter.presentAlerts(alerts.evaluate(update)) else {
       return state
     }
     for delivery in deliveries { delivery.deliver(fired) }
     state.alert = fired
     return state
+  }
+
+  /// Every range's history held now (the day's given), never read from the disk.
+  private func held(day: CandleSeries?) -> [ChartRange: CandleSeries] {
+    guard let history else { return [:] }
+    var held: [ChartRange: CandleSeries] = [:]
+    held[.day] = day
+    for range in ChartRange.allCases where range != .day { held[range] = history.held(range) }
+    return held
   }
 
   /// The day's chart ending at the shown price, worded as the tick is.

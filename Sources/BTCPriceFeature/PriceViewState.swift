@@ -47,6 +47,9 @@ public struct PriceViewState: Equatable, Sendable {
   /// The same in words VoiceOver says the same in every locale: `up 1,140 dollars since a day
   /// ago, 1.68 percent`; nil with ``change24h``.
   public var change24hAccessibilityLabel: String? = nil
+  /// `▲ +$210.00 (+0.31%)` `in 1 hour`, and the same in 24 hours, 7 days, 30 days: each period
+  /// the history can say. Set by ``PricePresenter/present(_:histories:)``.
+  public var changes: [ChangePeriod: PriceTrendViewState.Change] = [:]
 }
 
 extension PriceViewState {

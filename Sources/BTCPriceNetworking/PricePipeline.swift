@@ -227,10 +227,10 @@ public struct PricePipeline: Sendable {
     self.feed = PriceFeed(loadAfter: loader.load, cache: cache, warn: feedWarn)
   }
 
-  /// Keeps the price history fetched at its pace (the day's range) until the task is
-  /// cancelled; returns at once without a history.
-  public func runHistory() async {
-    await history?.run([.day])
+  /// Keeps the price history of `ranges` fetched at their pace (by default the day's) until
+  /// the task is cancelled; returns at once without a history.
+  public func runHistory(_ ranges: [ChartRange] = [.day]) async {
+    await history?.run(ranges)
   }
 
   /// Waits until the history has been read and, when due, fetched once, or

@@ -62,6 +62,13 @@ extension PriceTemplate {
     case .change24hPercent:
       let day = state.change24h
       return ANSIStyle.paint(day?.percentText ?? "", for: day?.direction, enabled: colors)
+    case .change1h, .change1hPercent, .change7d, .change7dPercent, .change30d,
+      .change30dPercent:
+      guard let (period, percent) = placeholder.change, let moved = state.changes[period] else {
+        return ""
+      }
+      return ANSIStyle.paint(
+        percent ? moved.percentText : moved.amountText, for: moved.direction, enabled: colors)
     case .stale:
       return state.isStale
         ? ANSIStyle.banner.apply(PricePresenter.staleMarker, enabled: colors) : ""

@@ -71,6 +71,19 @@ public final class TerminalSession: Sendable {
       case .waybar(let template): template?.showsTheDaysChange ?? false
       }
     }
+
+    /// The ranges whose history this output shows a change of: `--json` every period's
+    /// (`changes`), `--live` the day's, a template or Waybar text those of its placeholders, a
+    /// plain line none. A run asks for these ranges' candles and no others.
+    public var rangesShown: Set<ChartRange> {
+      switch self {
+      case .plain: []
+      case .template(let template, _): Set(template.periodsShown.map(\.range))
+      case .json: Set(ChangePeriod.allCases.map(\.range))
+      case .live: [.day]
+      case .waybar(let template): Set((template?.periodsShown ?? []).map(\.range))
+      }
+    }
   }
 
   private struct State {

@@ -75,14 +75,28 @@ public struct FakeResponse: Sendable {
   /// Binance's klines as it writes them (docs/HISTORY.md): `[open time ms, "open", "high", "low",
   /// "close", "volume", close time ms, ...]`, oldest first: one 5-minute candle per price of
   /// `prices`, the last one opening at `lastStart` (seconds since 1970).
-  public static func binanceKlines(_ prices: [String], lastStart: Int) -> FakeResponse {
-    let first = lastStart - 300 * (prices.count - 1)
+  public static func binanceKlines(_ prices: [String], lastStart: Int, period: Int = 300)
+    -> FakeResponse
+  {
+    let first = lastStart - period * (prices.count - 1)
     let rows = prices.enumerated().map { index, price in
-      let start = (first + 300 * index) * 1_000
+      let start = (first + period * index) * 1_000
       return "[\(start),\"\(price)\",\"\(price)\",\"\(price)\",\"\(price)\",\"1.5\","
-        + "\(start + 299_999),\"100000.0\",12,\"0.7\",\"50000.0\",\"0\"]"
+        + "\(start + period * 1_000 - 1),\"100000.0\",12,\"0.7\",\"50000.0\",\"0\"]"
     }
     return FakeResponse(json: "[" + rows.joined(separator: ",") + "]")
+  }
+
+  /// A range's Binance klines up to the one under way now, as many as its request asks for
+  /// (the day's 290 of 5 minutes, the week's hourly, the month's of 6 hours), flat at `price`.
+  public static func binanceRange(_ range: ChartRange, flatAt price: String, now: Date = Date())
+    -> FakeResponse
+  {
+    let period = Int(range.period.components.seconds)
+    let slot = Int(now.timeIntervalSince1970) / period * period
+    return binanceKlines(
+      Array(repeating: price, count: range.candleCount(of: range.period)), lastStart: slot,
+      period: period)
   }
 
   /// A day of Binance's 5-minute klines up to the one under way now (290, the day's request),

@@ -130,8 +130,8 @@ struct BTCPriceCommand: AsyncParsableCommand {
   @Option(
     help: ArgumentHelp(
       "Shape each line: {price} {price_int} {price_short} {sats} {amount} {currency} {time} "
-        + "{source} {arrow} {change} {change_pct} {change_24h} {change_24h_pct} {stale} "
-        + "{alert}; {{ and }} for braces.",
+        + "{source} {arrow} {change} {change_pct} {change_1h} {change_24h} {change_7d} "
+        + "{change_30d} (each with _pct) {stale} {alert}; {{ and }} for braces.",
       valueName: "template"))
   var format: String?
 

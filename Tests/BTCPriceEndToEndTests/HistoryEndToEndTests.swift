@@ -44,9 +44,13 @@ extension BinaryEndToEndTests {
         // The price a day before, within the quarter of an hour the figure may be off by.
         #expect(abs(Date().timeIntervalSince(since) - 86_400) < 16 * 60)
         #expect(run.stderrText.isEmpty)
+        // --json carries every period's change: the day's, the week's and the month's candles,
+        // once each.
         let asked = await server.candleRequests(to: .binance)
-        #expect(asked.map(\.path) == ["/api/v3/klines"])
+        #expect(asked.map(\.path) == Array(repeating: "/api/v3/klines", count: 3))
         #expect(asked.first?.query == "symbol=BTCUSDT&interval=5m&limit=290")
+        #expect(asked.map { $0.query?.contains("interval=1h") == true } == [false, true, false])
+        #expect(asked.last?.query?.contains("interval=6h") == true)
       }
     }
 
@@ -101,13 +105,16 @@ extension BinaryEndToEndTests {
       }
     }
 
-    /// A minute of ticks at the default interval (60 ticks, here 0.2 s apart) asks for the
-    /// day's candles once, at the start; a run right after asks for none (the kept history is
-    /// younger than its refresh interval, 15 minutes).
+    /// A minute of ticks at the default interval (60 ticks, here 0.2 s apart) asks for each
+    /// range's candles once, at the start (--json shows every period's change: the day's, the
+    /// week's and the month's); a run right after asks for none (the kept history is younger
+    /// than its refresh interval, 15 minutes and an hour).
     @Test func aMinuteOfTicks_asksForTheCandlesOnce_andARunRightAfterNotAtAll() async throws {
       try await FakeExchangeServer.withRunning { server in
         await server.stub(.binance, .binance(price: "68901.23"))
-        await server.stubCandles(.binance, .binanceDay(flatAt: "68000.00"))
+        await server.stubCandles(
+          .binance, .binanceRange(.day, flatAt: "68000.00"),
+          .binanceRange(.week, flatAt: "60000.00"), .binanceRange(.month, flatAt: "50000.00"))
 
         let ticks = try run(server, "--json", "--interval", "0.2", "--count", "60")
         #expect(await ticks.waitForExit(timeout: .seconds(60)) == 0)
@@ -117,7 +124,11 @@ extension BinaryEndToEndTests {
         #expect(ticks.stdoutText.count == 60)
         #expect(ticks.stdoutText.allSatisfy { $0.contains(#""change24h":{"absolute":"901.23""#) })
         #expect(after.stdoutText.first?.contains(#""change24h":{"absolute":"901.23""#) == true)
-        #expect(await server.candleRequests(to: .binance).count == 1)
+        let asked = await server.candleRequests(to: .binance).compactMap(\.query)
+        #expect(asked.count == 3, "\(asked)")
+        let last = try #require(ticks.stdoutText.last)
+        #expect(last.contains(#""7d":{"absolute":"8901.23","percent":"14.84","#), "\(last)")
+        #expect(last.contains(#""30d":{"absolute":"18901.23","percent":"37.80","#), "\(last)")
         #expect(await server.requests(to: .binance).count == 61)
       }
     }

@@ -71,6 +71,32 @@ struct RenderFormatTemplateUseCaseTests {
         == "\u{1B}[31m-€1,098.77\u{1B}[0m")
   }
 
+  // MARK: Every period's change
+
+  @Test func render_showsEachPeriodsChange_andNothingWhereTheHistoryCannotSay() throws {
+    let presenter = PricePresenter(timestamps: .utc(precision: .seconds), currency: .eur)
+    let day = CandleSeries.day(endingAt: 1_795_356_000, currency: .eur) { _ in "70000" }
+    let state = presenter.present(
+      .fresh(quote("68901.23", currency: "EUR")), histories: [.day: day])
+    let template = "{change_1h} ({change_1h_pct}) [{change_7d}{change_30d_pct}]"
+
+    #expect(try render(template, state, nil) == "-€1,098.77 (-1.57%) []")
+    #expect(
+      try PriceTemplate("{change_1h_pct}").render(state, change: up, colors: true)
+        == "\u{1B}[31m-1.57%\u{1B}[0m", "coloured by its own direction")
+  }
+
+  /// A run asks for the candles of the ranges its output shows, and no others.
+  @Test func eachOutput_asksForTheRangesItShows() throws {
+    #expect(TerminalSession.Mode.plain(colors: false).rangesShown.isEmpty)
+    #expect(TerminalSession.Mode.json.rangesShown == [.day, .week, .month])
+    #expect(TerminalSession.Mode.live(colors: false).rangesShown == [.day])
+    let weekly = try PriceTemplate("{price} {change_7d_pct}")
+    #expect(TerminalSession.Mode.template(weekly, colors: false).rangesShown == [.week])
+    #expect(TerminalSession.Mode.waybar(weekly).rangesShown == [.week])
+    #expect(TerminalSession.Mode.waybar(nil).rangesShown.isEmpty)
+  }
+
   // MARK: Short prices and sats
 
   @Test func render_shortPricesAndSats_forAFreshValue() throws {
@@ -127,7 +153,7 @@ struct RenderFormatTemplateUseCaseTests {
     expectError(
       "{arrow} {prize}",
       #"unknown placeholder {prize} at column 9; known placeholders: {price}, {amount}, "#
-        + "{currency}, {time}, {source}, {arrow}, {change}, {change_pct}, {change_24h}, {change_24h_pct}, {stale}, {alert}, {price_int}, {price_short}, {sats}; "
+        + "{currency}, {time}, {source}, {arrow}, {change}, {change_pct}, {change_24h}, {change_24h_pct}, {stale}, {alert}, {price_int}, {price_short}, {sats}, {change_1h}, {change_1h_pct}, {change_7d}, {change_7d_pct}, {change_30d}, {change_30d_pct}; "
         + "write {{ and }} for literal braces")
   }
 
@@ -186,7 +212,7 @@ struct RenderFormatTemplateUseCaseTests {
 
   private var knownList: String {
     "{price}, {amount}, {currency}, {time}, {source}, {arrow}, {change}, {change_pct}, {change_24h}, {change_24h_pct}, {stale}, "
-      + "{alert}, {price_int}, {price_short}, {sats}; write {{ and }} for literal braces"
+      + "{alert}, {price_int}, {price_short}, {sats}, {change_1h}, {change_1h_pct}, {change_7d}, {change_7d_pct}, {change_30d}, {change_30d_pct}; write {{ and }} for literal braces"
   }
 
   private func render(
