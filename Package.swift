@@ -209,6 +209,16 @@ let package = Package(
         .product(name: "NIOSSL", package: "swift-nio-ssl"),
         .product(name: "NIOWebSocket", package: "swift-nio"),
         .product(name: "Clocks", package: "swift-clocks"),
+        // RouterTester and withRunningApplication: serve's routes in-process and on a real port,
+        // without HummingbirdTesting (whose target brings AsyncHTTPClient and NIOHTTP2 into the
+        // test build).
+        .product(name: "Hummingbird", package: "hummingbird"),
+        .product(name: "HummingbirdCore", package: "hummingbird"),
+        .product(name: "HTTPTypes", package: "swift-http-types"),
+        .product(name: "Logging", package: "swift-log"),
+        .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+        .product(name: "NIOEmbedded", package: "swift-nio"),
+        .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
       ],
       swiftSettings: strict
     ),
