@@ -40,9 +40,6 @@ let package = Package(
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
-    // Only the end-to-end tests use AsyncHTTPClient (to read serve's event stream); the tool has
-    // its own client on SwiftNIO (BTCPriceNIO).
-    .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
     .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.1.1"),
     .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
@@ -217,6 +214,16 @@ let package = Package(
         .product(name: "NIOSSL", package: "swift-nio-ssl"),
         .product(name: "NIOWebSocket", package: "swift-nio"),
         .product(name: "Clocks", package: "swift-clocks"),
+        // RouterTester and withRunningApplication: serve's routes in-process and on a real port,
+        // without HummingbirdTesting (whose target brings AsyncHTTPClient and NIOHTTP2 into the
+        // test build).
+        .product(name: "Hummingbird", package: "hummingbird"),
+        .product(name: "HummingbirdCore", package: "hummingbird"),
+        .product(name: "HTTPTypes", package: "swift-http-types"),
+        .product(name: "Logging", package: "swift-log"),
+        .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+        .product(name: "NIOEmbedded", package: "swift-nio"),
+        .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
       ],
       swiftSettings: strict
     ),
@@ -303,8 +310,9 @@ let package = Package(
       dependencies: [
         "BTCPriceServer", "BTCPriceCore", "BTCPriceFeature", "BTCPriceTerminal",
         "BTCPriceTestSupport",
-        .product(name: "HummingbirdTesting", package: "hummingbird"),
+        .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "HTTPTypes", package: "swift-http-types"),
+        .product(name: "Logging", package: "swift-log"),
         .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "NIOPosix", package: "swift-nio"),
@@ -316,8 +324,10 @@ let package = Package(
     .testTarget(
       name: "BTCPriceEndToEndTests",
       dependencies: [
-        "btc-price", "BTCPriceTestSupport",
-        .product(name: "AsyncHTTPClient", package: "async-http-client"),
+        // BTCPriceNIO's client for serve's and the edges' plain requests; their streams through
+        // BTCPriceTestSupport's HTTPStreamReader.
+        "btc-price", "BTCPriceTestSupport", "BTCPriceNIO", "BTCPriceNetworking",
+        .product(name: "NIOCore", package: "swift-nio"),
       ],
       swiftSettings: strict
     ),

@@ -5,8 +5,8 @@
 #endif
 
 /// One request to a source (or to serve's alert webhook): where, which headers, the largest
-/// body to accept, and a body for a POST. Named with the project's prefix: AsyncHTTPClient and
-/// HTTPTypes, both linked, have an `HTTPRequest` of their own.
+/// body to accept, and a body for a POST. Named with the project's prefix: HTTPTypes, which serve
+/// links, has an `HTTPRequest` of its own.
 public struct BTCHTTPRequest: Sendable {
   public var url: URL
   /// Header fields in the order they are sent.

@@ -1,4 +1,3 @@
-import AsyncHTTPClient
 import BTCPriceCore
 import BTCPriceTestSupport
 import Foundation
@@ -107,13 +106,13 @@ final class StreamViewer: @unchecked Sendable {
   init(_ url: String, lastEventID: String? = nil, accept: String? = "text/event-stream") {
     let received = received
     task = Task {
-      var request = HTTPClientRequest(url: url)
-      if let accept { request.headers.add(name: "Accept", value: accept) }
-      if let lastEventID { request.headers.add(name: "Last-Event-ID", value: lastEventID) }
+      var headers: [(name: String, value: String)] = []
+      if let accept { headers.append(("Accept", accept)) }
+      if let lastEventID { headers.append(("Last-Event-ID", lastEventID)) }
       var pending = ""
       do {
-        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(600))
-        for try await chunk in response.body {
+        let stream = try await HTTPStreamReader.open(url, headers: headers)
+        for try await chunk in stream.body {
           let text = String(buffer: chunk)
           pending += text
           var parsed: [Event] = []
@@ -157,19 +156,6 @@ final class StreamViewer: @unchecked Sendable {
     }
     return events.count >= count
   }
-}
-
-/// A GET with headers; the answer's status, headers (names lowercased) and body.
-func fetch(_ url: String, headers: [(String, String)] = []) async throws -> (
-  status: Int, headers: [String: String], body: String
-) {
-  var request = HTTPClientRequest(url: url)
-  for (name, value) in headers { request.headers.add(name: name, value: value) }
-  let response = try await HTTPClient.shared.execute(request, timeout: .seconds(10))
-  let body = String(buffer: try await response.body.collect(upTo: 1 << 22))
-  var fields: [String: String] = [:]
-  for header in response.headers { fields[header.name.lowercased()] = header.value }
-  return (Int(response.status.code), fields, body)
 }
 
 /// Waits until `condition` holds, at most `timeout`; the caller checks the answer.

@@ -30,16 +30,22 @@ extension BinaryEndToEndTests {
         await server.stub(.bitstamp, .bitstamp(price: "2211", pair: "ETH/USD"))
         await server.stub(.kraken, .kraken(price: "68870.10"))
 
-        let alone = try BinaryProcess(
-          ["--once", "--json", "--no-cache", "--sources", "bitstamp"] + server.urlArguments)
-        #expect(await alone.waitForExit() == 1)
+        // Each one-shot is run once more if it ran out of time (BinaryProcess.oneShot).
+        let (alone, status, _) = try await BinaryProcess.oneShot {
+          try BinaryProcess(
+            ["--once", "--json", "--no-cache", "--sources", "bitstamp"] + server.urlArguments)
+        }
+        #expect(status == 1)
         let line = try #require(alone.stdoutText.first)
         #expect(line.contains(#""price":null"#), "\(line)")
         #expect(line.contains("pair ETH/USD is not BTC/USD"), "\(line)")
 
-        let chain = try BinaryProcess(
-          ["--once", "--json", "--no-cache", "--sources", "bitstamp,kraken"] + server.urlArguments)
-        #expect(await chain.waitForExit() == 0)
+        let (chain, chainStatus, _) = try await BinaryProcess.oneShot {
+          try BinaryProcess(
+            ["--once", "--json", "--no-cache", "--sources", "bitstamp,kraken"]
+              + server.urlArguments)
+        }
+        #expect(chainStatus == 0)
         #expect(
           chain.stdoutText.first?.contains(#""price":"68870.1","currency":"USD","source":"kraken""#)
             == true, "\(chain.stdoutText)")
@@ -115,9 +121,14 @@ extension BinaryEndToEndTests {
         await server.stub(.binance, .binance(price: "2211.00"))
         await server.stub(.coinbase, .coinbase(price: "68890.55"))
 
-        let run = try run(server, "--sources", "binance,coinbase", "--verbose")
+        // Binance's answer is the point: a run where it ran out of time goes again, from the
+        // same cache (it saved Coinbase's price).
+        let (run, status, _) = try await BinaryProcess.oneShot(evenWithAPrice: true) {
+          try saveCache(at: Date())
+          return try self.run(server, "--sources", "binance,coinbase", "--verbose")
+        }
 
-        #expect(await run.waitForExit() == 0)
+        #expect(status == 0)
         #expect(
           run.stdoutText.first?.contains(
             #""price":"68890.55","currency":"USD","source":"coinbase""#)
@@ -140,13 +151,16 @@ extension BinaryEndToEndTests {
         await server.stub(.binance, .binance(price: "75000.00"))
         await server.stub(.coinbase, .coinbase(price: "75010.00"))
 
-        let run = try run(server, "--sources", "binance,coinbase")
+        let (run, status, runs) = try await BinaryProcess.oneShot {
+          try self.run(server, "--sources", "binance,coinbase")
+        }
 
-        #expect(await run.waitForExit() == 0)
+        #expect(status == 0)
         #expect(
           run.stdoutText.first?.contains(#""price":"75000","currency":"USD","source":"binance""#)
             == true, "\(run.stdoutText)")
-        #expect(await server.requests(to: .coinbase).count == 1)
+        // Asked once by the run that counts (and perhaps by one that ran out of time before).
+        #expect((1...runs).contains(await server.requests(to: .coinbase).count))
       }
     }
 
@@ -157,9 +171,11 @@ extension BinaryEndToEndTests {
         await server.stub(.binance, .binance(price: "75000.00"))
         await server.stub(.coinbase, FakeResponse(status: 503, json: "{}"))
 
-        let run = try run(server, "--sources", "binance,coinbase")
+        let (run, status, _) = try await BinaryProcess.oneShot {
+          try self.run(server, "--sources", "binance,coinbase")
+        }
 
-        #expect(await run.waitForExit() == 1)
+        #expect(status == 1)
         let line = try #require(run.stdoutText.first)
         #expect(line.contains(#""price":"68901.23""#), "\(line)")
         #expect(line.contains(#""stale":true"#), "\(line)")
@@ -177,13 +193,16 @@ extension BinaryEndToEndTests {
         await server.stub(.binance, .binance(price: "75000.00"))
         await server.stub(.coinbase, FakeResponse(status: 503, json: "{}"))
 
-        let run = try run(server, "--sources", "binance,coinbase")
+        let (run, status, runs) = try await BinaryProcess.oneShot {
+          try self.run(server, "--sources", "binance,coinbase")
+        }
 
-        #expect(await run.waitForExit() == 0)
+        #expect(status == 0)
         #expect(
           run.stdoutText.first?.contains(#""price":"75000","currency":"USD","source":"binance""#)
             == true, "\(run.stdoutText)")
-        #expect(await server.requests(to: .coinbase).isEmpty)
+        // Not asked by the run that counts (a run that ran out of time before may have).
+        #expect(await server.requests(to: .coinbase).count <= runs - 1)
       }
     }
 

@@ -1,4 +1,3 @@
-import AsyncHTTPClient
 import BTCPriceTestSupport
 import Foundation
 import Testing
@@ -80,9 +79,7 @@ extension BinaryEndToEndTests {
     }
 
     private func get(_ url: String) async throws -> String {
-      let response = try await HTTPClient.shared.execute(
-        HTTPClientRequest(url: url), timeout: .seconds(10))
-      return String(buffer: try await response.body.collect(upTo: 1 << 20))
+      try await fetch(url).body
     }
 
     private struct ServeDidNotStart: Error {

@@ -1,4 +1,3 @@
-import AsyncHTTPClient
 import BTCPriceTestSupport
 import Foundation
 import NIOCore
@@ -56,11 +55,10 @@ extension BinaryEndToEndTests {
         defer { run.send(SIGKILL) }
         _ = try await waitForPrice(base, from: run)
 
-        let request = HTTPClientRequest(url: base + "/api/stream")
-        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(10))
-        #expect(response.headers.first(name: "Content-Type") == "text/event-stream; charset=utf-8")
+        let stream = try await HTTPStreamReader.open(base + "/api/stream")
+        #expect(stream.headers["content-type"] == "text/event-stream; charset=utf-8")
         var received = ""
-        var body = response.body.makeAsyncIterator()
+        var body = stream.body.makeAsyncIterator()
         while !received.contains("event: price"), let chunk = try await body.next() {
           received += String(buffer: chunk)
         }
@@ -68,7 +66,7 @@ extension BinaryEndToEndTests {
 
         let signalled = ContinuousClock.now
         run.send(SIGTERM)
-        // The stream ends cleanly (end of body, no error) ...
+        // The stream ends cleanly (its last chunk; a connection closed before it throws) ...
         while let chunk = try await body.next() { received += String(buffer: chunk) }
         let status = await run.waitForExit()
         let exitTime = ContinuousClock.now - signalled
@@ -149,14 +147,8 @@ extension BinaryEndToEndTests {
 
     private func get(_ url: String, from run: BinaryProcess) async throws -> Answer {
       do {
-        let response = try await HTTPClient.shared.execute(
-          HTTPClientRequest(url: url), timeout: .seconds(10))
-        let body = try await response.body.collect(upTo: 1 << 20)
-        return Answer(
-          status: Int(response.status.code),
-          headers: Dictionary(
-            response.headers.map { ($0.name.lowercased(), $0.value) }, uniquingKeysWith: { $1 }),
-          body: String(buffer: body))
+        let answer = try await fetch(url)
+        return Answer(status: answer.status, headers: answer.headers, body: answer.body)
       } catch {
         throw RequestFailed(
           url: url, error: error, serverRunning: run.isRunning, serverStderr: run.stderrText)

@@ -208,8 +208,10 @@ extension BinaryEndToEndTests {
     @Test func oversizedFrames_keepMemoryBounded_andTicksGoOnOverREST() async throws {
       try await withExchange { server, binance, coinbase in
         binance.repeat({ FakeStreamMessage.binanceTrade(price: "70001.45") }, every: .seconds(1))
+        // Half-second ticks: every line must be fresh, and a REST answer within a tenth of a
+        // second was what a run with both cores busy missed (7 Dec), not what this tells apart.
         let run = try BinaryProcess(
-          arguments(["--interval", "0.1"], server: server, binance: binance, coinbase: coinbase),
+          arguments(["--interval", "0.5"], server: server, binance: binance, coinbase: coinbase),
           environment: Self.defaultSettings)
         defer { run.send(SIGKILL) }
         #expect(await run.waitForLines(2))

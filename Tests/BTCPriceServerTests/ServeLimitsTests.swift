@@ -2,7 +2,6 @@ import BTCPriceServer
 import BTCPriceTestSupport
 import Foundation
 import Hummingbird
-import HummingbirdTesting
 import Logging
 import Testing
 
@@ -10,15 +9,10 @@ import Testing
 @Suite(
   "Refuse abuse on a real socket", .serialized, .timeLimit(.minutes(1)), .hangLimit(.seconds(30)))
 struct ServeLimitsTests {
-  // The test framework's own client holds one connection from 127.0.0.1 throughout; a request
-  // through it first makes sure that connection is open before the counting starts.
-
   @Test func connectionsOverTheLimitPerAddress_getServiceUnavailable() async throws {
-    let app = makeSUT(connectionsPerAddress: 3)
+    let app = makeSUT(connectionsPerAddress: 2)
 
-    try await app.test(.live) { client in
-      _ = try await client.execute(uri: "/healthz", method: .get)
-      let port = try #require(client.port)
+    try await withRunningApplication(app) { port in
       let first = try RawConnection(port: port)
       let second = try RawConnection(port: port)
       first.send("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
@@ -37,11 +31,9 @@ struct ServeLimitsTests {
   }
 
   @Test func aConnectionThatCloses_freesItsPlace() async throws {
-    let app = makeSUT(connectionsPerAddress: 2)
+    let app = makeSUT(connectionsPerAddress: 1)
 
-    try await app.test(.live) { client in
-      _ = try await client.execute(uri: "/healthz", method: .get)
-      let port = try #require(client.port)
+    try await withRunningApplication(app) { port in
       do {
         let first = try RawConnection(port: port)
         first.send("GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
@@ -62,8 +54,7 @@ struct ServeLimitsTests {
   @Test func anOversizedRequestHead_isRefused() async throws {
     let app = makeSUT(connectionsPerAddress: 8)
 
-    try await app.test(.live) { client in
-      let port = try #require(client.port)
+    try await withRunningApplication(app) { port in
       let connection = try RawConnection(port: port)
       let padding = String(repeating: "a", count: 16 * 1024)
       connection.send("GET / HTTP/1.1\r\nHost: x\r\nX-Padding: \(padding)\r\n\r\n")
@@ -88,8 +79,7 @@ struct ServeLimitsTests {
   {
     let app = makeSUT(connectionsPerAddress: 8)
 
-    try await app.test(.live) { client in
-      let port = try #require(client.port)
+    try await withRunningApplication(app) { port in
       let connection = try RawConnection(port: port)
       let more = (0..<(fields - 3)).map { "X-Field-\($0): 1\r\n" }.joined()
       let value = String(repeating: "a", count: padding)
@@ -197,10 +187,9 @@ struct ServeLimitsTests {
     let app = server.makeApplication(
       configuration: .init(host: "127.0.0.1", port: 0), logger: Logger(label: "test"))
 
-    try await app.test(.live) { client in
+    try await withRunningApplication(app) { port in
       // Ends the stream, so the server can stop when the test ends.
       defer { broadcaster.finish() }
-      let port = try #require(client.port)
       let connection = try RawConnection(port: port)
       connection.send("GET /api/stream HTTP/1.1\r\nHost: x\r\n\r\n")
       for _ in 0..<1_000 where server.viewerCount == 0 {
