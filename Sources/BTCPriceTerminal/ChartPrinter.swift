@@ -55,18 +55,9 @@ public enum ChartPrinter {
         series, range: range, current: newer, dayHistory: history.series(.day), now: now(),
         notUpdated: notUpdated)
     else {
-      if case .failed(let failure) = refresh {
-        warn(presenter.presentUnavailable(range, failure: failure))
-      } else {
-        warn(presenter.presentUnavailable(range))
-      }
-      return 1
+      return unavailable(range, after: refresh, presenter: presenter, warn: warn)
     }
-    var status: Int32 = 0
-    if case .failed(let failure) = refresh, let series {
-      warn(presenter.presentKeptHistory(after: failure, fetchedAt: series.fetchedAt))
-      status = 1
-    }
+    let status = series.map { kept($0, after: refresh, presenter: presenter, warn: warn) } ?? 0
     let lines = ChartRenderer.render(
       chart, width: width, height: height, glyphs: glyphs, colors: colors)
     // A terminal too small for any chart: said, not an empty success.
@@ -95,21 +86,36 @@ public enum ChartPrinter {
   ) async throws -> Int32 {
     let refresh = try await history.refreshIfDue(range)
     guard let series = history.series(range), series.currency == presenter.currency else {
-      if case .failed(let failure) = refresh {
-        warn(presenter.presentUnavailable(range, failure: failure))
-      } else {
-        warn(presenter.presentUnavailable(range))
-      }
-      return 1
+      return unavailable(range, after: refresh, presenter: presenter, warn: warn)
     }
-    var status: Int32 = 0
-    if case .failed(let failure) = refresh {
-      warn(presenter.presentKeptHistory(after: failure, fetchedAt: series.fetchedAt))
-      status = 1
-    }
+    let status = kept(series, after: refresh, presenter: presenter, warn: warn)
     for line in CandleExport.lines(CandleExport.candles(of: series, in: range), format: format) {
       write(line)
     }
     return status
+  }
+
+  /// Nothing of `range` is known: said, with why the refresh failed when it did; status 1.
+  private static func unavailable(
+    _ range: ChartRange, after refresh: CandleHistory.Refresh, presenter: ChartPresenter,
+    warn: (String) -> Void
+  ) -> Int32 {
+    if case .failed(let failure) = refresh {
+      warn(presenter.presentUnavailable(range, failure: failure))
+    } else {
+      warn(presenter.presentUnavailable(range))
+    }
+    return 1
+  }
+
+  /// The status of printing `series` as kept: 1, with as of when, when the refresh failed;
+  /// else 0.
+  private static func kept(
+    _ series: CandleSeries, after refresh: CandleHistory.Refresh, presenter: ChartPresenter,
+    warn: (String) -> Void
+  ) -> Int32 {
+    guard case .failed(let failure) = refresh else { return 0 }
+    warn(presenter.presentKeptHistory(after: failure, fetchedAt: series.fetchedAt))
+    return 1
   }
 }
