@@ -30,3 +30,11 @@ func isTheValue(_ price: Decimal, of text: String?) -> Bool {
   }
   return written == read
 }
+
+/// Whether `BTC_PRICE_FUZZ_SAY` is set: then each target says what an input reached (`scripts/fuzz
+/// --replay` with it shows which seeds get as far as a price).
+let saying = ProcessInfo.processInfo.environment["BTC_PRICE_FUZZ_SAY"] != nil
+
+func say(_ what: @autoclosure () -> String) {
+  if saying { print("reached: \(what())") }
+}

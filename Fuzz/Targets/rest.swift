@@ -28,8 +28,9 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let price = try? definition.map(
       BTCHTTPResponse(status: 200, body: Data(body)), in: currency)
   else { return 0 }
+  say("\(definition.source.id) \(currency.code) price \(price)")
   guard let json = OracleJSON.read(body) else {
-    violated("\(definition.source.id) \(currency.code): a price \(price) out of bytes that are not JSON")
+    violated("\(definition.source.id) \(currency.code): a price \(price) out of bytes not JSON")
   }
   let written = documentedPrice(source: definition.source.id, in: json, pair: pair)
   guard isTheValue(price, of: written) else {
