@@ -26,6 +26,9 @@ package final class SerialWorker<Pending: Sendable, Job: Sendable>: Sendable {
     var pending: Pending
     /// The thread is working, or about to ask for the next job.
     var running = false
+    /// The thread found nothing left and is running the caught-up callback: a waiter waits for
+    /// that too (it may hand over more, and what it draws belongs to "everything handed over").
+    var catchingUp = false
     /// The thread has been started (it is started by the first job).
     var started = false
     /// The worker was released: the thread ends once idle.
@@ -93,7 +96,7 @@ package final class SerialWorker<Pending: Sendable, Job: Sendable>: Sendable {
   }
 
   /// Whether everything handed over has been done.
-  package var isIdle: Bool { !state.withValue(\.running) }
+  package var isIdle: Bool { state.withValue { !$0.running && !$0.catchingUp } }
 
   /// Returns once everything handed over has been done.
   package func finish() async {
@@ -120,7 +123,7 @@ package final class SerialWorker<Pending: Sendable, Job: Sendable>: Sendable {
   /// Adds a waiter unless the worker is idle already; false then.
   private func addWaiter(_ waiter: @escaping @Sendable () -> Void) -> Bool {
     state.withValue { state in
-      guard state.running else { return false }
+      guard state.running || state.catchingUp else { return false }
       state.waiters.append(waiter)
       return true
     }
@@ -149,6 +152,7 @@ package final class SerialWorker<Pending: Sendable, Job: Sendable>: Sendable {
       let job = state.withValue { state -> Job? in
         guard let job = next(&state.pending) else {
           state.running = false
+          state.catchingUp = true
           return nil
         }
         return job
@@ -159,6 +163,7 @@ package final class SerialWorker<Pending: Sendable, Job: Sendable>: Sendable {
     caughtUp()
     // The caught-up callback may have handed over more: its waiters then wait for that too.
     let waiters = state.withValue { state -> [@Sendable () -> Void] in
+      state.catchingUp = false
       guard !state.running else { return [] }
       defer { state.waiters = [] }
       return state.waiters

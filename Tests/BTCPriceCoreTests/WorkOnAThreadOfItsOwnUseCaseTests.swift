@@ -170,6 +170,23 @@ struct WorkOnAThreadOfItsOwnUseCaseTests {
     worker.withValue { $0 = nil }
   }
 
+  /// The caught-up callback is part of the work: the live panel draws its held-back frame
+  /// there, so a wait that returned before it ran could end the run without the newest frame.
+  @Test func aWait_returnsOnlyOnceTheCaughtUpCallbackHasRun() {
+    let stall = Stall()
+    let sut = SerialWorker<[Int], Int>(
+      label: "test", [], next: { $0.isEmpty ? nil : $0.removeFirst() }, run: { _ in },
+      caughtUp: { stall.pass() })
+    handOver(1, to: sut)
+    #expect(stall.hasStalled())
+
+    #expect(!sut.isIdle)
+    #expect(!sut.waitUntilIdle(atMost: .milliseconds(50)))
+    stall.release()
+    #expect(sut.waitUntilIdle(atMost: .seconds(10)))
+    #expect(sut.isIdle)
+  }
+
   @Test func jobs_runOnAThreadThatTakesNoSignal_namedAfterTheWorker() {
     let seen = Locked<(blocked: [Int32], sameThread: Bool)?>(nil)
     // The caller's thread as a Sendable value: `pthread_t` is a pointer on Darwin, which the
