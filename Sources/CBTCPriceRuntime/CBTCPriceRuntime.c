@@ -8,22 +8,26 @@
 
 #include <errno.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <string.h>
 #include <unistd.h>
 
-static volatile sig_atomic_t forward_to = -1;
+// Atomic, not only volatile: the handler runs on whichever thread the signal lands on, and
+// ThreadSanitizer saw its read race with the write below made on another thread. A lock-free
+// atomic int is safe to read in a signal handler.
+static _Atomic int forward_to = -1;
 
 static void forward(int signal) {
   int saved = errno;
   unsigned char number = (unsigned char)signal;
   // Non-blocking: with the pipe full (thousands of signals unread) one more is dropped rather
   // than the interrupted thread stopped.
-  (void)write(forward_to, &number, 1);
+  (void)write(atomic_load_explicit(&forward_to, memory_order_acquire), &number, 1);
   errno = saved;
 }
 
 int btc_signal_forward(int signal, int write_end) {
-  forward_to = write_end;
+  atomic_store_explicit(&forward_to, write_end, memory_order_release);
   struct sigaction action;
   memset(&action, 0, sizeof action);
   action.sa_handler = forward;
