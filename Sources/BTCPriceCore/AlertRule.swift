@@ -71,8 +71,10 @@ public struct AlertRule: Hashable, Sendable, CustomStringConvertible {
 
   /// `30s`, `15m`, `4h`: whole units, from one second to ``longestWindow``.
   private static func window(_ text: String) -> Duration? {
+    // Digits only: `Int64("+15")` reads a sign, which no window is written with. The count is
+    // bounded before it is multiplied: a huge count of hours would overflow.
     guard let unit = text.last, let count = Int64(text.dropLast()), count > 0,
-      text.dropLast().allSatisfy(\.isASCII)
+      count <= 24 * 3600, text.dropLast().allSatisfy({ ("0"..."9").contains($0) })
     else { return nil }
     let seconds: Int64
     switch unit {
@@ -81,7 +83,7 @@ public struct AlertRule: Hashable, Sendable, CustomStringConvertible {
     case "h": seconds = count * 3600
     default: return nil
     }
-    guard count <= 24 * 3600, Duration.seconds(seconds) <= longestWindow else { return nil }
+    guard Duration.seconds(seconds) <= longestWindow else { return nil }
     return .seconds(seconds)
   }
 

@@ -32,6 +32,18 @@ struct ParseAlertRulesTests {
         == .move(percent: Decimal(string: "99.99")!, window: .seconds(60)))
   }
 
+  // Found by the alert-rule fuzz target (Fuzz/Findings/alert-rule): `Int64` reads a sign.
+  @Test(arguments: ["move:1%/+6400s", "move:2%/+15m", "move:2%/-15m", "move:2%/+1h"])
+  func aWindowWrittenWithASign_isRefused(text: String) {
+    #expect(throws: AlertRuleError(text: text)) { try AlertRule.parse(text) }
+  }
+
+  // Found by the alert-rule fuzz target: the count of hours was multiplied before it was bounded.
+  @Test(arguments: ["move:2%/211111111111111115h", "move:2%/9223372036854775807m"])
+  func aWindowOfMoreUnitsThanASecondCountHolds_isRefusedNotACrash(text: String) {
+    #expect(throws: AlertRuleError(text: text)) { try AlertRule.parse(text) }
+  }
+
   @Test func aLongMalformedRule_isQuotedToItsFirst60Characters() {
     let text = "above:" + String(repeating: "9", count: 54) + "abcdefghij"
 
