@@ -47,7 +47,8 @@ public struct NoProxyList: Equatable, Sendable {
   /// An entry as an address and prefix length: `10.0.0.0/8`, `::1`, `192.168.1.5`.
   private static func network(_ entry: String) -> (IPAddressBytes, Int)? {
     let parts = entry.split(separator: "/", maxSplits: 1).map(String.init)
-    guard let address = IPAddressBytes(parts[0]) else { return nil }
+    // An entry of slashes alone splits into no parts at all.
+    guard let first = parts.first, let address = IPAddressBytes(first) else { return nil }
     let all = address.bytes.count * 8
     guard parts.count == 2 else { return (address, all) }
     guard let bits = Int(parts[1]), (0...all).contains(bits) else { return nil }

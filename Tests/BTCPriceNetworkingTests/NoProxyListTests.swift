@@ -104,6 +104,13 @@ struct NoProxyListTests {
     #expect(!NoProxyList(entry).matches(host))
   }
 
+  // Found by the noproxy fuzz target (Fuzz/Findings/noproxy): it split into no parts and crashed.
+  @Test(arguments: ["/", "///////", "example.com, /"])
+  func anEntryOfSlashesAlone_matchesNoAddress(list: String) {
+    #expect(!NoProxyList(list).matches("::0"))
+    #expect(!NoProxyList(list).matches("10.0.0.1"))
+  }
+
   @Test func cidr_fullLength_isThatOneAddress_andZero_isEveryAddress() {
     #expect(NoProxyList("10.0.0.7/32").matches("10.0.0.7"))
     #expect(!NoProxyList("10.0.0.7/32").matches("10.0.0.8"))
