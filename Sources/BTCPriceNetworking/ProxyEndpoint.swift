@@ -57,14 +57,26 @@ public struct ProxyEndpoint: Equatable, Sendable, CustomStringConvertible {
       throw ProxyURLError(
         reason: "has the scheme \"\(scheme)\"; use http://, socks5:// or socks5h://")
     }
-    guard let host = components.host, !host.isEmpty else {
+    // Empty once its brackets are off too: `[` or `[]` names no host.
+    let host = components.host.map { $0.hasPrefix("[") ? String($0.dropFirst().dropLast()) : $0 }
+    guard let host, !host.isEmpty else {
+      throw ProxyURLError(reason: "names no host")
+    }
+    // The host comes percent-decoded: `al%40ice` is `al@ice`, which names no machine.
+    let bracketed = components.host?.hasPrefix("[") == true
+    guard
+      !host.unicodeScalars.contains(where: {
+        "@/?#[]% \\".unicodeScalars.contains($0) || (!bracketed && $0 == ":")
+          || $0.properties.isWhitespace || $0.value < 0x20 || $0.value == 0x7F
+      })
+    else {
       throw ProxyURLError(reason: "names no host")
     }
     if let port = components.port, !(1...65_535).contains(port) {
       throw ProxyURLError(reason: "has a port out of range")
     }
     self.init(
-      kind: kind, host: host.hasPrefix("[") ? String(host.dropFirst().dropLast()) : host,
+      kind: kind, host: host,
       port: components.port ?? 1080,
       username: components.user,
       password: components.password)

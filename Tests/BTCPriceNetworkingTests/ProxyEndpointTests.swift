@@ -23,6 +23,19 @@ struct ProxyEndpointTests {
     #expect(throws: ProxyURLError.self) { try ProxyEndpoint(parsing: text) }
   }
 
+  // Found by the proxy-url fuzz target (Fuzz/Findings/proxy-url): the brackets were taken off
+  // after the check for a host, which left an empty one.
+  @Test(arguments: ["[   ", "[", "http://[]:8080", "socks5h://[]"])
+  func aHostOfBracketsAlone_isRefused(text: String) {
+    #expect(throws: ProxyURLError.self) { try ProxyEndpoint(parsing: text) }
+  }
+
+  // Found by the proxy-url fuzz target: the host comes percent-decoded, `al@ice` here.
+  @Test(arguments: ["http://al%40ice:", "http://pro%2Fxy:3128", "http://a%20b:3128"])
+  func aHostThatDecodesToNoHostName_isRefused(text: String) {
+    #expect(throws: ProxyURLError.self) { try ProxyEndpoint(parsing: text) }
+  }
+
   @Test func refusal_neverRepeatsThePassword() {
     do {
       _ = try ProxyEndpoint(parsing: "gopher://u:hunter2@p:1")
