@@ -32,8 +32,11 @@ struct SettingsText {
 
   /// The entries of `text`, in file order.
   static func parse(_ text: String) throws(SyntaxError) -> [Entry] {
-    var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map {
-      $0.hasSuffix("\r") ? String($0.dropLast()) : String($0)
+    // Split by scalars: a Character holds `\r\n` whole, so a file saved on Windows had no `\n`
+    // to split at and read as one line.
+    var lines = text.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false).map {
+      let line = Substring($0)
+      return line.hasSuffix("\r") ? String(line.dropLast()) : String(line)
     }
     if let first = lines.first, first.hasPrefix("\u{FEFF}") { lines[0] = String(first.dropFirst()) }
     var entries: [Entry] = []

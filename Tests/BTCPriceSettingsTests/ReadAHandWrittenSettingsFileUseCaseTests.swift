@@ -17,6 +17,15 @@ struct ReadAHandWrittenSettingsFileUseCaseTests {
     #expect(settings.interval == 5)
   }
 
+  // Found by the settings fuzz target (Fuzz/Findings/settings): a Character holds `\r\n` whole.
+  @Test func aFileSavedWithWindowsLineEndings_readsEveryLine() throws {
+    let settings = try parse("currency: EUR\r\ninterval: 5\r\nsources:\r\n  - kraken\r\n")
+
+    #expect(settings.currency == .eur)
+    #expect(settings.interval == 5)
+    #expect(settings.sources == ["kraken"])
+  }
+
   @Test func twoListsOneAfterTheOther_areBothRead() throws {
     let settings = try parse("sources:\n  - kraken\nalert:\n  - above:100000\n")
 
