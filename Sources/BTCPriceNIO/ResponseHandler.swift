@@ -33,6 +33,12 @@ final class ResponseHandler: ChannelInboundHandler, RemovableChannelHandler {
     self.context = context
   }
 
+  /// The context keeps its handler: kept past the pipeline's end (a closed connection), each
+  /// would keep the other, and both the pipeline, for the rest of the run.
+  func handlerRemoved(context: ChannelHandlerContext) {
+    self.context = nil
+  }
+
   func start(
     _ exchange: Exchange, head: HTTPRequestHead, body: ByteBuffer?, reused: Bool,
     done: @escaping (_ reusable: Bool) -> Void
