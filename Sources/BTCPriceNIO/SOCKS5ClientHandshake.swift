@@ -8,10 +8,11 @@ import NIOCore
 /// words when the proxy refused or hung up.
 ///
 /// Written here rather than taken from NIOSOCKS, whose client offers "no authentication" only.
-/// The protocols spoken through the tunnel (TLS, HTTP, WebSocket) all speak first, so nothing
-/// the target sends can arrive before the handlers that read it are added.
+/// The protocols spoken through the tunnel (TLS, HTTP, WebSocket) all speak first; bytes that
+/// come with the reply all the same are handed to the handlers added on success.
 final class SOCKS5ClientHandshake: ChannelInboundHandler, RemovableChannelHandler {
   typealias InboundIn = ByteBuffer
+  typealias InboundOut = ByteBuffer
   typealias OutboundOut = ByteBuffer
 
   /// Where the proxy should connect: a name it resolves (socks5h://) or an address resolved here.
@@ -143,11 +144,18 @@ final class SOCKS5ClientHandshake: ChannelInboundHandler, RemovableChannelHandle
       connect(context: context)
     case .connecting:
       guard let reply = Self.reply(in: received) else { return }
+      guard received.getInteger(at: received.readerIndex, as: UInt8.self) == Self.version else {
+        return refuse(context, "it does not speak SOCKS5")
+      }
       guard reply.code == 0 else { return refuse(context, Self.words(forReply: reply.code)) }
       received.moveReaderIndex(forwardBy: reply.length)
       stage = .done
-      context.pipeline.syncOperations.removeHandler(context: context, promise: nil)
+      // The tunnel's user adds its handlers when the promise succeeds; bytes that came with the
+      // reply are already the target's, and theirs.
       promise.succeed()
+      if received.readableBytes > 0 { context.fireChannelRead(wrapInboundOut(received)) }
+      received = ByteBuffer()
+      context.pipeline.syncOperations.removeHandler(context: context, promise: nil)
     }
     advance(context: context)
   }

@@ -69,6 +69,40 @@ struct SpeakSOCKS5UseCaseTests {
     #expect(outcome.value == "the SOCKS proxy socks5h://proxy:1080 refused: \(words)")
   }
 
+  /// Found by the `socks5-reply` fuzz target (Fuzz/Findings/socks5-reply): the bytes after the
+  /// reply were dropped.
+  @Test func bytesThatComeWithTheReply_reachTheHandlersAddedOnSuccess() throws {
+    let channel = EmbeddedChannel()
+    let promise = channel.eventLoop.makePromise(of: Void.self)
+    let seenAtSuccess = Locked<ByteBuffer?>(nil)
+    promise.futureResult.assumeIsolated().whenSuccess {
+      seenAtSuccess.withValue { $0 = try? channel.readInbound(as: ByteBuffer.self) }
+    }
+    try channel.pipeline.syncOperations.addHandler(
+      SOCKS5ClientHandshake(
+        target: .domain("exchange.test", port: 443),
+        proxy: try ProxyEndpoint(parsing: "socks5h://proxy:1080"), promise: promise))
+    try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 1080)).wait()
+
+    try channel.writeInbound(
+      ByteBuffer(bytes: [5, 0] + [5, 0, 0, 1, 0, 0, 0, 0, 0, 0] + Array("SSH-2.0-x\r\n".utf8)))
+
+    #expect(seenAtSuccess.value == nil)
+    #expect(try channel.readInbound(as: ByteBuffer.self) == ByteBuffer(string: "SSH-2.0-x\r\n"))
+  }
+
+  /// Found by the `socks5-reply` fuzz target (Fuzz/Findings/socks5-reply): a reply's version was
+  /// not read, and any version with REP 0 opened the tunnel.
+  @Test func aReplyOfAnotherVersion_isRefused() throws {
+    let (channel, outcome) = try makeSUT(target: .domain("exchange.test", port: 443))
+    try channel.writeInbound(ByteBuffer(bytes: [5, 0]))
+
+    try channel.writeInbound(ByteBuffer(bytes: [0xD5, 0, 0, 1, 0, 0, 0, 0, 0, 0]))
+
+    #expect(
+      outcome.value == "the SOCKS proxy socks5h://proxy:1080 refused: it does not speak SOCKS5")
+  }
+
   // MARK: Helpers
 
   /// A connected embedded channel with the handshake in its pipeline; `outcome` is "ok" once the
