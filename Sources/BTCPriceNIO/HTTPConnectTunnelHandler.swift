@@ -70,10 +70,11 @@ final class HTTPConnectTunnelHandler: ChannelInboundHandler, RemovableChannelHan
     }
     done = true
     received = nil
-    // Bytes after the head already belong to the target (a server that speaks first).
+    // The tunnel's user adds its handlers when the promise succeeds; bytes after the head
+    // already belong to the target (a server that speaks first), and so to them.
+    promise.succeed()
     if buffer.readableBytes > 0 { context.fireChannelRead(wrapInboundOut(buffer)) }
     context.pipeline.syncOperations.removeHandler(context: context, promise: nil)
-    promise.succeed()
   }
 
   func channelInactive(context: ChannelHandlerContext) {
@@ -120,7 +121,9 @@ final class HTTPConnectTunnelHandler: ChannelInboundHandler, RemovableChannelHan
 
   /// The status of `HTTP/1.x NNN reason`, or nil when it is no HTTP answer.
   private static func status(_ head: String) -> Int? {
-    let line = head.prefix { $0 != "\r" && $0 != "\n" }
+    // Bytes, not Characters: CR LF is one Character, equal to neither "\r" nor "\n", so a
+    // Character's line ran on into the next one.
+    let line = Substring(head.utf8.prefix { $0 != 13 && $0 != 10 })
     let parts = line.split(separator: " ", maxSplits: 2)
     guard parts.count >= 2, parts[0].hasPrefix("HTTP/1."), parts[1].count == 3 else { return nil }
     return Int(parts[1])
