@@ -269,7 +269,8 @@ public final class NIOHTTPClient: BTCPriceNetworking.BTCHTTPClient {
   }
 
   /// TLS when the origin is https, the HTTP/1.1 codec and the handler that collects answers.
-  private static func addHandlers(
+  /// Internal, not private: the `http-response` fuzz target feeds this very pipeline.
+  static func addHandlers(
     to channel: any Channel, tls: NIOSSLContext?, serverName: String?, host: String
   ) throws -> ResponseHandler {
     let pipeline = channel.pipeline.syncOperations

@@ -44,7 +44,7 @@ public final class NIOWebSocketConnector: WebSocketConnector {
     case cancelled
   }
 
-  private enum Upgrade: Sendable {
+  enum Upgrade: Sendable {
     /// Upgraded: the ``WebSocketFrameReader`` that reads it, on its loop.
     case websocket(NIOLoopBound<WebSocketFrameReader>)
     case notUpgraded
@@ -213,53 +213,10 @@ public final class NIOWebSocketConnector: WebSocketConnector {
     let readOnTick = readOnTick
     let hostHeader = (port == 443 && secure) || (port == 80 && !secure) ? host : "\(host):\(port)"
     let upgradeHandlers: @Sendable (any Channel) throws -> EventLoopFuture<Upgrade> = { channel in
-      if let tls {
-        // The HTTP client's TLS handlers: a refused certificate is said in words (an unknown
-        // authority points to --ca-file, a wrong host names the certificate's hosts), not as
-        // NIOSSL's error text.
-        let observer = TLSCertificateObserver()
-        try channel.pipeline.syncOperations.addHandler(
-          observer.makeHandler(context: tls, serverName: serverName))
-        try channel.pipeline.syncOperations.addHandler(
-          TLSFailureExplainer(observer: observer, host: host))
-      }
-      let upgrader = NIOTypedWebSocketClientUpgrader<Upgrade>(
-        maxFrameSize: maximumFrameSize,
-        // Our own errors, not a close frame sent for us: an oversized frame must end the read
-        // with its typed error, not with what looks like a server's close.
-        enableAutomaticErrorHandling: false,
-        upgradePipelineHandler: { channel, _ in
-          channel.eventLoop.makeCompletedFuture {
-            let reader = WebSocketFrameReader(
-              ended: channel.eventLoop.makePromise(), subscriptions: subscriptions,
-              maximumFrameSize: maximumFrameSize, readOnTick: readOnTick, onInbound: onInbound)
-            try channel.pipeline.syncOperations.addHandler(reader)
-            return .websocket(NIOLoopBound(reader, eventLoop: channel.eventLoop))
-          }
-        })
-      var headers = HTTPHeaders()
-      headers.add(name: "Host", value: hostHeader)
-      headers.add(name: "User-Agent", value: BTCPriceVersion.userAgent)
-      let configuration = NIOTypedHTTPClientUpgradeConfiguration(
-        upgradeRequestHead: HTTPRequestHead(
-          version: .http1_1, method: .GET, uri: target, headers: headers),
-        upgraders: [upgrader],
-        notUpgradingCompletionHandler: { channel in
-          channel.eventLoop.makeCompletedFuture { .notUpgraded }
-        })
-      // The bytes that came in the same read as the `101` are the first frames: handed on, not
-      // dropped (SwiftNIO's default drops them, which lost a small first frame and cut a large
-      // one in two, so that its rest was read as a frame of its own).
-      var pipeline = NIOUpgradableHTTPClientPipelineConfiguration(
-        upgradeConfiguration: configuration)
-      pipeline.leftOverBytesStrategy = .forwardBytes
-      let upgrade = try channel.pipeline.syncOperations.configureUpgradableHTTPClientPipeline(
-        configuration: pipeline)
-      let upgradeHandler = try channel.pipeline.syncOperations.handler(
-        type: NIOTypedHTTPClientUpgradeHandler<Upgrade>.self)
-      try channel.pipeline.syncOperations.addHandler(
-        UpgradeResponseRecorder(answer: answer), position: .before(upgradeHandler))
-      return upgrade
+      try Self.addUpgradeHandlers(
+        to: channel, tls: tls, serverName: serverName, host: host, hostHeader: hostHeader,
+        target: target, maximumFrameSize: maximumFrameSize, readOnTick: readOnTick,
+        subscriptions: subscriptions, answer: answer, onInbound: onInbound)
     }
     // Through a proxy the TCP connection goes to the proxy; the tunnel's handlers are added
     // before it is up and open the tunnel once it is, then TLS and the upgrade follow inside it.
@@ -282,6 +239,65 @@ public final class NIOWebSocketConnector: WebSocketConnector {
             .flatMap { $0 }
         }
       }
+  }
+
+  /// The handlers of a stream connection once it reaches the exchange (through the tunnel, when
+  /// there is a proxy): TLS for `wss`, the HTTP upgrade with its recorder, and, once upgraded,
+  /// the ``WebSocketFrameReader``. Internal, not private: the `websocket` fuzz target feeds this
+  /// very pipeline.
+  static func addUpgradeHandlers(
+    to channel: any Channel, tls: NIOSSLContext?, serverName: String?, host: String,
+    hostHeader: String, target: String, maximumFrameSize: Int, readOnTick: Bool,
+    subscriptions: [String], answer: NIOLockedValueBox<UpgradeResponseRecorder.Answer?>,
+    onInbound: @escaping @Sendable (WebSocketInbound, Duration) -> PriceStreamError?
+  ) throws -> EventLoopFuture<Upgrade> {
+    if let tls {
+      // The HTTP client's TLS handlers: a refused certificate is said in words (an unknown
+      // authority points to --ca-file, a wrong host names the certificate's hosts), not as
+      // NIOSSL's error text.
+      let observer = TLSCertificateObserver()
+      try channel.pipeline.syncOperations.addHandler(
+        observer.makeHandler(context: tls, serverName: serverName))
+      try channel.pipeline.syncOperations.addHandler(
+        TLSFailureExplainer(observer: observer, host: host))
+    }
+    let upgrader = NIOTypedWebSocketClientUpgrader<Upgrade>(
+      maxFrameSize: maximumFrameSize,
+      // Our own errors, not a close frame sent for us: an oversized frame must end the read
+      // with its typed error, not with what looks like a server's close.
+      enableAutomaticErrorHandling: false,
+      upgradePipelineHandler: { channel, _ in
+        channel.eventLoop.makeCompletedFuture {
+          let reader = WebSocketFrameReader(
+            ended: channel.eventLoop.makePromise(), subscriptions: subscriptions,
+            maximumFrameSize: maximumFrameSize, readOnTick: readOnTick, onInbound: onInbound)
+          try channel.pipeline.syncOperations.addHandler(reader)
+          return .websocket(NIOLoopBound(reader, eventLoop: channel.eventLoop))
+        }
+      })
+    var headers = HTTPHeaders()
+    headers.add(name: "Host", value: hostHeader)
+    headers.add(name: "User-Agent", value: BTCPriceVersion.userAgent)
+    let configuration = NIOTypedHTTPClientUpgradeConfiguration(
+      upgradeRequestHead: HTTPRequestHead(
+        version: .http1_1, method: .GET, uri: target, headers: headers),
+      upgraders: [upgrader],
+      notUpgradingCompletionHandler: { channel in
+        channel.eventLoop.makeCompletedFuture { .notUpgraded }
+      })
+    // The bytes that came in the same read as the `101` are the first frames: handed on, not
+    // dropped (SwiftNIO's default drops them, which lost a small first frame and cut a large
+    // one in two, so that its rest was read as a frame of its own).
+    var pipeline = NIOUpgradableHTTPClientPipelineConfiguration(
+      upgradeConfiguration: configuration)
+    pipeline.leftOverBytesStrategy = .forwardBytes
+    let upgrade = try channel.pipeline.syncOperations.configureUpgradableHTTPClientPipeline(
+      configuration: pipeline)
+    let upgradeHandler = try channel.pipeline.syncOperations.handler(
+      type: NIOTypedHTTPClientUpgradeHandler<Upgrade>.self)
+    try channel.pipeline.syncOperations.addHandler(
+      UpgradeResponseRecorder(answer: answer), position: .before(upgradeHandler))
+    return upgrade
   }
 
   /// Reads what every open connection has buffered (see
