@@ -18,6 +18,13 @@ public enum MutationOperator: String, Codable, Sendable, CaseIterable {
   case swappedTernary = "ternary"
   /// `a ?? b` → `b ?? a`; in `a ?? b ?? c`, `b ?? a ?? c`.
   case swappedPrecedence = "precedence"
+  /// `c ? a : b` → `a`, and → `b`: the choice made the same way every time.
+  case ternaryBranch = "branch"
+  /// A call that is the only statement of a closure or of a `set`, `willSet` or `didSet`
+  /// (`lock.withLockedValue { … }` in `queue.async { … }`), left out. Its value may be the
+  /// closure's result; where it is not `Void` the compiler refuses the mutant, and the runner
+  /// drops it as not compiling.
+  case droppedOnlyCall = "only-call"
 }
 
 /// One mutant: a change to one place of one file.

@@ -180,6 +180,11 @@ private final class Collector: SyntaxVisitor {
         node, .swappedTernary, original: "? \(short(then)) : \(short(otherwise))",
         replacement: "? \(short(otherwise)) : \(short(then))",
         edits: [(Syntax(node.thenExpression), otherwise), (Syntax(node.elseExpression), then)])
+      for branch in [then, otherwise] {
+        add(
+          node, .ternaryBranch, original: short(flat(node) ?? ""), replacement: short(branch),
+          edits: [(Syntax(node), "(\(branch))")])
+      }
     }
     return .visitChildren
   }
@@ -276,9 +281,15 @@ private final class Collector: SyntaxVisitor {
     } else if let call = inner.as(FunctionCallExprSyntax.self) {
       let name = call.calledExpression.as(DeclReferenceExprSyntax.self)?.baseName.text
       guard name.map({ !MutantFinder.guardCalls.contains($0) }) ?? true,
-        !isImplicitReturn(node), !delegatesInitialization(call)
+        !delegatesInitialization(call)
       else { return .visitChildren }
-      addDrop(Syntax(expression), text: text, what: what ?? "call")
+      if !isImplicitReturn(node) {
+        addDrop(Syntax(expression), text: text, what: what ?? "call")
+      } else if isOnlyStatementOfAClosureOrObserver(node) {
+        add(
+          expression, .droppedOnlyCall, original: "only call `\(short(text))`",
+          replacement: "(nothing)", edits: [(Syntax(expression), "")], isStatement: true)
+      }
     }
     return .visitChildren
   }
@@ -380,6 +391,38 @@ private final class Collector: SyntaxVisitor {
       return !isStatement(top)
     }
     return false
+  }
+
+  /// The one statement of a closure, or of a `set`, `willSet` or `didSet` (whose value nobody
+  /// reads); not of a getter, a function with a result, or a `switch` or `if` used as a value.
+  private func isOnlyStatementOfAClosureOrObserver(_ node: CodeBlockItemSyntax) -> Bool {
+    guard let list = node.parent?.as(CodeBlockItemListSyntax.self), list.count == 1,
+      let owner = list.parent
+    else { return false }
+    if let closure = owner.as(ClosureExprSyntax.self) { return !returnsIntoAValue(closure) }
+    let accessor = owner.as(CodeBlockSyntax.self)?.parent?.as(AccessorDeclSyntax.self)
+    return accessor.map { ["set", "willSet", "didSet"].contains($0.accessorSpecifier.text) }
+      ?? false
+  }
+
+  /// A closure passed to a call whose result is used (`let tasks = lock.withLockedValue { … }`,
+  /// `return xs.map { … }`): its only statement is its value, and leaving it out would not
+  /// compile.
+  private func returnsIntoAValue(_ closure: ClosureExprSyntax) -> Bool {
+    var current = Syntax(closure).parent
+    while let node = current,
+      node.is(LabeledExprSyntax.self) || node.is(LabeledExprListSyntax.self)
+        || node.is(MultipleTrailingClosureElementSyntax.self)
+        || node.is(MultipleTrailingClosureElementListSyntax.self)
+    {
+      current = node.parent
+    }
+    guard var call = current, call.is(FunctionCallExprSyntax.self) else { return false }
+    while let parent = call.parent, parent.is(TryExprSyntax.self) || parent.is(AwaitExprSyntax.self)
+    {
+      call = parent
+    }
+    return !isStatement(call)
   }
 
   private func isStatement(_ node: Syntax?) -> Bool {

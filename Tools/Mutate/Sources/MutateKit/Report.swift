@@ -187,6 +187,8 @@ public struct Report {
     case .droppedStatement: "this statement no longer runs and nothing notices its effect is gone"
     case .swappedTernary: "the two outcomes of this choice are swapped"
     case .swappedPrecedence: "the order of preference is reversed: the second one wins"
+    case .ternaryBranch: "this choice always comes out the same way"
+    case .droppedOnlyCall: "this call no longer runs and nothing notices its effect is gone"
     }
   }
 }

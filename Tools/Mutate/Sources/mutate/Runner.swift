@@ -89,7 +89,14 @@ final class Runner: @unchecked Sendable {
     var mutantsByFile: [String: [Mutant]] = [:]
     var nextID = 1
     for file in files {
-      let found = MutantFinder().mutants(in: text(file), file: file, firstID: nextID)
+      var found = MutantFinder().mutants(in: text(file), file: file, firstID: nextID)
+      if let kinds = options.operators {
+        found = found.filter { kinds.contains($0.mutationOperator) }.enumerated().map {
+          var mutant = $0.element
+          mutant.id = nextID + $0.offset
+          return mutant
+        }
+      }
       nextID += found.count
       mutantsByFile[file] = found
     }
@@ -241,9 +248,10 @@ final class Runner: @unchecked Sendable {
         let declaration = MutantFinder.declarationRange(in: text(file), around: original)
         let inside = fileMutants.filter { declaration.contains($0.start) }
         // The mutants whose harm shows elsewhere: a dropped statement (a constant left
-        // uninitialized), a swapped `??` (a value become optional).
+        // uninitialized), a swapped `??` (a value become optional), a closure's only call left
+        // out (the closure's result become `Void`, said where the closure is passed).
         let remote = inside.filter {
-          [.droppedStatement, .swappedPrecedence].contains($0.mutationOperator)
+          [.droppedStatement, .swappedPrecedence, .droppedOnlyCall].contains($0.mutationOperator)
         }
         if let id = built.mutant(at: offset) {
           blamed = [id]

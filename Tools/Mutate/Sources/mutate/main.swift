@@ -4,7 +4,7 @@ import MutateKit
 let usage = """
   usage: mutate [--root DIR] (--module NAME ... | --file PATH ... | --changed [BASE])
                 [--jobs N] [--report FILE] [--verdicts FILE] [--no-cache] [--recheck-kills]
-                [--list] [--last-results]
+                [--list] [--last-results] [--operators NAME,...]
          mutate --self-test [--root FIXTURE]
 
   Mutation testing for a Swift package (issue 31). Each module's mutants are compiled in at
@@ -26,6 +26,10 @@ let usage = """
                       time-outs, flaky and not-covered results run again): before committing
                       a report that claims the score of a commit
     --list            print the mutants, build nothing
+    --operators LIST  only these operators' mutants (boundary, negation, logical, arithmetic,
+                      constant, duration, drop, ternary, precedence, branch, only-call): to run
+                      a new operator over modules already run; the report's figures are then
+                      of those mutants alone
     --last-results    report the last run's results (with today's verdicts) even where the
                       files or tests changed since, and those of a run stopped midway (a
                       file or mutant without a result is named, not run); runs nothing
@@ -44,6 +48,8 @@ struct Options {
   var list = false
   var lastResults = false
   var selfTest = false
+  /// Only these operators' mutants (nil: every operator's).
+  var operators: Set<MutationOperator>?
 }
 
 func parse(_ arguments: [String]) throws -> Options {
@@ -68,6 +74,14 @@ func parse(_ arguments: [String]) throws -> Options {
     case "--list": options.list = true
     case "--last-results": options.lastResults = true
     case "--self-test": options.selfTest = true
+    case "--operators":
+      let names = try value(argument).split(separator: ",").map(String.init)
+      let kinds = names.compactMap(MutationOperator.init(rawValue:))
+      guard kinds.count == names.count else {
+        throw Failure(
+          "--operators takes \(MutationOperator.allCases.map(\.rawValue).joined(separator: ", "))")
+      }
+      options.operators = Set(kinds)
     case "-h", "--help":
       print(usage)
       exit(0)
@@ -208,6 +222,25 @@ func selfTest(_ results: [MutantResult], coverage: URL) -> Int32 {
     print(
       "self-test: expected \(expected.count) mutants, found \(results.count): "
         + results.map(\.mutant.key).joined(separator: ", "))
+  }
+  // The two operators that replace a choice by one branch and leave out a closure's only call.
+  let operators = MutantFinder().mutants(
+    in: """
+      func state(_ past: Bool) -> Int { past ? 1 : 2 }
+      func clear(_ lock: Lock) { queue.async { lock.withLockedValue { $0 = 0 } } }
+      func total(_ xs: [Int]) -> [Int] { xs.map { abs($0) } }
+      var level = 0 { didSet { notify(level) } }
+
+      """, file: "Operators.swift"
+  ).map(\.key)
+  for (expected, present) in [
+    ("Operators.swift:1: past ? 1 : 2 → 1", true), ("Operators.swift:1: past ? 1 : 2 → 2", true),
+    ("only call `lock.withLockedValue { $0 = 0 }` → (nothing)", true),
+    ("only call `notify(level)` → (nothing)", true),
+  ] {
+    let found = operators.contains { $0.hasSuffix(expected) }
+    print("self-test: \(found == present ? "ok  " : "FAIL") operator: \(expected)")
+    if found != present { failed = true }
   }
   // The same change twice on a line: each twin has a key of its own, so a verdict names one.
   let twins = MutantFinder().mutants(
