@@ -253,8 +253,13 @@ final class Runner: @unchecked Sendable {
         let remote = inside.filter {
           [.droppedStatement, .swappedPrecedence, .droppedOnlyCall].contains($0.mutationOperator)
         }
+        // "missing return in closure …" is a closure's only call left out: blaming the
+        // declaration's other dropped statements with it would lose mutants that compile.
+        let onlyCalls = remote.filter { $0.mutationOperator == .droppedOnlyCall }
         if let id = built.mutant(at: offset) {
           blamed = [id]
+        } else if message.contains("closure"), !onlyCalls.isEmpty {
+          blamed = onlyCalls.map(\.id)
         } else if !remote.isEmpty {
           blamed = remote.map(\.id)
         } else if let group = built.innermostGroup(at: offset) {
