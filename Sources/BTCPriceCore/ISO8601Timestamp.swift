@@ -18,9 +18,14 @@ public enum ISO8601Timestamp {
     return dateAndTime(seconds) + "Z"
   }
 
-  /// To the millisecond, rounded down: the files, which keep when a price was received.
+  /// To the millisecond, rounded down (from the nearest microsecond, so that what ``parse(_:)``
+  /// read is written back as it was): the files, which keep when a price was received.
   public static func formatWithMilliseconds(_ date: Date) -> String {
-    let milliseconds = Int64((date.timeIntervalSince1970 * 1_000).rounded(.down))
+    // Whole microseconds first, then down to the millisecond: a time before 1970 read from
+    // `….008Z` is a Double a hair below it, and flooring that straight to milliseconds wrote it
+    // back as `….007Z`.
+    let microseconds = Int64((date.timeIntervalSince1970 * 1_000_000).rounded())
+    let (milliseconds, _) = microseconds.floorDivided(by: 1_000)
     let (seconds, fraction) = milliseconds.floorDivided(by: 1_000)
     return dateAndTime(seconds) + "." + padded(fraction, 3) + "Z"
   }

@@ -37,6 +37,21 @@ struct WriteAndReadTimestampsTests {
 
   /// Whole seconds byte for byte. Milliseconds within one: Foundation floors the fraction of the
   /// time since 2001, a different binary fraction than the time since 1970 that we floor.
+  /// Every millisecond of a second, read and written again, is the text it was read from (the
+  /// cache files are read and saved on every run). Before 1970, 240 of the 1,000 were written a
+  /// millisecond early: the Double read lay a hair below the millisecond. Found by the cache
+  /// fuzz target (Fuzz/Findings/cache).
+  @Test(arguments: ["2026-12-07T21:14:05", "1944-11-22T14:03:05", "2009-01-03T18:15:05"])
+  func aTimeReadToTheMillisecond_isWrittenBackAsItWasRead(secondText: String) throws {
+    for millisecond in 0..<1_000 {
+      let fraction = String(millisecond + 1_000).dropFirst()
+      let text = "\(secondText).\(fraction)Z"
+      let date = try #require(ISO8601Timestamp.parse(text))
+
+      #expect(ISO8601Timestamp.formatWithMilliseconds(date) == text)
+    }
+  }
+
   @Test func format_writesWhatISO8601FormatStyleWrites() throws {
     let style = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
     for seconds in stride(from: 0.0, through: 4_000_000_000, by: 12_345_678.901) {
