@@ -70,6 +70,27 @@ struct DeliverAlertsToTheWebhookUseCaseTests {
     running.cancel()
   }
 
+  /// Delivered means any 2xx, from 200 to 299; a 1xx or a 3xx (a redirect we do not follow) is
+  /// not delivered. Each bound both ways.
+  @Test(arguments: [(199, false), (200, true), (299, true), (300, false)])
+  func aStatus_isDeliveredExactlyWhenItIsTwoHundredSomething(status: Int, delivered: Bool)
+    async throws
+  {
+    let webhook = AlertWebhook(url: url, format: .json)
+    let client = StubHTTPClient(status: status, body: "")
+
+    let sent: Bool
+    do {
+      try await webhook.send(try item(), through: client)
+      sent = true
+    } catch {
+      #expect("\(error)" == "HTTP \(status)")
+      sent = false
+    }
+
+    #expect(sent == delivered)
+  }
+
   // MARK: - Helpers
 
   private func makeSUT(

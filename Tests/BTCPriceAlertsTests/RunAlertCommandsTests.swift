@@ -151,6 +151,37 @@ struct RunAlertCommandsTests {
     }
   }
 
+  /// A command ended frees its place: a fifth one after four that ended runs, one at a time.
+  @Test func commandsThatEnded_leaveRoomForMore() async throws {
+    let warnings = Locked<[String]>([])
+    let started = Locked(0)
+    let sut = AlertCommandRunner(
+      warn: { warnings.append($0) },
+      launch: { _, _ in
+        started.withValue { $0 += 1 }
+        return .exited(0)
+      })
+
+    for count in 1...(AlertCommandRunner.maximumRunning + 2) {
+      sut.start(["true"], adding: [:], label: "--on-alert")
+      // It waits for the command's task whatever the grace: a short one only keeps a runner
+      // that never frees a place from taking 10 s a command before the fifth is refused.
+      await sut.finish(within: .seconds(2))
+      #expect(started.value == count)
+    }
+
+    #expect(warnings.value.isEmpty)
+  }
+
+  /// `--on-alert 'notify.sh'` is a path only with a slash; a bare name is looked up in `PATH`,
+  /// as a shell does.
+  @Test func aCommandNamedWithoutASlash_isFoundInPATH() async {
+    let outcome = await AlertCommandRunner.run(
+      .init(arguments: ["sh", "-c", "exit 3"], environment: [:]), timeout: .seconds(10))
+
+    #expect(outcome == .exited(3))
+  }
+
   @Test func aProgramThatDoesNotExist_isOneWarningNamingIt() async throws {
     let warnings = Locked<[String]>([])
     let sut = AlertCommandRunner(warn: { warnings.append($0) })
