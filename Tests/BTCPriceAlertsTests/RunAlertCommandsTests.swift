@@ -30,7 +30,7 @@ struct RunAlertCommandsTests {
       #expect(loop.inEventLoop, "the tick itself runs on the loop")
       sut.start(["true"], adding: [:], label: "--on-alert")
     }.value
-    await sut.finish(within: .seconds(10))
+    await sut.finish(within: .seconds(2))
 
     #expect(launchedOnLoop.value == [false])
     try await group.shutdownGracefully()
@@ -75,7 +75,7 @@ struct RunAlertCommandsTests {
     let sut = AlertCommandRunner(warn: { warnings.append($0) }, launch: { _, _ in outcome })
 
     sut.start(["x"], adding: [:], label: "--on-alert")
-    await sut.finish(within: .seconds(10))
+    await sut.finish(within: .seconds(2))
 
     #expect(warnings.value == (warning.map { [$0] } ?? []))
   }
@@ -94,7 +94,7 @@ struct RunAlertCommandsTests {
       launch: { _, _ in .exited(1) })
 
     sut.start(["x"], adding: [:], label: "--on-alert")
-    await sut.finish(within: .seconds(10))
+    await sut.finish(within: .seconds(2))
 
     #expect(warnings.value == ["--on-alert: exited with status 1"])
   }
@@ -164,8 +164,9 @@ struct RunAlertCommandsTests {
 
     for count in 1...(AlertCommandRunner.maximumRunning + 2) {
       sut.start(["true"], adding: [:], label: "--on-alert")
-      // It waits for the command's task whatever the grace: a short one only keeps a runner
-      // that never frees a place from taking 10 s a command before the fifth is refused.
+      // It waits for the command's task whatever the grace (as in every test here whose
+      // command is a closure): a short one only keeps a runner that never frees a place from
+      // taking the whole grace a command, past the mutation runner's limit for the suite.
       await sut.finish(within: .seconds(2))
       #expect(started.value == count)
     }
@@ -187,7 +188,7 @@ struct RunAlertCommandsTests {
     let sut = AlertCommandRunner(warn: { warnings.append($0) })
 
     sut.start(["/nonexistent/notify"], adding: [:], label: "--notify")
-    await sut.finish(within: .seconds(10))
+    await sut.finish(within: .seconds(2))
 
     #expect(warnings.value.count == 1)
     #expect(warnings.value.first?.hasPrefix("--notify: cannot run /nonexistent/notify: ") == true)
