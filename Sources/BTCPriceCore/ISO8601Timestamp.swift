@@ -18,14 +18,15 @@ public enum ISO8601Timestamp {
     return dateAndTime(seconds) + "Z"
   }
 
-  /// To the millisecond, rounded down (from the nearest microsecond, so that what ``parse(_:)``
+  /// To the millisecond, rounded down (within the Double's own error, so that what ``parse(_:)``
   /// read is written back as it was): the files, which keep when a price was received.
   public static func formatWithMilliseconds(_ date: Date) -> String {
-    // Whole microseconds first, then down to the millisecond: a time before 1970 read from
-    // `….008Z` is a Double a hair below it, and flooring that straight to milliseconds wrote it
-    // back as `….007Z`.
-    let microseconds = Int64((date.timeIntervalSince1970 * 1_000_000).rounded())
-    let (milliseconds, _) = microseconds.floorDivided(by: 1_000)
+    // Down to the millisecond, but not below the Double's own error: a time read from
+    // `….008Z` is a Double a hair below it (before 1970, or centuries ahead, where a hair is more
+    // than a microsecond), and flooring that wrote it back as `….007Z`. Eight units in the last
+    // place cover the reading's error and are under 2 µs today.
+    let scaled = date.timeIntervalSince1970 * 1_000
+    let milliseconds = Int64((scaled + 8 * scaled.ulp).rounded(.down))
     let (seconds, fraction) = milliseconds.floorDivided(by: 1_000)
     return dateAndTime(seconds) + "." + padded(fraction, 3) + "Z"
   }
