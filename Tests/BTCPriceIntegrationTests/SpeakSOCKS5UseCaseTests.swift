@@ -69,27 +69,32 @@ struct SpeakSOCKS5UseCaseTests {
     #expect(outcome.value == "the SOCKS proxy socks5h://proxy:1080 refused: \(words)")
   }
 
-  /// Found by the `socks5-reply` fuzz target (Fuzz/Findings/socks5-reply): the bytes after the
-  /// reply were dropped.
-  @Test func bytesThatComeWithTheReply_reachTheHandlersAddedOnSuccess() throws {
-    let channel = EmbeddedChannel()
-    let promise = channel.eventLoop.makePromise(of: Void.self)
-    let seenAtSuccess = Locked<ByteBuffer?>(nil)
-    promise.futureResult.assumeIsolated().whenSuccess {
-      seenAtSuccess.withValue { $0 = try? channel.readInbound(as: ByteBuffer.self) }
+  #if os(Linux)
+    // Linux only for now: in scripts/check-darwin-view's Mac view, `assumeIsolated()` on an
+    // event loop future makes the compiler crash reading SwiftNIO's bodies built against Glibc
+    // (a limit of that check, not of the Mac). It runs here, in every CI run.
+    /// Found by the `socks5-reply` fuzz target (Fuzz/Findings/socks5-reply): the bytes after the
+    /// reply were dropped.
+    @Test func bytesThatComeWithTheReply_reachTheHandlersAddedOnSuccess() throws {
+      let channel = EmbeddedChannel()
+      let promise = channel.eventLoop.makePromise(of: Void.self)
+      let seenAtSuccess = Locked<ByteBuffer?>(nil)
+      promise.futureResult.assumeIsolated().whenSuccess {
+        seenAtSuccess.withValue { $0 = try? channel.readInbound(as: ByteBuffer.self) }
+      }
+      try channel.pipeline.syncOperations.addHandler(
+        SOCKS5ClientHandshake(
+          target: .domain("exchange.test", port: 443),
+          proxy: try ProxyEndpoint(parsing: "socks5h://proxy:1080"), promise: promise))
+      try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 1080)).wait()
+
+      try channel.writeInbound(
+        ByteBuffer(bytes: [5, 0] + [5, 0, 0, 1, 0, 0, 0, 0, 0, 0] + Array("SSH-2.0-x\r\n".utf8)))
+
+      #expect(seenAtSuccess.value == nil)
+      #expect(try channel.readInbound(as: ByteBuffer.self) == ByteBuffer(string: "SSH-2.0-x\r\n"))
     }
-    try channel.pipeline.syncOperations.addHandler(
-      SOCKS5ClientHandshake(
-        target: .domain("exchange.test", port: 443),
-        proxy: try ProxyEndpoint(parsing: "socks5h://proxy:1080"), promise: promise))
-    try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 1080)).wait()
-
-    try channel.writeInbound(
-      ByteBuffer(bytes: [5, 0] + [5, 0, 0, 1, 0, 0, 0, 0, 0, 0] + Array("SSH-2.0-x\r\n".utf8)))
-
-    #expect(seenAtSuccess.value == nil)
-    #expect(try channel.readInbound(as: ByteBuffer.self) == ByteBuffer(string: "SSH-2.0-x\r\n"))
-  }
+  #endif
 
   /// Found by the `socks5-reply` fuzz target (Fuzz/Findings/socks5-reply): a reply's version was
   /// not read, and any version with REP 0 opened the tunnel.
