@@ -74,23 +74,10 @@ func tunnel(_ input: [UInt8], readSize: Int) -> (Bool, [UInt8]) {
     try channel.pipeline.syncOperations.addHandler(
       HTTPConnectTunnelHandler(host: "exchange.test", port: 443, proxy: proxy, promise: promise))
     try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 3128)).wait()
-    for part in oracleReads(of: input, size: readSize) {
-      guard channel.isActive else { break }
-      try channel.writeInbound(ByteBuffer(bytes: part))
-    }
+    try writeInbound(input, readSize: readSize, to: channel)
   } catch {
     violated("the embedded pipeline failed: \(error)")
   }
   _ = try? channel.finish(acceptAlreadyClosed: true)
   return (opened.withLockedValue { $0 }, recorder.received)
-}
-
-/// What follows the tunnel: keeps every byte it is handed.
-final class ByteRecorder: ChannelInboundHandler {
-  typealias InboundIn = ByteBuffer
-  private(set) var received: [UInt8] = []
-
-  func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-    received += unwrapInboundIn(data).readableBytesView
-  }
 }

@@ -91,23 +91,10 @@ func handshake(_ input: [UInt8], readSize: Int, withPassword: Bool) -> (Bool, [U
       SOCKS5ClientHandshake(
         target: .domain("exchange.test", port: 443), proxy: proxy, promise: promise))
     try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 1080)).wait()
-    for part in oracleReads(of: input, size: readSize) {
-      guard channel.isActive else { break }
-      try channel.writeInbound(ByteBuffer(bytes: part))
-    }
+    try writeInbound(input, readSize: readSize, to: channel)
   } catch {
     violated("the embedded pipeline failed: \(error)")
   }
   _ = try? channel.finish(acceptAlreadyClosed: true)
   return (opened.withLockedValue { $0 }, recorder.received)
-}
-
-/// What follows the handshake: keeps every byte it is handed.
-final class ByteRecorder: ChannelInboundHandler {
-  typealias InboundIn = ByteBuffer
-  private(set) var received: [UInt8] = []
-
-  func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-    received += unwrapInboundIn(data).readableBytesView
-  }
 }
