@@ -15,6 +15,7 @@ let package = Package(
   platforms: [.macOS(.v14), .iOS(.v17)],
   products: [
     .executable(name: "btc-price", targets: ["btc-price"]),
+    .library(name: "BTCPriceRuntime", targets: ["BTCPriceRuntime"]),
     .library(name: "BTCPriceCore", targets: ["BTCPriceCore"]),
     .library(name: "BTCPriceNetworking", targets: ["BTCPriceNetworking"]),
     .library(name: "BTCPricePersistence", targets: ["BTCPricePersistence"]),
@@ -62,8 +63,12 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
   ],
   targets: [
-    .target(name: "BTCPriceCore", swiftSettings: strict),
-    .target(name: "BTCPriceNetworking", dependencies: ["BTCPriceCore"], swiftSettings: strict),
+    // The threads, locks, clocks and store writer the rest runs on; Core above it does no I/O.
+    .target(name: "BTCPriceRuntime", swiftSettings: strict),
+    .target(name: "BTCPriceCore", dependencies: ["BTCPriceRuntime"], swiftSettings: strict),
+    .target(
+      name: "BTCPriceNetworking", dependencies: ["BTCPriceCore", "BTCPriceRuntime"],
+      swiftSettings: strict),
     // The command-line tool's HTTPClient on SwiftNIO's HTTP/1.1 codec, and the one-thread runtime
     // its ticks run on. Not AsyncHTTPClient: docs/PERFORMANCE.md, "Why SwiftNIO's HTTP/1.1
     // codec".
@@ -88,17 +93,21 @@ let package = Package(
     // (docs/PERFORMANCE.md, "Peak RSS").
     .target(
       name: "BTCPriceURLSession", dependencies: ["BTCPriceNetworking"], swiftSettings: strict),
-    .target(name: "BTCPricePersistence", dependencies: ["BTCPriceCore"], swiftSettings: strict),
-    .target(name: "BTCPriceFeature", dependencies: ["BTCPriceCore"], swiftSettings: strict),
+    .target(
+      name: "BTCPricePersistence", dependencies: ["BTCPriceCore", "BTCPriceRuntime"],
+      swiftSettings: strict),
+    .target(
+      name: "BTCPriceFeature", dependencies: ["BTCPriceCore", "BTCPriceRuntime"],
+      swiftSettings: strict),
     .target(
       name: "BTCPriceTerminal",
-      dependencies: ["BTCPriceCore", "BTCPriceFeature", "CBTCPriceRuntime"],
+      dependencies: ["BTCPriceCore", "BTCPriceRuntime", "BTCPriceFeature", "CBTCPriceRuntime"],
       swiftSettings: strict),
     // The settings file and its layering under the command line and the environment (CLI only).
     .target(
       name: "BTCPriceSettings",
       dependencies: [
-        "BTCPriceCore", "BTCPriceNetworking", "BTCPriceFeature",
+        "BTCPriceCore", "BTCPriceRuntime", "BTCPriceNetworking", "BTCPriceFeature",
         .product(name: "SystemPackage", package: "swift-system"),
       ],
       swiftSettings: strict
@@ -110,7 +119,7 @@ let package = Package(
         // BTCPriceNIO for its EventLoopExecutor (stream viewers run on their loop);
         // BTCPriceNetworking for the HTTP client `publish` posts to the edges with;
         // BTCPriceTerminal for the plain line and the text chart `GET /` answers `curl` with.
-        "BTCPriceCore", "BTCPriceFeature", "BTCPriceNIO", "BTCPriceNetworking",
+        "BTCPriceCore", "BTCPriceRuntime", "BTCPriceFeature", "BTCPriceNIO", "BTCPriceNetworking",
         "BTCPriceTerminal",
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "HummingbirdCore", package: "hummingbird"),
@@ -160,7 +169,7 @@ let package = Package(
     .target(
       name: "BTCPriceCommandLine",
       dependencies: [
-        "BTCPriceCore",
+        "BTCPriceCore", "BTCPriceRuntime",
         "BTCPriceNetworking",
         "BTCPriceNIO",
         "BTCPricePersistence",
@@ -205,7 +214,7 @@ let package = Package(
     .target(
       name: "BTCPriceTestSupport",
       dependencies: [
-        "BTCPriceCore",
+        "BTCPriceCore", "BTCPriceRuntime",
         "BTCPriceNetworking",
         .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -230,7 +239,7 @@ let package = Package(
     .testTarget(
       name: "BTCPriceCoreTests",
       dependencies: [
-        "BTCPriceCore", "BTCPriceTestSupport",
+        "BTCPriceCore", "BTCPriceRuntime", "BTCPriceTestSupport",
         .product(name: "Clocks", package: "swift-clocks"),
       ],
       swiftSettings: strict
@@ -247,7 +256,7 @@ let package = Package(
     ),
     .testTarget(
       name: "BTCPriceFeatureTests",
-      dependencies: ["BTCPriceFeature", "BTCPriceCore", "BTCPriceTestSupport"],
+      dependencies: ["BTCPriceFeature", "BTCPriceCore", "BTCPriceRuntime", "BTCPriceTestSupport"],
       swiftSettings: strict
     ),
     .testTarget(
@@ -258,7 +267,8 @@ let package = Package(
     .testTarget(
       name: "BTCPriceAlertsTests",
       dependencies: [
-        "BTCPriceAlerts", "BTCPriceCore", "BTCPriceFeature", "BTCPriceNetworking",
+        "BTCPriceAlerts", "BTCPriceCore", "BTCPriceRuntime", "BTCPriceFeature",
+        "BTCPriceNetworking",
         "BTCPriceTestSupport", "BTCPriceNIO",
         // RunAlertCommandsTests starts commands from a tick on an event loop.
         .product(name: "NIOCore", package: "swift-nio"),
@@ -269,7 +279,8 @@ let package = Package(
     .testTarget(
       name: "BTCPriceCommandLineTests",
       dependencies: [
-        "BTCPriceCommandLine", "BTCPriceCore", "BTCPriceFeature", "BTCPriceNetworking",
+        "BTCPriceCommandLine", "BTCPriceCore", "BTCPriceRuntime", "BTCPriceFeature",
+        "BTCPriceNetworking",
         "BTCPricePersistence", "BTCPriceSettings", "BTCPriceTerminal", "BTCPriceTestSupport",
       ],
       swiftSettings: strict
@@ -282,7 +293,8 @@ let package = Package(
     .testTarget(
       name: "BTCPriceIntegrationTests",
       dependencies: [
-        "BTCPriceCore", "BTCPriceNetworking", "BTCPriceNIO", "BTCPriceURLSession",
+        "BTCPriceCore", "BTCPriceRuntime", "BTCPriceNetworking", "BTCPriceNIO",
+        "BTCPriceURLSession",
         "BTCPricePersistence", "BTCPriceFeature", "BTCPriceTerminal", "BTCPriceTestSupport",
         .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "NIOEmbedded", package: "swift-nio"),
@@ -308,7 +320,7 @@ let package = Package(
     .testTarget(
       name: "BTCPriceServerTests",
       dependencies: [
-        "BTCPriceServer", "BTCPriceCore", "BTCPriceFeature", "BTCPriceTerminal",
+        "BTCPriceServer", "BTCPriceCore", "BTCPriceRuntime", "BTCPriceFeature", "BTCPriceTerminal",
         "BTCPriceTestSupport",
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "HTTPTypes", package: "swift-http-types"),

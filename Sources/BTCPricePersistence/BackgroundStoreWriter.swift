@@ -1,4 +1,5 @@
 import BTCPriceCore
+import BTCPriceRuntime
 
 /// Runs the stores' writes (temporary file, `fsync`, rename) on a thread of their own, so that
 /// the event loop that hands them over never waits for a disk (``StoreWriter``).

@@ -1,4 +1,5 @@
 import BTCPriceCore
+import BTCPriceRuntime
 // swift-system: one file API for Linux and Darwin (EINTR retried, errors as `Errno`).
 import SystemPackage
 

@@ -1,6 +1,7 @@
 import BTCPriceCore
 import BTCPriceFeature
 import BTCPriceNetworking
+import BTCPriceRuntime
 import BTCPriceTestSupport
 import Foundation
 import Testing

@@ -1,5 +1,6 @@
 import BTCPriceCore
 import BTCPriceNIO
+import BTCPriceRuntime
 import BTCPriceTestSupport
 import Foundation
 import NIOCore

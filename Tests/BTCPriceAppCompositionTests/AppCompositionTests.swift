@@ -3,6 +3,7 @@ import BTCPriceCore
 import BTCPriceFeature
 import BTCPriceNetworking
 import BTCPricePersistence
+import BTCPriceRuntime
 import BTCPriceTestSupport
 import Foundation
 import Testing

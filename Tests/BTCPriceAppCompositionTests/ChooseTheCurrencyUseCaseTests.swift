@@ -2,6 +2,7 @@ import BTCPriceAppComposition
 import BTCPriceCore
 import BTCPriceFeature
 import BTCPriceNetworking
+import BTCPriceRuntime
 import BTCPriceTestSupport
 import Foundation
 import Testing

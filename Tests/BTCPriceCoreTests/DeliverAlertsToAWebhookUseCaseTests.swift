@@ -1,4 +1,5 @@
 import BTCPriceCore
+import BTCPriceRuntime
 import BTCPriceTestSupport
 import Testing
 

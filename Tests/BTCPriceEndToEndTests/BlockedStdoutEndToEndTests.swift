@@ -1,5 +1,6 @@
 import BTCPriceCore
 import BTCPricePersistence
+import BTCPriceRuntime
 import BTCPriceTestSupport
 import Foundation
 import Testing

@@ -3,6 +3,7 @@ import BTCPriceFeature
 import BTCPriceNIO
 import BTCPriceNetworking
 import BTCPricePersistence
+import BTCPriceRuntime
 import BTCPriceTestSupport
 import Foundation
 import Testing

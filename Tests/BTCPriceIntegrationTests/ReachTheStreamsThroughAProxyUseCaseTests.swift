@@ -1,6 +1,7 @@
 import BTCPriceCore
 import BTCPriceNIO
 import BTCPriceNetworking
+import BTCPriceRuntime
 import BTCPriceTestSupport
 import Foundation
 import NIOPosix

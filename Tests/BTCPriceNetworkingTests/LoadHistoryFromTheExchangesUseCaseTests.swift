@@ -1,5 +1,6 @@
 import BTCPriceCore
 import BTCPriceNetworking
+import BTCPriceRuntime
 import BTCPriceTestSupport
 import Foundation
 import Testing

@@ -1,6 +1,7 @@
 import BTCPriceCore
 import BTCPriceNetworking
 import BTCPricePersistence
+import BTCPriceRuntime
 import BTCPriceTestSupport
 import Foundation
 import Testing

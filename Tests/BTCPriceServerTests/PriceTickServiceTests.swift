@@ -1,5 +1,6 @@
 import BTCPriceCore
 import BTCPriceFeature
+import BTCPriceRuntime
 import BTCPriceServer
 import BTCPriceTestSupport
 import Logging

@@ -1,5 +1,6 @@
 import BTCPriceCore
 import BTCPriceNetworking
+import BTCPriceRuntime
 import BTCPriceServer
 import BTCPriceTestSupport
 import Foundation

@@ -1,3 +1,5 @@
+import BTCPriceRuntime
+
 /// Delivers alerts to a webhook (`serve --alert-webhook`, still to be wired) from a bounded
 /// queue, one at a time and in order, retrying a failed delivery with jittered exponential
 /// back-off on the injected clock.

@@ -1,3 +1,5 @@
+import BTCPriceRuntime
+
 #if canImport(FoundationEssentials)
   import FoundationEssentials
 #else

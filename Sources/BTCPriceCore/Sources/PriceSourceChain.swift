@@ -1,3 +1,5 @@
+import BTCPriceRuntime
+
 /// Asks each price source in order until one delivers a valid price within its deadline: a
 /// ``SourceChain`` of ``PriceLoader``s, whose deliveries are reported as
 /// ``PriceSourceEvent/delivered(_:_:latency:)``.

@@ -1,3 +1,5 @@
+import BTCPriceRuntime
+
 /// Asks each source in order until one delivers a valid answer to a request within its deadline:
 /// a price (``PriceSourceChain``, whose request is `Void`) or a range of candles (the price
 /// history's chain, whose request is the ``ChartRange``). One walk, one set of rules and one

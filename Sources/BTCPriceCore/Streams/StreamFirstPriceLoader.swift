@@ -1,3 +1,5 @@
+import BTCPriceRuntime
+
 /// One tick's price, streams first: the primary stream's newest trade if that stream is alive,
 /// else the next alive stream's, else the REST chain with its own deadlines. Two alive streams
 /// check each other; a disagreement is settled by a referee (a third source), and the price the

@@ -1,4 +1,5 @@
 import BTCPriceCore
+import BTCPriceRuntime
 
 /// The one path of every tick, for every front end (the terminal, `serve`, the app, the widget):
 /// on the ticker's fixed-rate grid it asks the feed for the tick's update within the tick's

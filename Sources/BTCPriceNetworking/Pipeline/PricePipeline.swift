@@ -1,4 +1,5 @@
 import BTCPriceCore
+import BTCPriceRuntime
 
 #if canImport(FoundationEssentials)
   import FoundationEssentials

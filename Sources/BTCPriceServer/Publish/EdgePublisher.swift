@@ -1,5 +1,6 @@
 import BTCPriceCore
 import BTCPriceNetworking
+import BTCPriceRuntime
 
 /// `btc-price publish`: hands each tick's messages (``EdgeMessage``) to the first edge that takes
 /// them (``EdgeFailover``), and, as a standby, only while nobody else publishes (``StandbyRule``).

@@ -1,4 +1,5 @@
 import BTCPriceCore
+import BTCPriceRuntime
 
 /// What the user hears about the sources: with `--verbose`, every attempt, skip and circuit change
 /// as a log line; always, one warning per source and status when a source refuses us, saying what

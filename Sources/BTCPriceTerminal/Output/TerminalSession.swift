@@ -1,5 +1,6 @@
 import BTCPriceCore
 import BTCPriceFeature
+import BTCPriceRuntime
 
 #if canImport(Glibc)
   import Glibc

@@ -1,4 +1,5 @@
 import BTCPriceCore
+import BTCPriceRuntime
 
 /// The test value of ``AlertStateStore``, beside the interface's contract
 /// (``AlertStateStoreSpecs``, which its own tests run against it, as they run against

@@ -1,4 +1,5 @@
 import BTCPriceCore
+import BTCPriceRuntime
 import Foundation
 
 /// The test value of ``PriceStore``, beside the interface's contract (``PriceStoreSpecs``, which

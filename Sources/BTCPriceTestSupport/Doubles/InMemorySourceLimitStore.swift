@@ -1,4 +1,5 @@
 import BTCPriceCore
+import BTCPriceRuntime
 
 /// The test value of ``SourceLimitStore``, beside the interface's contract
 /// (``SourceLimitStoreSpecs``, which its own tests run against it, as they run against

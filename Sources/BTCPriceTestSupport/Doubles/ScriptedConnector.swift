@@ -1,5 +1,6 @@
 import BTCPriceCore
 import BTCPriceNetworking
+import BTCPriceRuntime
 
 #if canImport(FoundationEssentials)
   import FoundationEssentials

@@ -1,4 +1,5 @@
 import BTCPriceCore
+import BTCPriceRuntime
 
 /// The test value of ``PriceLoader``: answers each call with the next step of its script (the
 /// last step repeats), and records when each call came.

@@ -1,4 +1,5 @@
 import BTCPriceCore
+import BTCPriceRuntime
 import NIOCore
 import NIOHTTP1
 import NIOPosix

@@ -1,3 +1,4 @@
+import BTCPriceRuntime
 import Foundation
 import Testing
 

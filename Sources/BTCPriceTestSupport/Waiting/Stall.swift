@@ -1,4 +1,5 @@
 import BTCPriceCore
+import BTCPriceRuntime
 import Dispatch
 
 /// What stalls until a test releases it, as a reader that stopped reading or a disk that sleeps:
