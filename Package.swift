@@ -17,12 +17,14 @@ let package = Package(
     .executable(name: "btc-price", targets: ["btc-price"]),
     .library(name: "BTCPriceRuntime", targets: ["BTCPriceRuntime"]),
     .library(name: "BTCPriceCore", targets: ["BTCPriceCore"]),
-    .library(name: "BTCPriceNetworking", targets: ["BTCPriceNetworking"]),
+    .library(name: "BTCPriceSources", targets: ["BTCPriceSources"]),
+    .library(name: "BTCPricePipeline", targets: ["BTCPricePipeline"]),
     .library(name: "BTCPricePersistence", targets: ["BTCPricePersistence"]),
     .library(name: "BTCPriceFeature", targets: ["BTCPriceFeature"]),
     .library(name: "BTCPriceTerminal", targets: ["BTCPriceTerminal"]),
     .library(name: "BTCPriceSettings", targets: ["BTCPriceSettings"]),
     .library(name: "BTCPriceServer", targets: ["BTCPriceServer"]),
+    .library(name: "BTCPricePublish", targets: ["BTCPricePublish"]),
     // How alerts reach the user besides the views (CLI only: the iPhone app must not link it).
     .library(name: "BTCPriceAlerts", targets: ["BTCPriceAlerts"]),
     // The command line's front ends, composed and tested; the executable parses and calls them.
@@ -66,8 +68,16 @@ let package = Package(
     // The threads, locks, clocks and store writer the rest runs on; Core above it does no I/O.
     .target(name: "BTCPriceRuntime", swiftSettings: strict),
     .target(name: "BTCPriceCore", dependencies: ["BTCPriceRuntime"], swiftSettings: strict),
+    // Every price source: its registry entry, its mappers, its stream and candles, and the
+    // transport interfaces, proxies and trust its requests go through.
     .target(
-      name: "BTCPriceNetworking", dependencies: ["BTCPriceCore", "BTCPriceRuntime"],
+      name: "BTCPriceSources", dependencies: ["BTCPriceCore", "BTCPriceRuntime"],
+      swiftSettings: strict),
+    // What a run ticks through, wired once: the chain, the streams, the limits, the feed and
+    // the cache for a currency. Every front end (the tool's and the app's) builds one.
+    .target(
+      name: "BTCPricePipeline",
+      dependencies: ["BTCPriceCore", "BTCPriceRuntime", "BTCPriceSources"],
       swiftSettings: strict),
     // The command-line tool's HTTPClient on SwiftNIO's HTTP/1.1 codec, and the one-thread runtime
     // its ticks run on. Not AsyncHTTPClient: docs/PERFORMANCE.md, "Why SwiftNIO's HTTP/1.1
@@ -75,7 +85,7 @@ let package = Package(
     .target(
       name: "BTCPriceNIO",
       dependencies: [
-        "BTCPriceNetworking",
+        "BTCPriceSources",
         .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
         .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -92,7 +102,7 @@ let package = Package(
     // pulls in libcurl, OpenSSL and Kerberos, which the command-line tool must not load
     // (docs/PERFORMANCE.md, "Peak RSS").
     .target(
-      name: "BTCPriceURLSession", dependencies: ["BTCPriceNetworking"], swiftSettings: strict),
+      name: "BTCPriceURLSession", dependencies: ["BTCPriceSources"], swiftSettings: strict),
     .target(
       name: "BTCPricePersistence", dependencies: ["BTCPriceCore", "BTCPriceRuntime"],
       swiftSettings: strict),
@@ -107,7 +117,7 @@ let package = Package(
     .target(
       name: "BTCPriceSettings",
       dependencies: [
-        "BTCPriceCore", "BTCPriceRuntime", "BTCPriceNetworking", "BTCPriceFeature",
+        "BTCPriceCore", "BTCPriceRuntime", "BTCPriceSources", "BTCPriceFeature",
         .product(name: "SystemPackage", package: "swift-system"),
       ],
       swiftSettings: strict
@@ -117,9 +127,8 @@ let package = Package(
       name: "BTCPriceServer",
       dependencies: [
         // BTCPriceNIO for its EventLoopExecutor (stream viewers run on their loop);
-        // BTCPriceNetworking for the HTTP client `publish` posts to the edges with;
         // BTCPriceTerminal for the plain line and the text chart `GET /` answers `curl` with.
-        "BTCPriceCore", "BTCPriceRuntime", "BTCPriceFeature", "BTCPriceNIO", "BTCPriceNetworking",
+        "BTCPriceCore", "BTCPriceRuntime", "BTCPriceFeature", "BTCPriceNIO", "BTCPriceSources",
         "BTCPriceTerminal",
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "HummingbirdCore", package: "hummingbird"),
@@ -134,12 +143,21 @@ let package = Package(
       ],
       swiftSettings: strict
     ),
+    // `btc-price publish`: each tick's page, JSON and event, serve's own bytes, handed to nginx +
+    // nchan edges over the tool's HTTP client.
+    .target(
+      name: "BTCPricePublish",
+      dependencies: [
+        "BTCPriceCore", "BTCPriceRuntime", "BTCPriceFeature", "BTCPriceSources", "BTCPriceServer",
+      ],
+      swiftSettings: strict
+    ),
     // The alerts' deliveries besides the views: --on-alert's command, --notify's desktop
     // notification, serve's --alert-webhook. CLI only: it starts processes.
     .target(
       name: "BTCPriceAlerts",
       dependencies: [
-        "BTCPriceCore", "BTCPriceFeature", "BTCPriceNetworking",
+        "BTCPriceCore", "BTCPriceFeature", "BTCPriceSources",
         .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
         // The commands' processes, spawned the same way on Linux and Darwin.
         .product(name: "Subprocess", package: "swift-subprocess"),
@@ -159,7 +177,8 @@ let package = Package(
     .target(
       name: "BTCPriceAppComposition",
       dependencies: [
-        "BTCPriceCore", "BTCPriceNetworking", "BTCPriceURLSession", "BTCPricePersistence",
+        "BTCPriceCore", "BTCPriceSources", "BTCPricePipeline", "BTCPriceURLSession",
+        "BTCPricePersistence",
         "BTCPriceFeature", "BTCPriceWidgetCore",
       ],
       swiftSettings: strict
@@ -170,13 +189,15 @@ let package = Package(
       name: "BTCPriceCommandLine",
       dependencies: [
         "BTCPriceCore", "BTCPriceRuntime",
-        "BTCPriceNetworking",
+        "BTCPriceSources",
+        "BTCPricePipeline",
         "BTCPriceNIO",
         "BTCPricePersistence",
         "BTCPriceFeature",
         "BTCPriceTerminal",
         "BTCPriceSettings",
         "BTCPriceServer",
+        "BTCPricePublish",
         "BTCPriceAlerts",
         .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         .product(name: "Logging", package: "swift-log"),
@@ -197,10 +218,11 @@ let package = Package(
       dependencies: [
         "BTCPriceCommandLine",
         "BTCPriceCore",
-        "BTCPriceNetworking",
+        "BTCPriceSources",
         "BTCPriceNIO",
         "BTCPriceTerminal",
         "BTCPriceServer",
+        "BTCPricePublish",
         "BTCPriceAlerts",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
@@ -209,13 +231,13 @@ let package = Package(
     // The tests' fake exchange as a program: scripts/check-packages points the packaged
     // btc-price at it (a debug build; never shipped).
     .executableTarget(
-      name: "fake-exchange", dependencies: ["BTCPriceTestSupport", "BTCPriceNetworking"],
+      name: "fake-exchange", dependencies: ["BTCPriceTestSupport", "BTCPriceSources"],
       swiftSettings: strict),
     .target(
       name: "BTCPriceTestSupport",
       dependencies: [
         "BTCPriceCore", "BTCPriceRuntime",
-        "BTCPriceNetworking",
+        "BTCPriceSources",
         .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "NIOHTTP1", package: "swift-nio"),
         .product(name: "NIOPosix", package: "swift-nio"),
@@ -245,8 +267,8 @@ let package = Package(
       swiftSettings: strict
     ),
     .testTarget(
-      name: "BTCPriceNetworkingTests",
-      dependencies: ["BTCPriceNetworking", "BTCPriceTestSupport"],
+      name: "BTCPriceSourcesTests",
+      dependencies: ["BTCPriceSources", "BTCPriceTestSupport"],
       swiftSettings: strict
     ),
     .testTarget(
@@ -268,7 +290,7 @@ let package = Package(
       name: "BTCPriceAlertsTests",
       dependencies: [
         "BTCPriceAlerts", "BTCPriceCore", "BTCPriceRuntime", "BTCPriceFeature",
-        "BTCPriceNetworking",
+        "BTCPriceSources",
         "BTCPriceTestSupport", "BTCPriceNIO",
         // RunAlertCommandsTests starts commands from a tick on an event loop.
         .product(name: "NIOCore", package: "swift-nio"),
@@ -280,7 +302,7 @@ let package = Package(
       name: "BTCPriceCommandLineTests",
       dependencies: [
         "BTCPriceCommandLine", "BTCPriceCore", "BTCPriceRuntime", "BTCPriceFeature",
-        "BTCPriceNetworking",
+        "BTCPriceSources",
         "BTCPricePersistence", "BTCPriceSettings", "BTCPriceTerminal", "BTCPriceTestSupport",
       ],
       swiftSettings: strict
@@ -293,7 +315,7 @@ let package = Package(
     .testTarget(
       name: "BTCPriceIntegrationTests",
       dependencies: [
-        "BTCPriceCore", "BTCPriceRuntime", "BTCPriceNetworking", "BTCPriceNIO",
+        "BTCPriceCore", "BTCPriceRuntime", "BTCPriceSources", "BTCPriceNIO",
         "BTCPriceURLSession",
         "BTCPricePersistence", "BTCPriceFeature", "BTCPriceTerminal", "BTCPriceTestSupport",
         .product(name: "NIOCore", package: "swift-nio"),
@@ -305,7 +327,7 @@ let package = Package(
     .testTarget(
       name: "BTCPriceAppCompositionTests",
       dependencies: [
-        "BTCPriceAppComposition", "BTCPriceFeature", "BTCPriceNetworking", "BTCPricePersistence",
+        "BTCPriceAppComposition", "BTCPriceFeature", "BTCPriceSources", "BTCPricePersistence",
         "BTCPriceWidgetCore", "BTCPriceTestSupport",
       ],
       swiftSettings: strict
@@ -318,10 +340,28 @@ let package = Package(
       swiftSettings: strict
     ),
     .testTarget(
+      name: "BTCPricePipelineTests",
+      dependencies: [
+        "BTCPricePipeline", "BTCPriceSources", "BTCPriceCore", "BTCPriceRuntime",
+        "BTCPriceTestSupport",
+        .product(name: "Clocks", package: "swift-clocks"),
+      ],
+      swiftSettings: strict
+    ),
+    .testTarget(
+      name: "BTCPricePublishTests",
+      dependencies: [
+        "BTCPricePublish", "BTCPriceServer", "BTCPriceSources", "BTCPriceCore", "BTCPriceRuntime",
+        "BTCPriceFeature", "BTCPriceTestSupport",
+        .product(name: "Clocks", package: "swift-clocks"),
+      ],
+      swiftSettings: strict
+    ),
+    .testTarget(
       name: "BTCPriceServerTests",
       dependencies: [
-        "BTCPriceServer", "BTCPriceCore", "BTCPriceRuntime", "BTCPriceFeature", "BTCPriceTerminal",
-        "BTCPriceTestSupport",
+        "BTCPriceServer", "BTCPricePublish", "BTCPriceCore", "BTCPriceRuntime", "BTCPriceFeature",
+        "BTCPriceTerminal", "BTCPriceTestSupport",
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "HTTPTypes", package: "swift-http-types"),
         .product(name: "Logging", package: "swift-log"),
@@ -338,7 +378,7 @@ let package = Package(
       dependencies: [
         // BTCPriceNIO's client for serve's and the edges' plain requests; their streams through
         // BTCPriceTestSupport's HTTPStreamReader.
-        "btc-price", "BTCPriceTestSupport", "BTCPriceNIO", "BTCPriceNetworking",
+        "btc-price", "BTCPriceTestSupport", "BTCPriceNIO", "BTCPriceSources",
         .product(name: "NIOCore", package: "swift-nio"),
       ],
       swiftSettings: strict

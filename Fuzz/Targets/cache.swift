@@ -1,4 +1,4 @@
-// fuzz-modules: BTCPriceCore BTCPricePersistence
+// fuzz-modules: BTCPriceRuntime BTCPriceCore BTCPricePersistence
 import BTCPriceCore
 import BTCPricePersistence
 

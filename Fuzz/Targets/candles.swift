@@ -1,6 +1,6 @@
-// fuzz-modules: BTCPriceCore BTCPriceNetworking
+// fuzz-modules: BTCPriceRuntime BTCPriceCore BTCPriceSources
 import BTCPriceCore
-import BTCPriceNetworking
+import BTCPriceSources
 
 #if canImport(FoundationEssentials)
   import FoundationEssentials

@@ -1,4 +1,4 @@
-// fuzz-modules: BTCPriceCore
+// fuzz-modules: BTCPriceRuntime BTCPriceCore
 import BTCPriceCore
 
 #if canImport(FoundationEssentials)

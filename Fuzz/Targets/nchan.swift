@@ -1,4 +1,5 @@
-// fuzz-modules: BTCPriceCore BTCPriceNetworking BTCPriceFeature BTCPriceNIO BTCPriceTerminal BTCPriceServer
+// fuzz-modules: BTCPriceRuntime BTCPriceCore BTCPriceSources BTCPriceFeature BTCPriceNIO BTCPriceTerminal BTCPriceServer BTCPricePublish
+import BTCPricePublish
 import BTCPriceServer
 
 #if canImport(FoundationEssentials)

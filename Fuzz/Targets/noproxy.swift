@@ -1,6 +1,6 @@
-// fuzz-modules: BTCPriceCore BTCPriceNetworking
+// fuzz-modules: BTCPriceRuntime BTCPriceCore BTCPriceSources
 import BTCPriceCore
-import BTCPriceNetworking
+import BTCPriceSources
 
 /// `NO_PROXY` and the `no-proxy` setting, read by `NoProxyList(_:)` and asked with
 /// `matches(_:)`, as curl documents them. The input is the list, a line feed, and the host.

@@ -1,6 +1,6 @@
-// fuzz-modules: BTCPriceCore BTCPriceNetworking
+// fuzz-modules: BTCPriceRuntime BTCPriceCore BTCPriceSources
 import BTCPriceCore
-import BTCPriceNetworking
+import BTCPriceSources
 
 /// `--proxy`, `HTTPS_PROXY` and the other proxy variables, read by
 /// `ProxyEndpoint(parsing:)`; the input is the proxy URL.

@@ -1,4 +1,4 @@
-// fuzz-modules: BTCPriceCore BTCPriceNetworking BTCPriceFeature BTCPriceSettings
+// fuzz-modules: BTCPriceRuntime BTCPriceCore BTCPriceSources BTCPriceFeature BTCPriceSettings
 import BTCPriceCore
 
 // For `SettingsText`, the grammar's own layer: the modules are built with testing enabled.

@@ -1,5 +1,5 @@
-// fuzz-modules: BTCPriceCore BTCPriceNetworking BTCPriceNIO
-import BTCPriceNetworking
+// fuzz-modules: BTCPriceRuntime BTCPriceCore BTCPriceSources BTCPriceNIO
+import BTCPriceSources
 import NIOConcurrencyHelpers
 import NIOCore
 import NIOEmbedded

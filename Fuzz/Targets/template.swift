@@ -1,4 +1,4 @@
-// fuzz-modules: BTCPriceCore BTCPriceFeature
+// fuzz-modules: BTCPriceRuntime BTCPriceCore BTCPriceFeature
 import BTCPriceCore
 import BTCPriceFeature
 

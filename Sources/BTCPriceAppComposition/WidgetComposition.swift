@@ -1,7 +1,8 @@
 import BTCPriceCore
 import BTCPriceFeature
-import BTCPriceNetworking
 import BTCPricePersistence
+import BTCPricePipeline
+import BTCPriceSources
 import BTCPriceURLSession
 import BTCPriceWidgetCore
 import Foundation

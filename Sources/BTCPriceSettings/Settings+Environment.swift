@@ -1,4 +1,4 @@
-import BTCPriceNetworking
+import BTCPriceSources
 
 extension Settings {
   /// The settings the environment gives: `BTC_PRICE_SOURCES`, `BTC_PRICE_CURRENCY`,

@@ -1,6 +1,6 @@
 import BTCPriceCore
 import BTCPriceFeature
-import BTCPriceNetworking
+import BTCPriceSources
 
 #if canImport(FoundationEssentials)
   import FoundationEssentials

@@ -1,6 +1,6 @@
 import BTCPriceCore
-import BTCPriceNetworking
 import BTCPriceRuntime
+import BTCPriceSources
 import Foundation
 
 #if canImport(FoundationNetworking)

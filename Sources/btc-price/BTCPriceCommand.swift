@@ -1,7 +1,7 @@
 import ArgumentParser
 import BTCPriceCommandLine
 import BTCPriceCore
-import BTCPriceNetworking
+import BTCPriceSources
 import BTCPriceTerminal
 
 #if canImport(FoundationEssentials)

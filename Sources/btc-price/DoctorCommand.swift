@@ -1,6 +1,7 @@
 import ArgumentParser
 import BTCPriceCommandLine
 import BTCPriceNIO
+import BTCPricePublish
 import BTCPriceServer
 import BTCPriceTerminal
 

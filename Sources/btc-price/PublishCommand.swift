@@ -1,5 +1,6 @@
 import ArgumentParser
 import BTCPriceCommandLine
+import BTCPricePublish
 import BTCPriceServer
 
 #if canImport(FoundationEssentials)

@@ -1,5 +1,5 @@
 import ArgumentParser
-import BTCPriceNetworking
+import BTCPriceSources
 
 /// `--<source>-url` for every source in ``PriceSourceRegistry``: where to ask it instead of its
 /// real endpoint.

@@ -1,9 +1,9 @@
 import BTCPriceAppComposition
 import BTCPriceCore
 import BTCPriceFeature
-import BTCPriceNetworking
 import BTCPricePersistence
 import BTCPriceRuntime
+import BTCPriceSources
 import BTCPriceTestSupport
 import Foundation
 import Testing

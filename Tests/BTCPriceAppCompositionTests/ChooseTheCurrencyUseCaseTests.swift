@@ -1,8 +1,8 @@
 import BTCPriceAppComposition
 import BTCPriceCore
 import BTCPriceFeature
-import BTCPriceNetworking
 import BTCPriceRuntime
+import BTCPriceSources
 import BTCPriceTestSupport
 import Foundation
 import Testing

@@ -1,7 +1,7 @@
 import BTCPriceAppComposition
 import BTCPriceCore
 import BTCPriceFeature
-import BTCPriceNetworking
+import BTCPriceSources
 import BTCPriceTestSupport
 import Foundation
 import Testing

@@ -1,7 +1,7 @@
 import BTCPriceCommandLine
 import BTCPriceCore
-import BTCPriceNetworking
 import BTCPriceSettings
+import BTCPriceSources
 import BTCPriceTerminal
 import BTCPriceTestSupport
 import Foundation

@@ -1,6 +1,6 @@
 import BTCPriceCommandLine
 import BTCPriceCore
-import BTCPriceNetworking
+import BTCPriceSources
 import BTCPriceTerminal
 import BTCPriceTestSupport
 import Foundation

@@ -1,6 +1,6 @@
 import BTCPriceCommandLine
 import BTCPriceCore
-import BTCPriceNetworking
+import BTCPriceSources
 import BTCPriceTestSupport
 import Foundation
 import Testing

@@ -1,6 +1,7 @@
 import BTCPriceCommandLine
 import BTCPriceCore
-import BTCPriceNetworking
+import BTCPricePipeline
+import BTCPriceSources
 import BTCPriceTestSupport
 import Foundation
 import Testing

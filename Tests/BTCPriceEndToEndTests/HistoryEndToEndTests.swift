@@ -1,7 +1,7 @@
 import BTCPriceCore
 import BTCPriceFeature
-import BTCPriceNetworking
 import BTCPricePersistence
+import BTCPriceSources
 import BTCPriceTestSupport
 import Foundation
 import Testing

@@ -1,5 +1,5 @@
-import BTCPriceNetworking
 import BTCPricePersistence
+import BTCPriceSources
 import BTCPriceTestSupport
 import Foundation
 import Testing

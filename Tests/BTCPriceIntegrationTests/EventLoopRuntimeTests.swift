@@ -1,7 +1,8 @@
 import BTCPriceCore
 import BTCPriceNIO
-import BTCPriceNetworking
+import BTCPricePipeline
 import BTCPriceRuntime
+import BTCPriceSources
 import BTCPriceTestSupport
 import Foundation
 import NIOCore

@@ -1,5 +1,5 @@
 import BTCPriceNIO
-import BTCPriceNetworking
+import BTCPriceSources
 import BTCPriceTestSupport
 import BTCPriceURLSession
 import Testing

@@ -1,9 +1,10 @@
 import BTCPriceCore
 import BTCPriceFeature
 import BTCPriceNIO
-import BTCPriceNetworking
 import BTCPricePersistence
+import BTCPricePipeline
 import BTCPriceRuntime
+import BTCPriceSources
 import BTCPriceTestSupport
 import Foundation
 import Testing

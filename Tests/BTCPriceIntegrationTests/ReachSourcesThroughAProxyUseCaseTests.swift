@@ -1,5 +1,5 @@
 import BTCPriceNIO
-import BTCPriceNetworking
+import BTCPriceSources
 import BTCPriceTestSupport
 import Foundation
 import Testing

@@ -1,6 +1,6 @@
 import BTCPriceCore
 import BTCPriceNIO
-import BTCPriceNetworking
+import BTCPriceSources
 import BTCPriceTestSupport
 import BTCPriceURLSession
 import Foundation

@@ -1,7 +1,7 @@
 import BTCPriceCore
-import BTCPriceNetworking
 import BTCPricePersistence
 import BTCPriceRuntime
+import BTCPriceSources
 import BTCPriceTestSupport
 import Foundation
 import Testing

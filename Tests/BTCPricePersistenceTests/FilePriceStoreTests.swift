@@ -1,6 +1,6 @@
 import BTCPriceCore
-import BTCPriceNetworking
 import BTCPricePersistence
+import BTCPriceSources
 import BTCPriceTestSupport
 import Foundation
 import Testing

@@ -1,5 +1,6 @@
 import BTCPriceCore
 import BTCPriceFeature
+import BTCPricePublish
 import BTCPriceServer
 import BTCPriceTestSupport
 import Foundation

@@ -1,7 +1,7 @@
 import BTCPriceCore
 import BTCPriceFeature
-import BTCPriceNetworking
 import BTCPriceSettings
+import BTCPriceSources
 import BTCPriceTestSupport
 import Foundation
 import Testing

@@ -1,8 +1,9 @@
 import BTCPriceCore
-import BTCPriceNetworking
 import BTCPricePersistence
+import BTCPricePublish
 import BTCPriceServer
 import BTCPriceSettings
+import BTCPriceSources
 import BTCPriceTerminal
 
 #if canImport(FoundationEssentials)

@@ -1,7 +1,7 @@
 import BTCPriceCore
 import BTCPriceNIO
-import BTCPriceNetworking
 import BTCPriceRuntime
+import BTCPriceSources
 import BTCPriceTerminal
 import NIOPosix
 

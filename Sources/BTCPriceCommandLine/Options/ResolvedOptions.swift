@@ -1,8 +1,9 @@
 import BTCPriceCore
 import BTCPriceFeature
-import BTCPriceNetworking
 import BTCPricePersistence
+import BTCPricePipeline
 import BTCPriceSettings
+import BTCPriceSources
 import BTCPriceTerminal
 
 #if canImport(FoundationEssentials)

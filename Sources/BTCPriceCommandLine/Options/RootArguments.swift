@@ -1,4 +1,4 @@
-import BTCPriceNetworking
+import BTCPriceSources
 
 /// What the root command (`btc-price [options]`, the price lines) was given, as plain values.
 ///

@@ -1,4 +1,4 @@
-import BTCPriceNetworking
+import BTCPriceSources
 
 /// The words of `btc-price --help` below the options: what the output is, the files, the
 /// settings keys, the environment, the exit statuses, the currencies and examples. Here, not in

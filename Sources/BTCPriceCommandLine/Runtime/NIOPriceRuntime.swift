@@ -1,8 +1,9 @@
 import BTCPriceCore
 import BTCPriceFeature
 import BTCPriceNIO
-import BTCPriceNetworking
 import BTCPricePersistence
+import BTCPricePipeline
+import BTCPriceSources
 import BTCPriceTerminal
 import NIOCore
 import NIOPosix

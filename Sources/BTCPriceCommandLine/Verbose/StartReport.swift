@@ -1,5 +1,5 @@
 import BTCPriceCore
-import BTCPriceNetworking
+import BTCPriceSources
 import BTCPriceTerminal
 
 /// What `--verbose` says as a run starts, before its first tick: the chain (and the sources the

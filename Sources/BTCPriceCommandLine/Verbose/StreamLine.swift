@@ -1,6 +1,7 @@
 import BTCPriceCore
 import BTCPriceFeature
-import BTCPriceNetworking
+import BTCPricePipeline
+import BTCPriceSources
 import BTCPriceTerminal
 
 /// The `--verbose` words for what the streams did: each connection's life, and where each tick's

@@ -8,7 +8,7 @@
 /// amount, and its ISO 4217 minor units (2 decimals for most, none for the yen).
 ///
 /// A closed set: each one needs the sources' pair names for it (each `PriceSourceDefinition`'s
-/// `markets` in BTCPriceNetworking), so a currency is added by adding it here and there.
+/// `markets` in BTCPriceSources), so a currency is added by adding it here and there.
 public struct Currency: Hashable, Sendable, CustomStringConvertible {
   /// `USD`, `EUR`, …
   public let code: String

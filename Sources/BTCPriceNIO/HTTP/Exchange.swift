@@ -1,4 +1,4 @@
-import BTCPriceNetworking
+import BTCPriceSources
 import NIOConcurrencyHelpers
 import NIOCore
 

@@ -1,4 +1,4 @@
-import BTCPriceNetworking
+import BTCPriceSources
 import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
@@ -12,7 +12,7 @@ import NIOSSL
 #endif
 
 /// The transport failures this module throws (a name that does not collide with NIO's own).
-typealias TransportError = BTCPriceNetworking.BTCHTTPClientError
+typealias TransportError = BTCPriceSources.BTCHTTPClientError
 
 /// ``BTCHTTPClient`` on SwiftNIO's HTTP/1.1 codec, for the command-line tool: one GET at a time per
 /// connection, connections kept per origin and reused, TLS through NIOSSL, up to 3 redirects.
@@ -23,7 +23,7 @@ typealias TransportError = BTCPriceNetworking.BTCHTTPClientError
 /// "Why SwiftNIO's HTTP/1.1 codec").
 /// This client does what the ``BTCHTTPClient`` contract asks and no more; the adapter contract and
 /// fault specs are its tests.
-public final class NIOHTTPClient: BTCPriceNetworking.BTCHTTPClient {
+public final class NIOHTTPClient: BTCPriceSources.BTCHTTPClient {
   private let group: any EventLoopGroup
   private let transportTimeout: TimeAmount
   private let connectTimeout: TimeAmount

@@ -1,4 +1,4 @@
-import BTCPriceNetworking
+import BTCPriceSources
 
 #if canImport(FoundationEssentials)
   import FoundationEssentials

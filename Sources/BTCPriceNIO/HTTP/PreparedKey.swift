@@ -1,4 +1,4 @@
-import BTCPriceNetworking
+import BTCPriceSources
 import NIOHTTP1
 
 /// A request made ready once (``NIOHTTPClient`` caches them): where it goes, its head, and the

@@ -1,4 +1,4 @@
-import BTCPriceNetworking
+import BTCPriceSources
 import NIOCore
 
 /// Opens an HTTP CONNECT tunnel on a fresh connection to a proxy, then removes itself, so that

@@ -1,4 +1,4 @@
-import BTCPriceNetworking
+import BTCPriceSources
 import NIOCore
 
 /// The client side of a SOCKS5 proxy's handshake (RFC 1928), with the user name and password of

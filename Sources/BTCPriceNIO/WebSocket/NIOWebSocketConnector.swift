@@ -1,5 +1,5 @@
 import BTCPriceCore
-import BTCPriceNetworking
+import BTCPriceSources
 import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1

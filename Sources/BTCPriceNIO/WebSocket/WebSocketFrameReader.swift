@@ -1,5 +1,5 @@
 import BTCPriceCore
-import BTCPriceNetworking
+import BTCPriceSources
 import NIOCore
 import NIOWebSocket
 

@@ -2,10 +2,10 @@ import BTCPriceCore
 
 /// The page's static files, compiled into the binary so the server needs no folder of its own and
 /// the page loads nothing from anywhere else.
-enum PageAssets {
+package enum PageAssets {
   /// `/app.js`: served as a file (not inline) so the Content-Security-Policy can forbid every
   /// inline script.
-  static let script = #"""
+  package static let script = #"""
     "use strict";
     // Keeps the server-rendered page live from /api/stream. A view only: every text comes worded in
     // the event's "view" object (the server's presenter); this script places the texts and writes
@@ -213,7 +213,7 @@ enum PageAssets {
     """#
 
   /// `/app.css`, for the same reason: `style-src 'self'` and no inline styles.
-  static let stylesheet = #"""
+  package static let stylesheet = #"""
     :root {
       color-scheme: light dark;
       --background: #f6f7f9;
@@ -326,13 +326,13 @@ enum PageAssets {
   }.joined(separator: "\n")
 
   /// `/icon.svg`: the home-screen and tab icon.
-  static let icon = #"""
+  package static let icon = #"""
     <svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 512 512"><rect width="512" height="512" rx="96" fill="#f7931a"/><path fill="#fff" d="M210 112h36v40h24v-40h36v44c46 8 74 34 74 72 0 26-14 46-38 56 32 10 50 34 50 66 0 46-36 78-92 82v48h-36v-46h-24v46h-36v-46h-62v-36h30V192h-30v-36h68zm30 80v72h52c24 0 38-14 38-36s-14-36-38-36zm0 108v80h60c28 0 44-16 44-40s-16-40-44-40z"/></svg>
     """#
 
   /// `/manifest.webmanifest`, so the page can be added to a home screen, named for the run's
   /// currency.
-  static func manifest(_ currency: Currency) -> String {
+  package static func manifest(_ currency: Currency) -> String {
     ##"{"name":"Bitcoin price","short_name":"BTC price","description":"The Bitcoin price in "##
       + currency.code
       + ##", live.","start_url":"/","scope":"/","display":"standalone","background_color":"#0d1117","##

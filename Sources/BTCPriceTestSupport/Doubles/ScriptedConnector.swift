@@ -1,6 +1,6 @@
 import BTCPriceCore
-import BTCPriceNetworking
 import BTCPriceRuntime
+import BTCPriceSources
 
 #if canImport(FoundationEssentials)
   import FoundationEssentials

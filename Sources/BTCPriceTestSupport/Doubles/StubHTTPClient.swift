@@ -1,6 +1,6 @@
 import BTCPriceCore
-import BTCPriceNetworking
 import BTCPriceRuntime
+import BTCPriceSources
 import Foundation
 
 /// The test value of ``BTCHTTPClient``, beside the interface: one scripted answer (a response, a

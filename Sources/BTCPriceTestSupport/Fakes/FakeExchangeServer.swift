@@ -1,5 +1,5 @@
 import BTCPriceCore
-import BTCPriceNetworking
+import BTCPriceSources
 import Foundation
 import NIOCore
 import NIOHTTP1

@@ -1,5 +1,5 @@
 import BTCPriceCore
-import BTCPriceNetworking
+import BTCPriceSources
 
 /// The registry's sources by name, for tests.
 extension PriceSource {

@@ -1,4 +1,4 @@
-import BTCPriceNetworking
+import BTCPriceSources
 import Foundation
 import Testing
 
