@@ -26,7 +26,7 @@ let package = Package(
         .product(name: "Benchmark", package: "benchmark"),
         .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
         .product(name: "BTCPriceCore", package: rootIdentity),
-        .product(name: "BTCPriceNetworking", package: rootIdentity),
+        .product(name: "BTCPriceSources", package: rootIdentity),
         .product(name: "BTCPriceNIO", package: rootIdentity),
         .product(name: "BTCPricePersistence", package: rootIdentity),
         .product(name: "BTCPriceFeature", package: rootIdentity),

@@ -1,8 +1,8 @@
 import BTCPriceCore
 import BTCPriceFeature
 import BTCPriceNIO
-import BTCPriceNetworking
 import BTCPricePersistence
+import BTCPriceSources
 import BTCPriceTerminal
 import BTCPriceTestSupport
 import Benchmark
