@@ -11,7 +11,7 @@ extension Settings {
   {
     var settings = Settings()
     for key in SettingKey.all {
-      guard let variable = environmentVariable(for: key),
+      guard let variable = key.environmentVariable,
         let text = environment[variable], !text.isEmpty
       else { continue }
       do {
@@ -22,33 +22,6 @@ extension Settings {
       }
     }
     return settings
-  }
-
-  /// The variable that sets `key`, for the keys the environment can set.
-  static func environmentVariable(for key: SettingKey) -> String? {
-    switch key {
-    case .sources: "BTC_PRICE_SOURCES"
-    case .currency: "BTC_PRICE_CURRENCY"
-    case .url(let sourceID): PriceSourceRegistry.definition(id: sourceID)?.urlEnvironmentVariable
-    case .apiKey(let sourceID):
-      PriceSourceRegistry.definition(id: sourceID)?.apiKey?.environmentVariable
-    case .alerts: "BTC_PRICE_ALERTS"
-    case .onAlert: "BTC_PRICE_ON_ALERT"
-    case .alertWebhook: "BTC_PRICE_ALERT_WEBHOOK"
-    case .stream: "BTC_PRICE_STREAM"
-    case .history: "BTC_PRICE_HISTORY"
-    case .streamURL(let sourceID):
-      PriceSourceRegistry.definition(id: sourceID).flatMap {
-        $0.stream == nil ? nil : $0.streamURLEnvironmentVariable
-      }
-    case .candlesURL(let sourceID):
-      PriceSourceRegistry.definition(id: sourceID).flatMap {
-        $0.candles == nil ? nil : $0.candlesURLEnvironmentVariable
-      }
-    // The proxy's own variables (https_proxy, NO_PROXY, ...) and SSL_CERT_FILE are read as
-    // curl and OpenSSL read them, under these settings (ProxySelector, TrustSource).
-    case .interval, .primaryTimeout, .format, .cachePath, .proxy, .noProxy, .caFile: nil
-    }
   }
 }
 

@@ -93,9 +93,9 @@ public struct SettingsFile: Sendable {
     switch entry.value {
     case .scalar(let text):
       return text
-    case .list(let items) where key == .sources || key == .alerts:
+    case .list(let items) where key.takesList:
       return items.joined(separator: ",")
-    case .mapping where key == .format:
+    case .mapping where key.name == SettingKey.format.name:
       throw failure(
         line: entry.line, key: key.name,
         "must be text; put it in quotes, as in format: \"{price}\" (a bare { starts a YAML mapping)"

@@ -21,7 +21,7 @@ public struct SettingsLayers: Equatable, Sendable {
   public func origin(of name: String) -> SettingOrigin {
     guard let key = SettingKey.named(name) else { return .default }
     if key.isSet(in: commandLine) { return .commandLine }
-    if key.isSet(in: environment), let variable = Settings.environmentVariable(for: key) {
+    if key.isSet(in: environment), let variable = key.environmentVariable {
       return .environment(variable: variable)
     }
     if key.isSet(in: file) { return .settingsFile }

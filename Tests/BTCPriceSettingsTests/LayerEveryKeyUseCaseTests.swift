@@ -124,7 +124,7 @@ struct LayerEveryKeyUseCaseTests {
     #expect(Self.keys.map(\.name) == SettingKey.all.map(\.name))
     for key in SettingKey.all {
       #expect(
-        Self.keys.first { $0.name == key.name }?.variable == Settings.environmentVariable(for: key),
+        Self.keys.first { $0.name == key.name }?.variable == key.environmentVariable,
         "\(key.name)")
     }
   }

@@ -311,24 +311,37 @@ struct LayerSettingsUseCaseTests {
   }
 
   @Test func layered_mergesWholeLayersValueByValue() {
-    let commandLine = Settings(currency: .gbp, urls: ["kraken": URL(string: "http://cli/k")!])
-    let environment = Settings(
-      sources: ["kraken"], currency: .eur,
-      urls: ["kraken": URL(string: "http://env/k")!, "coinbase": URL(string: "http://env/c")!])
-    let file = Settings(
-      sources: ["coinbase"], currency: .jpy, interval: 5,
-      urls: ["bitstamp": URL(string: "http://file/b")!], apiKeys: ["cryptocompare": Secret("k")])
+    let commandLine = settings {
+      $0.currency = .gbp
+      $0.urls = ["kraken": URL(string: "http://cli/k")!]
+    }
+    let environment = settings {
+      $0.sources = ["kraken"]
+      $0.currency = .eur
+      $0.urls = ["kraken": URL(string: "http://env/k")!, "coinbase": URL(string: "http://env/c")!]
+    }
+    let file = settings {
+      $0.sources = ["coinbase"]
+      $0.currency = .jpy
+      $0.interval = 5
+      $0.urls = ["bitstamp": URL(string: "http://file/b")!]
+      $0.apiKeys = ["cryptocompare": Secret("k")]
+    }
 
     let merged = Settings.layered(commandLine: commandLine, environment: environment, file: file)
 
     #expect(
       merged
-        == Settings(
-          sources: ["kraken"], currency: .gbp, interval: 5,
-          urls: [
+        == settings {
+          $0.sources = ["kraken"]
+          $0.currency = .gbp
+          $0.interval = 5
+          $0.urls = [
             "kraken": URL(string: "http://cli/k")!, "coinbase": URL(string: "http://env/c")!,
             "bitstamp": URL(string: "http://file/b")!,
-          ], apiKeys: ["cryptocompare": Secret("k")]))
+          ]
+          $0.apiKeys = ["cryptocompare": Secret("k")]
+        })
   }
 
   @Test func fromEnvironment_readsTheVariablesAndIgnoresEmptyOnes() throws {
@@ -340,9 +353,11 @@ struct LayerSettingsUseCaseTests {
 
     #expect(
       settings
-        == Settings(
-          sources: ["kraken", "binance"], currency: .jpy,
-          urls: ["kraken": URL(string: "http://127.0.0.1:1/0/public/Ticker?pair=XBTUSD")!]))
+        == BTCPriceSettingsTests.settings {
+          $0.sources = ["kraken", "binance"]
+          $0.currency = .jpy
+          $0.urls = ["kraken": URL(string: "http://127.0.0.1:1/0/public/Ticker?pair=XBTUSD")!]
+        })
   }
 
   @Test func fromEnvironment_namesTheVariableOfABadValue() {
@@ -364,7 +379,7 @@ struct LayerSettingsUseCaseTests {
       to: folder.appending(path: "config"))
     let file = try SettingsFile(path: folder.appending(path: "config").path).load(home: nil)
     let environment = try Settings.fromEnvironment(["BTC_PRICE_CURRENCY": "GBP"])
-    let commandLine = Settings(sources: ["kraken"])
+    let commandLine = settings { $0.sources = ["kraken"] }
 
     let merged = Settings.layered(commandLine: commandLine, environment: environment, file: file)
 
@@ -390,3 +405,10 @@ private let streamURLKeys = PriceSourceRegistry.all.filter { $0.stream != nil }.
 .joined(separator: ", ")
 private let apiKeyKeys = PriceSourceRegistry.all.filter { $0.apiKey != nil }
   .map { "\($0.source.id)-api-key" }.joined(separator: ", ")
+
+/// Settings with the values `set` gives, the rest unset.
+private func settings(_ set: (inout Settings) -> Void) -> Settings {
+  var settings = Settings()
+  set(&settings)
+  return settings
+}
