@@ -23,6 +23,9 @@ struct SettingKey: Sendable {
   /// Whether the file may give it as a YAML list (`sources`, `alert`), read as the items joined
   /// by commas.
   let takesList: Bool
+  /// How the root command (`btc-price [options]`) takes it; nil for a key it does not take (an
+  /// API key, `serve`'s webhook).
+  let option: SettingOption?
   /// Sets this key's value in settings from its text (with the home folder for a leading `~/`),
   /// or says what is wrong with it: ``apply(_:to:home:)``.
   let write: @Sendable (String, inout Settings, String?) throws(Problem) -> Void
@@ -59,6 +62,18 @@ struct SettingKey: Sendable {
   func isSet(in settings: Settings) -> Bool {
     given(settings)
   }
+
+  /// The root command's options that set a key, by long name without the dashes: what a reader
+  /// of the command line learns from the keys rather than from a list of its own.
+  static let rootOptions: [String: SettingOption] = {
+    var options: [String: SettingOption] = [:]
+    for key in all {
+      guard let option = key.option else { continue }
+      options[key.name] = option
+      if option == .negatableFlag { options["no-" + key.name] = option }
+    }
+    return options
+  }()
 
   /// What is wrong with a value, without where it came from.
   struct Problem: Error {
@@ -162,7 +177,7 @@ extension SettingKey {
   /// `alert`: price alert rules, a list (`--alert`, repeatable). Rules hold no commas, so a list
   /// comes as one comma-separated text from every layer.
   static let alerts = SettingKey(
-    "alert", \.alerts, environment: "BTC_PRICE_ALERTS", takesList: true,
+    "alert", \.alerts, environment: "BTC_PRICE_ALERTS", takesList: true, option: .repeatable,
     parse: { text, _ throws(Problem) in
       var rules: [AlertRule] = []
       for item in text.split(separator: ",", omittingEmptySubsequences: false) {
@@ -185,18 +200,18 @@ extension SettingKey {
 
   /// `alert-webhook`: where `serve` POSTs each alert.
   static let alertWebhook = SettingKey(
-    "alert-webhook", \.alertWebhook, environment: "BTC_PRICE_ALERT_WEBHOOK",
+    "alert-webhook", \.alertWebhook, environment: "BTC_PRICE_ALERT_WEBHOOK", option: nil,
     parse: { text, _ throws(Problem) in try webURL(text) }, show: \.absoluteString)
 
   /// `stream`: the exchanges' streams first (`--stream`, the default; `--no-stream`).
   static let stream = SettingKey(
-    "stream", \.stream, environment: "BTC_PRICE_STREAM",
+    "stream", \.stream, environment: "BTC_PRICE_STREAM", option: .negatableFlag,
     parse: { text, _ throws(Problem) in try bool(text) }, show: { "\($0)" })
 
   /// `history`: keep the price history for the chart and the changes (`--history`, the default;
   /// `--no-history`).
   static let history = SettingKey(
-    "history", \.history, environment: "BTC_PRICE_HISTORY",
+    "history", \.history, environment: "BTC_PRICE_HISTORY", option: .negatableFlag,
     parse: { text, _ throws(Problem) in try bool(text) }, show: { "\($0)" })
 
   /// `<source>-url`: where to ask that source instead of its real endpoint.
@@ -212,7 +227,7 @@ extension SettingKey {
     guard let apiKey = definition.apiKey else { return nil }
     return SettingKey(
       perSource: "\(definition.source.id)-api-key", \.apiKeys, definition.source.id,
-      environment: apiKey.environmentVariable, isSecret: true,
+      environment: apiKey.environmentVariable, isSecret: true, option: nil,
       parse: { text, _ throws(Problem) in
         guard !text.isEmpty else { throw Problem("must not be empty") }
         return Secret(text)
@@ -251,11 +266,13 @@ extension SettingKey {
   init<Value: Sendable>(
     _ name: String, _ field: WritableKeyPath<Settings, Value?> & Sendable,
     environment: String? = nil, isSecret: Bool = false, takesList: Bool = false,
+    option: SettingOption? = .value,
     parse: @escaping @Sendable (String, String?) throws(Problem) -> Value,
     show: @escaping @Sendable (Value) -> String
   ) {
     self.init(
       name: name, environmentVariable: environment, isSecret: isSecret, takesList: takesList,
+      option: option,
       write: { text, settings, home throws(Problem) in
         settings[keyPath: field] = try parse(text, home)
       },
@@ -270,11 +287,13 @@ extension SettingKey {
   init<Value: Sendable>(
     perSource name: String, _ field: WritableKeyPath<Settings, [String: Value]> & Sendable,
     _ sourceID: String, environment: String?, isSecret: Bool = false,
+    option: SettingOption? = .value,
     parse: @escaping @Sendable (String, String?) throws(Problem) -> Value,
     show: @escaping @Sendable (Value) -> String
   ) {
     self.init(
       name: name, environmentVariable: environment, isSecret: isSecret, takesList: false,
+      option: option,
       write: { text, settings, home throws(Problem) in
         settings[keyPath: field][sourceID] = try parse(text, home)
       },
@@ -319,4 +338,20 @@ extension SettingKey {
       text.unicodeScalars.map { $0.properties.generalCategory == .control ? " " : Character($0) })
     return "\"" + (oneLine.count > 40 ? String(oneLine.prefix(40)) + "…" : oneLine) + "\""
   }
+}
+
+/// How the root command takes a setting.
+package enum SettingOption: Sendable {
+  /// `--interval 5` or `--interval=5`.
+  case value
+  /// `--stream` (true) or `--no-stream` (false).
+  case negatableFlag
+  /// `--alert RULE`, repeatable; the rules join with commas into one value.
+  case repeatable
+}
+
+extension Settings {
+  /// The root command's options that set a setting, by long name without the dashes
+  /// (`interval`, `no-stream`, `kraken-url`), and how each is taken.
+  package static var rootOptions: [String: SettingOption] { SettingKey.rootOptions }
 }

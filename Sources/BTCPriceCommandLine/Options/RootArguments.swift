@@ -1,3 +1,4 @@
+import BTCPriceSettings
 import BTCPriceSources
 
 /// What the root command (`btc-price [options]`, the price lines) was given, as plain values.
@@ -120,29 +121,25 @@ public struct RootArguments: Equatable, Sendable {
     let setting: String
   }
 
-  /// Every option the quick reader knows, by long name (`-v` as `verbose`).
+  /// Every option the quick reader knows, by long name (`-v` as `verbose`): the settings' (each
+  /// key says how the root command takes it) and the command's own.
   private static let options: [String: Option] = {
     var options: [String: Option] = [:]
+    for (name, option) in Settings.rootOptions {
+      let setting =
+        name.hasPrefix("no-") && option == .negatableFlag ? String(name.dropFirst(3)) : name
+      switch option {
+      case .value: options[name] = Option(kind: .valued, setting: setting)
+      case .negatableFlag: options[name] = Option(kind: .flag, setting: setting)
+      case .repeatable: options[name] = Option(kind: .repeated, setting: setting)
+      }
+    }
     for name in ["once", "json", "live", "waybar", "no-cache", "notify", "verbose"] {
       options[name] = Option(kind: .flag, setting: name)
     }
-    for name in ["stream", "history"] {
-      options[name] = Option(kind: .flag, setting: name)
-      options["no-" + name] = Option(kind: .flag, setting: name)
-    }
-    let settings = [
-      "interval", "primary-timeout", "sources", "currency", "cache-path", "proxy", "no-proxy",
-      "ca-file", "on-alert",
-    ]
-    let urls = PriceSourceRegistry.all.flatMap { definition in
-      [definition.urlOptionName]
-        + (definition.stream == nil ? [] : [definition.streamURLOptionName])
-        + (definition.candles == nil ? [] : [definition.candlesURLOptionName])
-    }
-    for name in settings + urls + ["config", "count", "format", "max-age"] {
+    for name in ["config", "count", "format", "max-age"] {
       options[name] = Option(kind: .valued, setting: name)
     }
-    options["alert"] = Option(kind: .repeated, setting: "alert")
     return options
   }()
 
