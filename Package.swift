@@ -218,6 +218,7 @@ let package = Package(
       dependencies: [
         "BTCPriceCommandLine",
         "BTCPriceCore",
+        "BTCPriceSettings",
         "BTCPriceSources",
         "BTCPriceNIO",
         "BTCPriceTerminal",

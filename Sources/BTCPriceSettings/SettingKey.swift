@@ -23,8 +23,8 @@ struct SettingKey: Sendable {
   /// Whether the file may give it as a YAML list (`sources`, `alert`), read as the items joined
   /// by commas.
   let takesList: Bool
-  /// How the root command (`btc-price [options]`) takes it; nil for a key it does not take (an
-  /// API key, `serve`'s webhook).
+  /// How the root command (`btc-price [options]`) takes it, and its `--help`; nil for a key it
+  /// does not take (an API key, `serve`'s webhook).
   let option: SettingOption?
   /// Sets this key's value in settings from its text (with the home folder for a leading `~/`),
   /// or says what is wrong with it: ``apply(_:to:home:)``.
@@ -65,12 +65,12 @@ struct SettingKey: Sendable {
 
   /// The root command's options that set a key, by long name without the dashes: what a reader
   /// of the command line learns from the keys rather than from a list of its own.
-  static let rootOptions: [String: SettingOption] = {
-    var options: [String: SettingOption] = [:]
+  static let rootOptions: [String: SettingOption.Form] = {
+    var options: [String: SettingOption.Form] = [:]
     for key in all {
       guard let option = key.option else { continue }
-      options[key.name] = option
-      if option == .negatableFlag { options["no-" + key.name] = option }
+      options[key.name] = option.form
+      if option.form == .negatableFlag { options["no-" + key.name] = option.form }
     }
     return options
   }()
@@ -87,6 +87,11 @@ struct SettingKey: Sendable {
 extension SettingKey {
   static let sourcesKey = SettingKey(
     "sources", \.sources, environment: "BTC_PRICE_SOURCES", takesList: true,
+    option: .value(
+      "Sources to ask, in order, comma-separated (env BTC_PRICE_SOURCES).",
+      discussion:
+        "Known: \(PriceSourceRegistry.all.map(\.source.id).joined(separator: ", ")) (the default order).",
+      valueName: "list"),
     parse: { text, _ throws(Problem) in
       do throws(PriceSourceRegistry.InvalidList) {
         return try PriceSourceRegistry.chain(named: text).map(\.source.id)
@@ -97,6 +102,10 @@ extension SettingKey {
 
   static let currency = SettingKey(
     "currency", \.currency, environment: "BTC_PRICE_CURRENCY",
+    option: .value(
+      "The currency to show the price in (env BTC_PRICE_CURRENCY; default USD).",
+      discussion: "One of \(Currency.supported.map(\.code).joined(separator: ", ")).",
+      valueName: "code"),
     parse: { text, _ throws(Problem) in
       do throws(Currency.UnknownCurrency) {
         return try Currency.parse(text)
@@ -107,6 +116,9 @@ extension SettingKey {
 
   static let interval = SettingKey(
     "interval", \.interval,
+    option: .value(
+      "Seconds between ticks; fractions allowed (default \(PriceDefaults.interval.secondsText)).",
+      valueName: "seconds"),
     parse: { text, _ throws(Problem) in
       guard let seconds = Double(text.trimmingWhitespace), seconds.isFinite,
         (0.01...86_400).contains(seconds)
@@ -118,6 +130,10 @@ extension SettingKey {
 
   static let primaryTimeout = SettingKey(
     "primary-timeout", \.primaryTimeout,
+    option: .value(
+      "Seconds the first source may take before the next is asked (default "
+        + "\(PriceDefaults.primaryTimeout.secondsText)).",
+      valueName: "seconds"),
     parse: { text, _ throws(Problem) in
       guard let seconds = Double(text.trimmingWhitespace), seconds.isFinite,
         seconds > 0, seconds <= 86_400
@@ -129,6 +145,11 @@ extension SettingKey {
 
   static let format = SettingKey(
     "format", \.format,
+    option: .value(
+      "Shape each line: {price} {price_int} {price_short} {sats} {amount} {currency} {time} "
+        + "{source} {arrow} {change} {change_pct} {change_1h} {change_24h} {change_7d} "
+        + "{change_30d} (each with _pct) {stale} {alert}; {{ and }} for braces.",
+      valueName: "template"),
     parse: { text, _ throws(Problem) in
       do throws(PriceTemplate.ParseError) {
         return try PriceTemplate(text)
@@ -139,6 +160,8 @@ extension SettingKey {
 
   static let cachePath = SettingKey(
     "cache-path", \.cachePath,
+    option: .value(
+      "Cache file (default: $XDG_CACHE_HOME/btc-price/last-price.json).", valueName: "file"),
     parse: { text, home throws(Problem) in
       guard !text.isEmpty else { throw Problem("must not be empty") }
       return expandingHome(text, home: home)
@@ -148,6 +171,9 @@ extension SettingKey {
   // and OpenSSL read them, under these three settings (ProxySelector, TrustSource).
   static let proxy = SettingKey(
     "proxy", \.proxy, isSecret: true,
+    option: .value(
+      "Proxy for every source and stream: http://, socks5h:// or socks5://[user:password@]host:port; \"\" for none (over $https_proxy, $all_proxy).",
+      valueName: "url"),
     parse: { text, _ throws(Problem) in
       // Empty is a choice: no proxy, whatever the environment says (as curl's --proxy "").
       if !text.trimmingWhitespace.isEmpty {
@@ -165,10 +191,17 @@ extension SettingKey {
     })
 
   static let noProxy = SettingKey(
-    "no-proxy", \.noProxy, parse: { text, _ in text }, show: { $0 })
+    "no-proxy", \.noProxy,
+    option: .value(
+      "Hosts to reach directly, comma-separated, as $NO_PROXY (domains, IPs, CIDR, *).",
+      valueName: "list"),
+    parse: { text, _ in text }, show: { $0 })
 
   static let caFile = SettingKey(
     "ca-file", \.caFile,
+    option: .value(
+      "PEM file of certificate authorities to trust, e.g. a company proxy's (over $SSL_CERT_FILE).",
+      valueName: "file"),
     parse: { text, home throws(Problem) in
       guard !text.isEmpty else { throw Problem("must not be empty") }
       return expandingHome(text, home: home)
@@ -177,7 +210,12 @@ extension SettingKey {
   /// `alert`: price alert rules, a list (`--alert`, repeatable). Rules hold no commas, so a list
   /// comes as one comma-separated text from every layer.
   static let alerts = SettingKey(
-    "alert", \.alerts, environment: "BTC_PRICE_ALERTS", takesList: true, option: .repeatable,
+    "alert", \.alerts, environment: "BTC_PRICE_ALERTS", takesList: true,
+    option: .repeatable(
+      "Alert when a rule fires: above:PRICE, below:PRICE or move:PERCENT%/WINDOW; repeatable "
+        + "(env BTC_PRICE_ALERTS).",
+      discussion: "E.g. --alert above:100000 --alert move:2%/15m.",
+      valueName: "rule"),
     parse: { text, _ throws(Problem) in
       var rules: [AlertRule] = []
       for item in text.split(separator: ",", omittingEmptySubsequences: false) {
@@ -193,6 +231,10 @@ extension SettingKey {
   /// `on-alert`: the command run for each alert.
   static let onAlert = SettingKey(
     "on-alert", \.onAlert, environment: "BTC_PRICE_ON_ALERT",
+    option: .value(
+      "Run this command (by /bin/sh -c) for each alert, with the alert in BTC_PRICE_ALERT_* "
+        + "variables (env BTC_PRICE_ON_ALERT).",
+      valueName: "command"),
     parse: { text, _ throws(Problem) in
       guard !text.trimmingWhitespace.isEmpty else { throw Problem("must not be empty") }
       return text
@@ -205,13 +247,20 @@ extension SettingKey {
 
   /// `stream`: the exchanges' streams first (`--stream`, the default; `--no-stream`).
   static let stream = SettingKey(
-    "stream", \.stream, environment: "BTC_PRICE_STREAM", option: .negatableFlag,
+    "stream", \.stream, environment: "BTC_PRICE_STREAM",
+    option: .negatableFlag(
+      "Take the price from the exchanges' live trade streams, REST as the fall back (default); "
+        + "--no-stream asks REST every tick; --once always does (env BTC_PRICE_STREAM)."),
     parse: { text, _ throws(Problem) in try bool(text) }, show: { "\($0)" })
 
   /// `history`: keep the price history for the chart and the changes (`--history`, the default;
   /// `--no-history`).
   static let history = SettingKey(
-    "history", \.history, environment: "BTC_PRICE_HISTORY", option: .negatableFlag,
+    "history", \.history, environment: "BTC_PRICE_HISTORY",
+    option: .negatableFlag(
+      "Keep the day's price history for the 24-hour change and the chart, from the exchanges' "
+        + "candles a few times an hour (default); --no-history asks for none (env "
+        + "BTC_PRICE_HISTORY)."),
     parse: { text, _ throws(Problem) in try bool(text) }, show: { "\($0)" })
 
   /// `<source>-url`: where to ask that source instead of its real endpoint.
@@ -219,6 +268,9 @@ extension SettingKey {
     SettingKey(
       perSource: definition.urlOptionName, \.urls, definition.source.id,
       environment: definition.urlEnvironmentVariable,
+      option: .value(
+        "\(definition.source.displayName) endpoint URL (env \(definition.urlEnvironmentVariable)).",
+        valueName: "url"),
       parse: { text, _ throws(Problem) in try webURL(text) }, show: \.absoluteString)
   }
 
@@ -240,6 +292,10 @@ extension SettingKey {
     return SettingKey(
       perSource: "\(definition.source.id)-stream-url", \.streamURLs, definition.source.id,
       environment: definition.streamURLEnvironmentVariable,
+      option: .value(
+        "\(definition.source.displayName) stream URL, ws:// or wss:// (env "
+          + "\(definition.streamURLEnvironmentVariable)).",
+        valueName: "url"),
       parse: { text, _ throws(Problem) in
         guard let url = URL(string: text), let scheme = url.scheme?.lowercased(),
           scheme == "ws" || scheme == "wss", url.host?.isEmpty == false
@@ -255,6 +311,10 @@ extension SettingKey {
     return SettingKey(
       perSource: "\(definition.source.id)-candles-url", \.candlesURLs, definition.source.id,
       environment: definition.candlesURLEnvironmentVariable,
+      option: .value(
+        "\(definition.source.displayName) price history (candles) URL (env "
+          + "\(definition.candlesURLEnvironmentVariable)).",
+        valueName: "url"),
       parse: { text, _ throws(Problem) in try webURL(text) }, show: \.absoluteString)
   }
 }
@@ -266,7 +326,7 @@ extension SettingKey {
   init<Value: Sendable>(
     _ name: String, _ field: WritableKeyPath<Settings, Value?> & Sendable,
     environment: String? = nil, isSecret: Bool = false, takesList: Bool = false,
-    option: SettingOption? = .value,
+    option: SettingOption?,
     parse: @escaping @Sendable (String, String?) throws(Problem) -> Value,
     show: @escaping @Sendable (Value) -> String
   ) {
@@ -287,7 +347,7 @@ extension SettingKey {
   init<Value: Sendable>(
     perSource name: String, _ field: WritableKeyPath<Settings, [String: Value]> & Sendable,
     _ sourceID: String, environment: String?, isSecret: Bool = false,
-    option: SettingOption? = .value,
+    option: SettingOption?,
     parse: @escaping @Sendable (String, String?) throws(Problem) -> Value,
     show: @escaping @Sendable (Value) -> String
   ) {
@@ -340,18 +400,46 @@ extension SettingKey {
   }
 }
 
-/// How the root command takes a setting.
-package enum SettingOption: Sendable {
-  /// `--interval 5` or `--interval=5`.
-  case value
-  /// `--stream` (true) or `--no-stream` (false).
-  case negatableFlag
-  /// `--alert RULE`, repeatable; the rules join with commas into one value.
-  case repeatable
+/// How the root command takes a setting, and what its `--help` says.
+package struct SettingOption: Sendable {
+  package enum Form: Sendable {
+    /// `--interval 5` or `--interval=5`.
+    case value
+    /// `--stream` (true) or `--no-stream` (false).
+    case negatableFlag
+    /// `--alert RULE`, repeatable; the rules join with commas into one value.
+    case repeatable
+  }
+
+  package let form: Form
+  /// The line `--help` gives it.
+  package let help: String
+  /// More below that line; empty for none.
+  package let discussion: String
+  /// What `--help` calls its value (`seconds`); empty for a flag.
+  package let valueName: String
+
+  static func value(_ help: String, discussion: String = "", valueName: String) -> SettingOption {
+    SettingOption(form: .value, help: help, discussion: discussion, valueName: valueName)
+  }
+
+  static func negatableFlag(_ help: String) -> SettingOption {
+    SettingOption(form: .negatableFlag, help: help, discussion: "", valueName: "")
+  }
+
+  static func repeatable(_ help: String, discussion: String, valueName: String) -> SettingOption {
+    SettingOption(form: .repeatable, help: help, discussion: discussion, valueName: valueName)
+  }
 }
 
 extension Settings {
   /// The root command's options that set a setting, by long name without the dashes
   /// (`interval`, `no-stream`, `kraken-url`), and how each is taken.
-  package static var rootOptions: [String: SettingOption] { SettingKey.rootOptions }
+  package static var rootOptions: [String: SettingOption.Form] { SettingKey.rootOptions }
+
+  /// The root command's options that set a setting, each once by its key's name (`stream` for
+  /// `--[no-]stream`), in the keys' order: what the command line's parser declares.
+  package static var rootOptionList: [(name: String, option: SettingOption)] {
+    SettingKey.all.compactMap { key in key.option.map { (key.name, $0) } }
+  }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import BTCPriceCommandLine
 import BTCPriceCore
+import BTCPriceSettings
 import BTCPriceSources
 import BTCPriceTerminal
 
@@ -52,12 +53,8 @@ struct BTCPriceCommand: AsyncParsableCommand {
       discussion: "Its text follows --format when given."))
   var waybar = false
 
-  @Option(
-    help: ArgumentHelp(
-      "Shape each line: {price} {price_int} {price_short} {sats} {amount} {currency} {time} "
-        + "{source} {arrow} {change} {change_pct} {change_1h} {change_24h} {change_7d} "
-        + "{change_30d} (each with _pct) {stale} {alert}; {{ and }} for braces.",
-      valueName: "template"))
+  // A setting's option, declared here to sit with the output modes it shapes.
+  @Option(help: ArgumentHelp(setting: "format"))
   var format: String?
 
   @Option(

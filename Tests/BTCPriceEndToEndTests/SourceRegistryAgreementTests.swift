@@ -11,7 +11,7 @@ import Testing
 #endif
 
 /// The registry is the one list of sources; the command line (its options are read from the
-/// registry: `RegistryURLOptions`), docs/SOURCES.md's table and the tests' fake exchange are derived
+/// registry's keys: `SettingOptions`), docs/SOURCES.md's table and the tests' fake exchange are derived
 /// from it or checked against it. These tests fail when they drift apart.
 @Suite(
   "The registry, the options, --help and the fake exchange agree", .timeLimit(.minutes(2)),
@@ -21,18 +21,18 @@ struct SourceRegistryAgreementTests {
   func everySource_hasAURLOptionThatReachesIt(id: String) throws {
     let definition = try #require(PriceSourceRegistry.definition(id: id))
 
-    let options = try SourceURLOptions.parse(["--\(definition.urlOptionName)", "http://h/p"])
+    let options = try PipelineOptions.parse(["--\(definition.urlOptionName)", "http://h/p"])
 
-    #expect(options.given == [id: "http://h/p"])
+    #expect(options.settings == [definition.urlOptionName: "http://h/p"])
   }
 
   @Test(arguments: PriceSourceRegistry.all.filter { $0.stream != nil }.map(\.source.id))
   func everySourceWithAStream_hasAStreamURLOptionThatReachesIt(id: String) throws {
     let definition = try #require(PriceSourceRegistry.definition(id: id))
 
-    let options = try StreamURLOptions.parse(["--\(definition.streamURLOptionName)", "ws://h/p"])
+    let options = try PipelineOptions.parse(["--\(definition.streamURLOptionName)", "ws://h/p"])
 
-    #expect(options.given == [id: "ws://h/p"])
+    #expect(options.settings == [definition.streamURLOptionName: "ws://h/p"])
   }
 
   @Test func theURLOptions_takeEverySpellingAnOptionTakes_andTheLastOneGivenWins() throws {
@@ -40,8 +40,7 @@ struct SourceRegistryAgreementTests {
       "--kraken-url=http://a/1", "--coinbase-stream-url", "ws://b/2", "--kraken-url", "http://a/3",
     ])
 
-    #expect(options.sourceURLs.given == ["kraken": "http://a/3"])
-    #expect(options.streamURLs.given == ["coinbase": "ws://b/2"])
+    #expect(options.settings == ["kraken-url": "http://a/3", "coinbase-stream-url": "ws://b/2"])
   }
 
   @Test func aURLOptionWithoutItsValue_isAUsageErrorNamingIt() {
@@ -54,7 +53,7 @@ struct SourceRegistryAgreementTests {
   }
 
   @Test func theStreamURLOptions_nameNoStreamTheRegistryLacks() {
-    let help = StreamURLOptions.helpMessage(columns: 200)
+    let help = PipelineOptions.helpMessage(columns: 200)
     let named = help.matches(of: #/--([a-z0-9]+)-stream-url/#).map { String($0.output.1) }
 
     #expect(Set(named) == Set(PriceSourceRegistry.all.filter { $0.stream != nil }.map(\.source.id)))
@@ -71,7 +70,7 @@ struct SourceRegistryAgreementTests {
   }
 
   @Test func theURLOptions_nameNoSourceTheRegistryLacks() {
-    let help = SourceURLOptions.helpMessage(columns: 200)
+    let help = PipelineOptions.helpMessage(columns: 200)
     let named = help.matches(of: #/--([a-z0-9]+)-url/#).map { String($0.output.1) }
 
     #expect(Set(named) == Set(PriceSourceRegistry.all.map(\.source.id)))
