@@ -86,7 +86,8 @@ struct SettingKey: Sendable {
 
 extension SettingKey {
   static let sourcesKey = SettingKey(
-    "sources", \.sources, environment: "BTC_PRICE_SOURCES", takesList: true,
+    "sources", { $0.sources }, { $0.sources = $1 }, environment: "BTC_PRICE_SOURCES",
+    takesList: true,
     option: .value(
       "Sources to ask, in order, comma-separated (env BTC_PRICE_SOURCES).",
       discussion:
@@ -101,7 +102,7 @@ extension SettingKey {
     }, show: { $0.joined(separator: ",") })
 
   static let currency = SettingKey(
-    "currency", \.currency, environment: "BTC_PRICE_CURRENCY",
+    "currency", { $0.currency }, { $0.currency = $1 }, environment: "BTC_PRICE_CURRENCY",
     option: .value(
       "The currency to show the price in (env BTC_PRICE_CURRENCY; default USD).",
       discussion: "One of \(Currency.supported.map(\.code).joined(separator: ", ")).",
@@ -115,7 +116,7 @@ extension SettingKey {
     }, show: \.code)
 
   static let interval = SettingKey(
-    "interval", \.interval,
+    "interval", { $0.interval }, { $0.interval = $1 },
     option: .value(
       "Seconds between ticks; fractions allowed (default \(PriceDefaults.interval.secondsText)).",
       valueName: "seconds"),
@@ -129,7 +130,7 @@ extension SettingKey {
     }, show: { "\($0)" })
 
   static let primaryTimeout = SettingKey(
-    "primary-timeout", \.primaryTimeout,
+    "primary-timeout", { $0.primaryTimeout }, { $0.primaryTimeout = $1 },
     option: .value(
       "Seconds the first source may take before the next is asked (default "
         + "\(PriceDefaults.primaryTimeout.secondsText)).",
@@ -144,7 +145,7 @@ extension SettingKey {
     }, show: { "\($0)" })
 
   static let format = SettingKey(
-    "format", \.format,
+    "format", { $0.format }, { $0.format = $1 },
     option: .value(
       "Shape each line: {price} {price_int} {price_short} {sats} {amount} {currency} {time} "
         + "{source} {arrow} {change} {change_pct} {change_1h} {change_24h} {change_7d} "
@@ -159,7 +160,7 @@ extension SettingKey {
     }, show: \.text)
 
   static let cachePath = SettingKey(
-    "cache-path", \.cachePath,
+    "cache-path", { $0.cachePath }, { $0.cachePath = $1 },
     option: .value(
       "Cache file (default: $XDG_CACHE_HOME/btc-price/last-price.json).", valueName: "file"),
     parse: { text, home throws(Problem) in
@@ -170,7 +171,7 @@ extension SettingKey {
   // The proxy's own variables (https_proxy, NO_PROXY, ...) and SSL_CERT_FILE are read as curl
   // and OpenSSL read them, under these three settings (ProxySelector, TrustSource).
   static let proxy = SettingKey(
-    "proxy", \.proxy, isSecret: true,
+    "proxy", { $0.proxy }, { $0.proxy = $1 }, isSecret: true,
     option: .value(
       "Proxy for every source and stream: http://, socks5h:// or socks5://[user:password@]host:port; \"\" for none (over $https_proxy, $all_proxy).",
       valueName: "url"),
@@ -191,14 +192,14 @@ extension SettingKey {
     })
 
   static let noProxy = SettingKey(
-    "no-proxy", \.noProxy,
+    "no-proxy", { $0.noProxy }, { $0.noProxy = $1 },
     option: .value(
       "Hosts to reach directly, comma-separated, as $NO_PROXY (domains, IPs, CIDR, *).",
       valueName: "list"),
     parse: { text, _ in text }, show: { $0 })
 
   static let caFile = SettingKey(
-    "ca-file", \.caFile,
+    "ca-file", { $0.caFile }, { $0.caFile = $1 },
     option: .value(
       "PEM file of certificate authorities to trust, e.g. a company proxy's (over $SSL_CERT_FILE).",
       valueName: "file"),
@@ -210,7 +211,7 @@ extension SettingKey {
   /// `alert`: price alert rules, a list (`--alert`, repeatable). Rules hold no commas, so a list
   /// comes as one comma-separated text from every layer.
   static let alerts = SettingKey(
-    "alert", \.alerts, environment: "BTC_PRICE_ALERTS", takesList: true,
+    "alert", { $0.alerts }, { $0.alerts = $1 }, environment: "BTC_PRICE_ALERTS", takesList: true,
     option: .repeatable(
       "Alert when a rule fires: above:PRICE, below:PRICE or move:PERCENT%/WINDOW; repeatable "
         + "(env BTC_PRICE_ALERTS).",
@@ -230,7 +231,7 @@ extension SettingKey {
 
   /// `on-alert`: the command run for each alert.
   static let onAlert = SettingKey(
-    "on-alert", \.onAlert, environment: "BTC_PRICE_ON_ALERT",
+    "on-alert", { $0.onAlert }, { $0.onAlert = $1 }, environment: "BTC_PRICE_ON_ALERT",
     option: .value(
       "Run this command (by /bin/sh -c) for each alert, with the alert in BTC_PRICE_ALERT_* "
         + "variables (env BTC_PRICE_ON_ALERT).",
@@ -242,12 +243,13 @@ extension SettingKey {
 
   /// `alert-webhook`: where `serve` POSTs each alert.
   static let alertWebhook = SettingKey(
-    "alert-webhook", \.alertWebhook, environment: "BTC_PRICE_ALERT_WEBHOOK", option: nil,
+    "alert-webhook", { $0.alertWebhook }, { $0.alertWebhook = $1 },
+    environment: "BTC_PRICE_ALERT_WEBHOOK", option: nil,
     parse: { text, _ throws(Problem) in try webURL(text) }, show: \.absoluteString)
 
   /// `stream`: the exchanges' streams first (`--stream`, the default; `--no-stream`).
   static let stream = SettingKey(
-    "stream", \.stream, environment: "BTC_PRICE_STREAM",
+    "stream", { $0.stream }, { $0.stream = $1 }, environment: "BTC_PRICE_STREAM",
     option: .negatableFlag(
       "Take the price from the exchanges' live trade streams, REST as the fall back (default); "
         + "--no-stream asks REST every tick; --once always does (env BTC_PRICE_STREAM)."),
@@ -256,7 +258,7 @@ extension SettingKey {
   /// `history`: keep the price history for the chart and the changes (`--history`, the default;
   /// `--no-history`).
   static let history = SettingKey(
-    "history", \.history, environment: "BTC_PRICE_HISTORY",
+    "history", { $0.history }, { $0.history = $1 }, environment: "BTC_PRICE_HISTORY",
     option: .negatableFlag(
       "Keep the day's price history for the 24-hour change and the chart, from the exchanges' "
         + "candles a few times an hour (default); --no-history asks for none (env "
@@ -266,7 +268,7 @@ extension SettingKey {
   /// `<source>-url`: where to ask that source instead of its real endpoint.
   static func url(_ definition: PriceSourceDefinition) -> SettingKey {
     SettingKey(
-      perSource: definition.urlOptionName, \.urls, definition.source.id,
+      perSource: definition.urlOptionName, { $0.urls }, { $0.urls = $1 }, definition.source.id,
       environment: definition.urlEnvironmentVariable,
       option: .value(
         "\(definition.source.displayName) endpoint URL (env \(definition.urlEnvironmentVariable)).",
@@ -278,7 +280,8 @@ extension SettingKey {
   static func apiKey(_ definition: PriceSourceDefinition) -> SettingKey? {
     guard let apiKey = definition.apiKey else { return nil }
     return SettingKey(
-      perSource: "\(definition.source.id)-api-key", \.apiKeys, definition.source.id,
+      perSource: "\(definition.source.id)-api-key", { $0.apiKeys }, { $0.apiKeys = $1 },
+      definition.source.id,
       environment: apiKey.environmentVariable, isSecret: true, option: nil,
       parse: { text, _ throws(Problem) in
         guard !text.isEmpty else { throw Problem("must not be empty") }
@@ -290,7 +293,8 @@ extension SettingKey {
   static func streamURL(_ definition: PriceSourceDefinition) -> SettingKey? {
     guard definition.stream != nil else { return nil }
     return SettingKey(
-      perSource: "\(definition.source.id)-stream-url", \.streamURLs, definition.source.id,
+      perSource: "\(definition.source.id)-stream-url", { $0.streamURLs }, { $0.streamURLs = $1 },
+      definition.source.id,
       environment: definition.streamURLEnvironmentVariable,
       option: .value(
         "\(definition.source.displayName) stream URL, ws:// or wss:// (env "
@@ -309,7 +313,8 @@ extension SettingKey {
   static func candlesURL(_ definition: PriceSourceDefinition) -> SettingKey? {
     guard definition.candles != nil else { return nil }
     return SettingKey(
-      perSource: "\(definition.source.id)-candles-url", \.candlesURLs, definition.source.id,
+      perSource: "\(definition.source.id)-candles-url", { $0.candlesURLs }, { $0.candlesURLs = $1 },
+      definition.source.id,
       environment: definition.candlesURLEnvironmentVariable,
       option: .value(
         "\(definition.source.displayName) price history (candles) URL (env "
@@ -321,10 +326,13 @@ extension SettingKey {
 
 // MARK: - Definitions from a place in Settings
 
+// Each reads and writes its field through two closures rather than a key path: a key path's
+// first use costs a one-shot more than all its settings do.
 extension SettingKey {
   /// A key whose value is one optional field of ``Settings``.
   init<Value: Sendable>(
-    _ name: String, _ field: WritableKeyPath<Settings, Value?> & Sendable,
+    _ name: String, _ get: @escaping @Sendable (Settings) -> Value?,
+    _ set: @escaping @Sendable (inout Settings, Value?) -> Void,
     environment: String? = nil, isSecret: Bool = false, takesList: Bool = false,
     option: SettingOption?,
     parse: @escaping @Sendable (String, String?) throws(Problem) -> Value,
@@ -334,18 +342,19 @@ extension SettingKey {
       name: name, environmentVariable: environment, isSecret: isSecret, takesList: takesList,
       option: option,
       write: { text, settings, home throws(Problem) in
-        settings[keyPath: field] = try parse(text, home)
+        set(&settings, try parse(text, home))
       },
-      given: { $0[keyPath: field] != nil },
+      given: { get($0) != nil },
       inherit: { settings, lower in
-        if settings[keyPath: field] == nil { settings[keyPath: field] = lower[keyPath: field] }
+        if get(settings) == nil { set(&settings, get(lower)) }
       },
-      shown: { settings in settings[keyPath: field].map { "\(name): \(show($0))" } })
+      shown: { settings in get(settings).map { "\(name): \(show($0))" } })
   }
 
   /// A key of one source, whose value is that source's entry in a field keyed by source id.
   init<Value: Sendable>(
-    perSource name: String, _ field: WritableKeyPath<Settings, [String: Value]> & Sendable,
+    perSource name: String, _ get: @escaping @Sendable (Settings) -> [String: Value],
+    _ set: @escaping @Sendable (inout Settings, [String: Value]) -> Void,
     _ sourceID: String, environment: String?, isSecret: Bool = false,
     option: SettingOption?,
     parse: @escaping @Sendable (String, String?) throws(Problem) -> Value,
@@ -355,15 +364,18 @@ extension SettingKey {
       name: name, environmentVariable: environment, isSecret: isSecret, takesList: false,
       option: option,
       write: { text, settings, home throws(Problem) in
-        settings[keyPath: field][sourceID] = try parse(text, home)
+        var values = get(settings)
+        values[sourceID] = try parse(text, home)
+        set(&settings, values)
       },
-      given: { $0[keyPath: field][sourceID] != nil },
+      given: { get($0)[sourceID] != nil },
       inherit: { settings, lower in
-        if settings[keyPath: field][sourceID] == nil {
-          settings[keyPath: field][sourceID] = lower[keyPath: field][sourceID]
-        }
+        guard get(settings)[sourceID] == nil, let value = get(lower)[sourceID] else { return }
+        var values = get(settings)
+        values[sourceID] = value
+        set(&settings, values)
       },
-      shown: { settings in settings[keyPath: field][sourceID].map { "\(name): \(show($0))" } })
+      shown: { settings in get(settings)[sourceID].map { "\(name): \(show($0))" } })
   }
 }
 
@@ -412,23 +424,35 @@ package struct SettingOption: Sendable {
   }
 
   package let form: Form
-  /// The line `--help` gives it.
-  package let help: String
-  /// More below that line; empty for none.
-  package let discussion: String
   /// What `--help` calls its value (`seconds`); empty for a flag.
   package let valueName: String
+  /// The words, made only when `--help` (or the man page, or a completion script) asks: a
+  /// one-shot reads the keys on every start and never shows them.
+  private let words: @Sendable () -> (help: String, discussion: String)
 
-  static func value(_ help: String, discussion: String = "", valueName: String) -> SettingOption {
-    SettingOption(form: .value, help: help, discussion: discussion, valueName: valueName)
+  /// The line `--help` gives it.
+  package var help: String { words().help }
+  /// More below that line; empty for none.
+  package var discussion: String { words().discussion }
+
+  static func value(
+    _ help: @autoclosure @escaping @Sendable () -> String,
+    discussion: @autoclosure @escaping @Sendable () -> String = "", valueName: String
+  ) -> SettingOption {
+    SettingOption(form: .value, valueName: valueName, words: { (help(), discussion()) })
   }
 
-  static func negatableFlag(_ help: String) -> SettingOption {
-    SettingOption(form: .negatableFlag, help: help, discussion: "", valueName: "")
+  static func negatableFlag(_ help: @autoclosure @escaping @Sendable () -> String)
+    -> SettingOption
+  {
+    SettingOption(form: .negatableFlag, valueName: "", words: { (help(), "") })
   }
 
-  static func repeatable(_ help: String, discussion: String, valueName: String) -> SettingOption {
-    SettingOption(form: .repeatable, help: help, discussion: discussion, valueName: valueName)
+  static func repeatable(
+    _ help: @autoclosure @escaping @Sendable () -> String,
+    discussion: @autoclosure @escaping @Sendable () -> String, valueName: String
+  ) -> SettingOption {
+    SettingOption(form: .repeatable, valueName: valueName, words: { (help(), discussion()) })
   }
 }
 
