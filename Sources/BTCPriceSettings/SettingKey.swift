@@ -63,18 +63,6 @@ struct SettingKey: Sendable {
     given(settings)
   }
 
-  /// The root command's options that set a key, by long name without the dashes: what a reader
-  /// of the command line learns from the keys rather than from a list of its own.
-  static let rootOptions: [String: SettingOption.Form] = {
-    var options: [String: SettingOption.Form] = [:]
-    for key in all {
-      guard let option = key.option else { continue }
-      options[key.name] = option.form
-      if option.form == .negatableFlag { options["no-" + key.name] = option.form }
-    }
-    return options
-  }()
-
   /// What is wrong with a value, without where it came from.
   struct Problem: Error {
     let message: String
@@ -457,12 +445,9 @@ package struct SettingOption: Sendable {
 }
 
 extension Settings {
-  /// The root command's options that set a setting, by long name without the dashes
-  /// (`interval`, `no-stream`, `kraken-url`), and how each is taken.
-  package static var rootOptions: [String: SettingOption.Form] { SettingKey.rootOptions }
-
   /// The root command's options that set a setting, each once by its key's name (`stream` for
-  /// `--[no-]stream`), in the keys' order: what the command line's parser declares.
+  /// `--[no-]stream`), in the keys' order: what a reader of the command line learns from the
+  /// keys rather than from a list of its own.
   package static var rootOptionList: [(name: String, option: SettingOption)] {
     SettingKey.all.compactMap { key in key.option.map { (key.name, $0) } }
   }

@@ -125,13 +125,14 @@ public struct RootArguments: Equatable, Sendable {
   /// key says how the root command takes it) and the command's own.
   private static let options: [String: Option] = {
     var options: [String: Option] = [:]
-    for (name, option) in Settings.rootOptions {
-      let setting =
-        name.hasPrefix("no-") && option == .negatableFlag ? String(name.dropFirst(3)) : name
-      switch option {
-      case .value: options[name] = Option(kind: .valued, setting: setting)
-      case .negatableFlag: options[name] = Option(kind: .flag, setting: setting)
-      case .repeatable: options[name] = Option(kind: .repeated, setting: setting)
+    options.reserveCapacity(64)
+    for (name, option) in Settings.rootOptionList {
+      switch option.form {
+      case .value: options[name] = Option(kind: .valued, setting: name)
+      case .negatableFlag:
+        options[name] = Option(kind: .flag, setting: name)
+        options["no-" + name] = Option(kind: .flag, setting: name)
+      case .repeatable: options[name] = Option(kind: .repeated, setting: name)
       }
     }
     for name in ["once", "json", "live", "waybar", "no-cache", "notify", "verbose"] {
