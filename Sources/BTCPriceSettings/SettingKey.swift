@@ -47,6 +47,7 @@ struct SettingKey: Sendable {
       + sources.compactMap(streamURL)
       + [history]
       + sources.compactMap(candlesURL)
+      + [holdings, costBasis]
   }()
 
   static func named(_ name: String) -> SettingKey? {
@@ -252,6 +253,39 @@ extension SettingKey {
         + "candles a few times an hour (default); --no-history asks for none (env "
         + "BTC_PRICE_HISTORY)."),
     parse: { text, _ throws(Problem) in try bool(text) }, show: { "\($0)" })
+
+  /// `holdings`: how much bitcoin the user holds, for `{value}` and `--json`'s `holdings`. Never
+  /// repeated in a message, and nothing that serves, publishes or logs carries it.
+  static let holdings = SettingKey(
+    "holdings", { $0.holdings }, { $0.holdings = $1 }, environment: "BTC_PRICE_HOLDINGS",
+    isSecret: true,
+    option: .value(
+      "Bitcoin you hold, e.g. 0.25, for {value}, --live and --json; kept on this machine: never "
+        + "served, published or logged (env BTC_PRICE_HOLDINGS).",
+      valueName: "btc"),
+    parse: { text, _ throws(Problem) in
+      do throws(Holdings.ParseError) {
+        return try Holdings.amount(parsing: text.trimmingWhitespace)
+      } catch {
+        throw Problem(error.description)
+      }
+    }, show: { _ in "<redacted>" })
+
+  /// `cost-basis`: what the holdings cost in all, with its currency (`15000 USD`), for `{pnl}`.
+  static let costBasis = SettingKey(
+    "cost-basis", { $0.costBasis }, { $0.costBasis = $1 }, environment: "BTC_PRICE_COST_BASIS",
+    isSecret: true,
+    option: .value(
+      "What the holdings cost in all, with its currency, e.g. \"15000 USD\", for {pnl} and "
+        + "{pnl_pct} (env BTC_PRICE_COST_BASIS).",
+      valueName: "total"),
+    parse: { text, _ throws(Problem) in
+      do throws(Holdings.ParseError) {
+        return try Holdings.CostBasis(parsing: text)
+      } catch {
+        throw Problem(error.description)
+      }
+    }, show: { _ in "<redacted>" })
 
   /// `<source>-url`: where to ask that source instead of its real endpoint.
   static func url(_ definition: PriceSourceDefinition) -> SettingKey {

@@ -14,7 +14,8 @@ import BTCPriceSources
 /// The settings file's keys mirror the long options: `sources`, `currency`, `interval`,
 /// `primary-timeout`, `format`, `<source>-url`, `<source>-api-key` (`cryptocompare-api-key`),
 /// `cache-path`, `proxy`, `no-proxy`, `ca-file`, `alert` (a list of rules), `on-alert`,
-/// `alert-webhook`, `stream`, `<source>-stream-url`, `history`, `<source>-candles-url`.
+/// `alert-webhook`, `stream`, `<source>-stream-url`, `history`, `<source>-candles-url`,
+/// `holdings`, `cost-basis`.
 public struct Settings: Equatable, Sendable, CustomStringConvertible {
   /// Source ids in the order to ask them (`--sources`).
   public var sources: [String]?
@@ -53,6 +54,10 @@ public struct Settings: Equatable, Sendable, CustomStringConvertible {
   public var history: Bool?
   /// `--<source>-candles-url` by source id.
   public var candlesURLs: [String: URL] = [:]
+  /// `--holdings`: bitcoin the user holds, exact; private to this machine.
+  public var holdings: Decimal?
+  /// `--cost-basis`: what the holdings cost in all, in the currency they were bought in.
+  public var costBasis: Holdings.CostBasis?
 
   /// No value set: each comes from a key's text (``SettingKey``), in any layer.
   public init() {}

@@ -71,6 +71,26 @@ final class DiagnoseTheRunUseCaseTests {
     #expect(key.origin == "$CRYPTOCOMPARE_API_KEY")
   }
 
+  @Test func theHoldings_areSaidToBeSet_neverHowMuch() async throws {
+    let options = try resolve(
+      ["holdings": "0.25"], environment: ["BTC_PRICE_COST_BASIS": "15000 USD"], file: "")
+
+    let report = await report(options)
+    let lines = report.settings.map { "\($0.name): \($0.value) (\($0.origin))" }
+
+    #expect(lines.contains("holdings: set (never shown) (command line)"))
+    #expect(lines.contains("cost-basis: set (never shown) ($BTC_PRICE_COST_BASIS)"))
+    #expect(!lines.joined().contains("0.25") && !lines.joined().contains("15000"))
+  }
+
+  @Test func noHoldings_addNoLine() async throws {
+    let options = try resolve([:], environment: [:], file: "")
+
+    let names = await report(options).settings.map(\.name)
+
+    #expect(!names.contains("holdings") && !names.contains("cost-basis"))
+  }
+
   // MARK: Sources and streams
 
   @Test func everySource_isAskedOnceAtItsMarket_inChainOrder() async throws {

@@ -25,6 +25,19 @@ struct SayHowTheRunStartsUseCaseTests {
         == serving.map { "\($0) goes through http://proxy.example:3128 (from the proxy setting)" })
   }
 
+  @Test func aCostBasisInAnotherCurrency_saysWhyNoGainIsShown_withoutTheAmounts() throws {
+    let line = StartReport.holdingsLine(
+      try resolve(["holdings": "0.25", "cost-basis": "15000 EUR"]))
+
+    #expect(
+      line == "no gain shown: the cost basis is in EUR, the price in USD, and btc-price converts "
+        + "no currency")
+    #expect(
+      StartReport.holdingsLine(try resolve(["holdings": "0.25", "cost-basis": "15000 usd"]))
+        == nil)
+    #expect(StartReport.holdingsLine(try resolve(["holdings": "0.25"])) == nil)
+  }
+
   @Test func theStreamsTheTicksReadFirst_theStandby_andTheWayEachGoes() throws {
     let options = try resolve(["sources": "binance,coinbase,kraken"])
     let streams = PriceStreamSet(

@@ -119,6 +119,16 @@ struct LayerEveryKeyUseCaseTests {
         file: "http://file.example/\(id)", defaultValue: nil,
         read: { $0.candlesURLs[id]?.absoluteString })
     }
+    + [
+      Key(
+        name: "holdings", variable: "BTC_PRICE_HOLDINGS", commandLine: "0.25",
+        environment: "1.5", file: "0.00000001", defaultValue: nil,
+        read: { $0.holdings.map { "\($0)" } }),
+      Key(
+        name: "cost-basis", variable: "BTC_PRICE_COST_BASIS", commandLine: "15000 USD",
+        environment: "12000.5 EUR", file: "0 JPY", defaultValue: nil,
+        read: { $0.costBasis.map { "\($0.total) \($0.currency.code)" } }),
+    ]
 
   @Test func theTable_coversEverySettingKey() {
     #expect(Self.keys.map(\.name) == SettingKey.all.map(\.name))

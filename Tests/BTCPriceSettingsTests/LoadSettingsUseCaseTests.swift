@@ -76,7 +76,7 @@ struct LoadSettingsFileUseCaseTests {
         "\(file.path):3: unknown key \"intervall\"; known keys: sources, currency, interval, "
           + "primary-timeout, format, \(urlKeys), \(apiKeyKeys), cache-path, proxy, no-proxy, "
           + "ca-file, alert, on-alert, alert-webhook, stream, \(streamURLKeys), history, "
-          + candlesURLKeys)
+          + candlesURLKeys + ", holdings, cost-basis")
     }
   }
 
@@ -115,7 +115,7 @@ struct LoadSettingsFileUseCaseTests {
       ),
       (
         "format: \"{prize}\"\n", 1,
-        "format: unknown placeholder {prize} at column 1; known placeholders: {price}, {amount}, {currency}, {time}, {source}, {arrow}, {change}, {change_pct}, {change_24h}, {change_24h_pct}, {stale}, {alert}, {price_int}, {price_short}, {sats}, {change_1h}, {change_1h_pct}, {change_7d}, {change_7d_pct}, {change_30d}, {change_30d_pct}; write {{ and }} for literal braces"
+        "format: unknown placeholder {prize} at column 1; known placeholders: {price}, {amount}, {currency}, {time}, {source}, {arrow}, {change}, {change_pct}, {change_24h}, {change_24h_pct}, {stale}, {alert}, {price_int}, {price_short}, {sats}, {change_1h}, {change_1h_pct}, {change_7d}, {change_7d_pct}, {change_30d}, {change_30d_pct}, {value}, {value_change_24h}, {pnl}, {pnl_pct}; write {{ and }} for literal braces"
       ),
       (
         "format: {price}\n", 1,

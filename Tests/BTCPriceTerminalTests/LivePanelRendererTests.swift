@@ -36,6 +36,31 @@ struct LivePanelRendererTests {
         ])
   }
 
+  @Test func theHoldings_standUnderThePrice_theirChangesWhereTheyFit() {
+    let holder = PricePresenter(
+      timestamps: TimestampFormatter(precision: .seconds, timeZone: TimeZone(identifier: "UTC")!),
+      holdings: Holdings(amount: 0.25, costBasis: .init(total: 15_000, currency: .usd)))
+    let (_, history) = holder.afterTicks(["68800.00", "68950.00", "68901.23"])
+    let day = CandleSeries.day(endingAt: 1_795_356_000) { _ in "68000.00" }
+    let state = holder.present(.fresh(quote("68901.23")), dayHistory: day)
+    let trend = holder.presentTrend(history)
+
+    let wide = LivePanelRenderer.render(state, trend: trend, width: 120, colors: false)
+    let narrow = LivePanelRenderer.render(state, trend: trend, width: 60, colors: false)
+    let narrowest = LivePanelRenderer.render(state, trend: trend, width: 30, colors: false)
+
+    #expect(
+      wide[1]
+        == "0.25 BTC = $17,225.31   ▲ +$225.31 (+1.33%) in 24 hours   ▲ +$2,225.31 (+14.84%) "
+        + "since bought")
+    #expect(narrow[1] == "0.25 BTC = $17,225.31   ▲ +$225.31 (+1.33%) in 24 hours")
+    #expect(narrowest[1] == "0.25 BTC = $17,225.31")
+    #expect(
+      !LivePanelRenderer.render(
+        presenter.present(.fresh(quote("68901.23"))), trend: trend, width: 120, colors: false
+      ).joined().contains("BTC ="), "no line without holdings")
+  }
+
   @Test func width40_dropsTheSparklineAndStacksTheChanges() {
     let (state, history) = presenter.afterTicks(["68800.00", "68950.00", "68901.23"])
 

@@ -86,6 +86,33 @@ struct RenderFormatTemplateUseCaseTests {
         == "\u{1B}[31m-1.57%\u{1B}[0m", "coloured by its own direction")
   }
 
+  // MARK: The holdings
+
+  @Test func render_showsTheHoldingsWorthItsDaysChangeAndTheGain() throws {
+    let presenter = PricePresenter(
+      timestamps: .utc(precision: .seconds), currency: .eur,
+      holdings: Holdings(amount: 0.5, costBasis: .init(total: 40_000, currency: .eur)))
+    let day = CandleSeries.day(endingAt: 1_795_356_000, currency: .eur) { _ in "70000" }
+    let state = presenter.present(
+      .fresh(quote("68901.23", currency: "EUR")), histories: [.day: day])
+    let template = "{value} {value_change_24h} {pnl} ({pnl_pct})"
+
+    #expect(try render(template, state, up) == "€34,450.62 -€549.39 -€5,549.38 (-13.87%)")
+    #expect(
+      try PriceTemplate("{pnl}").render(state, change: up, colors: true)
+        == "\u{1B}[31m-€5,549.38\u{1B}[0m", "coloured by its own direction")
+    let unknown = presenter.present(
+      .stale(lastKnown: nil, failure: PriceFetchFailure(failures: [])))
+    #expect(try render(template, unknown, nil) == "-   ()", "nothing known: a dash, then nothing")
+  }
+
+  @Test func theValuesChange_asksForTheDaysHistory_andTheValueAlone_forNone() throws {
+    #expect(try PriceTemplate("{value_change_24h}").periodsShown == [.day])
+    #expect(try PriceTemplate("{value} {pnl} {pnl_pct}").periodsShown.isEmpty)
+    #expect(try PriceTemplate("{pnl}").showsHoldings)
+    #expect(try !PriceTemplate("{price} {sats}").showsHoldings)
+  }
+
   /// A run asks for the candles of the ranges its output shows, and no others.
   @Test func eachOutput_asksForTheRangesItShows() throws {
     #expect(TerminalSession.Mode.plain(colors: false).rangesShown.isEmpty)
@@ -153,7 +180,7 @@ struct RenderFormatTemplateUseCaseTests {
     expectError(
       "{arrow} {prize}",
       #"unknown placeholder {prize} at column 9; known placeholders: {price}, {amount}, "#
-        + "{currency}, {time}, {source}, {arrow}, {change}, {change_pct}, {change_24h}, {change_24h_pct}, {stale}, {alert}, {price_int}, {price_short}, {sats}, {change_1h}, {change_1h_pct}, {change_7d}, {change_7d_pct}, {change_30d}, {change_30d_pct}; "
+        + "{currency}, {time}, {source}, {arrow}, {change}, {change_pct}, {change_24h}, {change_24h_pct}, {stale}, {alert}, {price_int}, {price_short}, {sats}, {change_1h}, {change_1h_pct}, {change_7d}, {change_7d_pct}, {change_30d}, {change_30d_pct}, {value}, {value_change_24h}, {pnl}, {pnl_pct}; "
         + "write {{ and }} for literal braces")
   }
 
@@ -212,7 +239,7 @@ struct RenderFormatTemplateUseCaseTests {
 
   private var knownList: String {
     "{price}, {amount}, {currency}, {time}, {source}, {arrow}, {change}, {change_pct}, {change_24h}, {change_24h_pct}, {stale}, "
-      + "{alert}, {price_int}, {price_short}, {sats}, {change_1h}, {change_1h_pct}, {change_7d}, {change_7d_pct}, {change_30d}, {change_30d_pct}; write {{ and }} for literal braces"
+      + "{alert}, {price_int}, {price_short}, {sats}, {change_1h}, {change_1h_pct}, {change_7d}, {change_7d_pct}, {change_30d}, {change_30d_pct}, {value}, {value_change_24h}, {pnl}, {pnl_pct}; write {{ and }} for literal braces"
   }
 
   private func render(

@@ -194,8 +194,18 @@ public struct Doctor: Sendable {
     for (id, _) in configuration.apiKeys.sorted(by: { $0.key < $1.key }) {
       settings.append(setting("\(id)-api-key", "<redacted>"))
     }
+    // Whether they are set, and where from; never how much.
+    if let holdings = options.holdings {
+      settings.append(setting("holdings", Self.setButNeverShown))
+      if holdings.costBasis != nil {
+        settings.append(setting("cost-basis", Self.setButNeverShown))
+      }
+    }
     return settings
   }
+
+  /// What `doctor` says of the holdings and their cost basis: that they are set, nothing more.
+  static let setButNeverShown = "set (never shown)"
 
   /// The trust line: the file or folder as its value, where its name came from as its origin.
   private var trustSetting: DoctorReport.Setting {

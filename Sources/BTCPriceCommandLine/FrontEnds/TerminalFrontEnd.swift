@@ -63,7 +63,7 @@ public struct TerminalFrontEnd: Sendable {
   }
 
   public func run() async -> Outcome {
-    let presenter = NIOPriceRuntime.presenter(options)
+    let presenter = NIOPriceRuntime.presenter(options, showingHoldings: true)
     // The session only queues: the output's writers write on threads of their own, so the
     // event loop that shows a tick never waits for stdout's reader. What waits while the reader
     // is away is the mode's (`stdoutKind`); the live panel and Waybar hold their next frame back
@@ -111,6 +111,9 @@ public struct TerminalFrontEnd: Sendable {
     let runtime = NIOPriceRuntime(
       options, streams: count != 1, history: count != 1 || !ranges.isEmpty, warn: warn,
       log: { session.diagnostic($0) })
+    if options.verbose, let line = StartReport.holdingsLine(options) {
+      session.diagnostic(VerboseLine.format(.notice, line))
+    }
     let deliveries = AlertDeliveries.terminal(
       command: options.onAlert, notify: options.notify, environment: environment, warn: warn)
     let ticks = runtime.tickLoop(

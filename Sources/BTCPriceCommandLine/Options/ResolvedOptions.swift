@@ -49,6 +49,9 @@ public struct ResolvedOptions: Sendable {
   public let alertWebhook: URL?
   /// The layers, for where each value came from (`doctor`).
   public let layers: SettingsLayers
+  /// `--holdings` and `--cost-basis`: for the terminal's views only; `serve` and `publish` never
+  /// carry them.
+  public let holdings: Holdings?
 
   /// `--stream`/`--no-stream`, every layer applied: the exchanges' streams first, REST as the
   /// fall back (the default, ``PriceDefaults/stream``).
@@ -78,6 +81,14 @@ public struct ResolvedOptions: Sendable {
     let settings = layers.merged
     if commandLine["on-alert"] != nil || notify, settings.alerts?.isEmpty ?? true {
       throw Invalid(description: "--on-alert and --notify need a rule: --alert above:PRICE, …")
+    }
+    if settings.costBasis != nil, settings.holdings == nil {
+      throw Invalid(description: "--cost-basis needs --holdings: the amount it was paid for")
+    }
+    if settings.format?.showsHoldings == true, settings.holdings == nil {
+      throw Invalid(
+        description: "--format shows the holdings ({value}, {value_change_24h}, {pnl} or "
+          + "{pnl_pct}), which need --holdings")
     }
     let currency = settings.effectiveCurrency
     let chain: [PriceSourceDefinition]
@@ -129,7 +140,8 @@ public struct ResolvedOptions: Sendable {
       onAlert: settings.onAlert,
       notify: notify,
       alertWebhook: settings.alertWebhook,
-      layers: layers)
+      layers: layers,
+      holdings: settings.holdings.map { Holdings(amount: $0, costBasis: settings.costBasis) })
   }
 
   /// Where the trust's file or folder came from: the `ca-file` setting's own layer, or the

@@ -25,6 +25,7 @@ public enum RootHelp {
                  left out while the price history cannot say (docs/HISTORY.md)
       changes    {1h, 24h, 7d, 30d}, each as change24h; a period left out likewise
       satsPerUnit  satoshis one unit of the currency buys, e.g. "1451"
+      holdings   with --holdings: {amount, value, change24h, pnl}, exact
 
     ALERT COMMANDS (--on-alert) get BTC_PRICE_ALERT_RULE, _PRICE, _CURRENCY, \
     _TIME, _SOURCE, _DIRECTION and _TEXT, and are ended after 10 s.
@@ -39,7 +40,7 @@ public enum RootHelp {
     SETTINGS keys (the command line wins, then the environment, then the file): sources, \
     currency, interval, primary-timeout, format, <source>-url, \(apiKeySettings)cache-path, \
     proxy, no-proxy, ca-file, alert (a list), on-alert, alert-webhook, history, \
-    <source>-candles-url.
+    <source>-candles-url, holdings, cost-basis.
 
     ENVIRONMENT:
       BTC_PRICE_SOURCES            default for --sources
@@ -50,6 +51,8 @@ public enum RootHelp {
       BTC_PRICE_ON_ALERT           default for --on-alert
       BTC_PRICE_ALERT_WEBHOOK      default for serve's --alert-webhook
       BTC_PRICE_HISTORY            false for --no-history
+      BTC_PRICE_HOLDINGS           default for --holdings
+      BTC_PRICE_COST_BASIS         default for --cost-basis
       XDG_CACHE_HOME, XDG_STATE_HOME, XDG_CONFIG_HOME: where the three folders live
       CACHE_DIRECTORY, STATE_DIRECTORY, CONFIGURATION_DIRECTORY: a systemd unit's own
         (CacheDirectory=...), used first and as they are, without btc-price/ under them

@@ -122,11 +122,15 @@ struct NIOPriceRuntime: Sendable {
     urls.contains { ["https", "wss"].contains($0.scheme?.lowercased()) }
   }
 
-  /// The words and formats of every front end: local times to the second, in the currency.
-  static func presenter(_ options: ResolvedOptions) -> PricePresenter {
+  /// The words and formats of every front end: local times to the second, in the currency;
+  /// the holdings only for a front end that shows them on this machine (the terminal's).
+  static func presenter(_ options: ResolvedOptions, showingHoldings: Bool = false)
+    -> PricePresenter
+  {
     PricePresenter(
       timestamps: TimestampFormatter(precision: .seconds),
-      currency: options.configuration.currency)
+      currency: options.configuration.currency,
+      holdings: showingHoldings ? options.holdings : nil)
   }
 
   /// The engine for the run's alert rules, with where they stood at the end of earlier runs;

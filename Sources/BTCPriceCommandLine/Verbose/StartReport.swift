@@ -21,6 +21,16 @@ enum StartReport {
     return lines
   }
 
+  /// For the terminal's run with holdings: why no gain is shown when the cost basis is in
+  /// another currency than the price (no rate between them is asked for); nil otherwise. Never
+  /// the amounts.
+  static func holdingsLine(_ options: ResolvedOptions) -> String? {
+    let shown = options.configuration.currency
+    guard let basis = options.holdings?.costBasis, basis.currency != shown else { return nil }
+    return "no gain shown: the cost basis is in \(basis.currency.code), the price in "
+      + "\(shown.code), and btc-price converts no currency"
+  }
+
   /// Once the pipeline is built, for a run that asked for streams: which ones the ticks read
   /// first (`streams` is nil when no source of the chain has one in the currency), and the way
   /// each goes.

@@ -19,12 +19,19 @@ public struct PricePresenter: Sendable {
 
   let timestamps: TimestampFormatter
   let currency: Currency
+  /// What the user holds, worded on every tick with a price; nil for every view that must not
+  /// carry it (all but the terminal's).
+  let holdings: Holdings?
 
-  /// - Parameter currency: the currency of this run, for the pair and the changes; a quote is
-  ///   shown in its own currency.
-  public init(timestamps: TimestampFormatter, currency: Currency = .usd) {
+  /// - Parameters:
+  ///   - currency: the currency of this run, for the pair and the changes; a quote is shown in
+  ///     its own currency.
+  ///   - holdings: `--holdings` and `--cost-basis`, for the terminal's views only.
+  public init(timestamps: TimestampFormatter, currency: Currency = .usd, holdings: Holdings? = nil)
+  {
     self.timestamps = timestamps
     self.currency = currency
+    self.holdings = holdings
   }
 
   public func present(_ update: PriceUpdate) -> PriceViewState {
@@ -50,6 +57,9 @@ public struct PricePresenter: Sendable {
     state.change24h = self.change(moved, label: Self.change24hLabel)
     state.change24hAccessibilityLabel = presentSpokenChange24h(moved)
     state.record.change24h = ChangeRecord(change)
+    if let holdings {
+      state.holdings = present(holdings, at: quote, dayBefore: change.reference)
+    }
     return state
   }
 
@@ -133,7 +143,10 @@ public struct PricePresenter: Sendable {
         crossCheck: crossCheck,
         satsPerUnit: quote.flatMap { Satoshis.perUnit(at: $0.value) }.map { String($0) }),
       quote: quote,
-      failureReason: failure)
+      failureReason: failure,
+      holdings: holdings.flatMap { holdings in
+        quote.map { present(holdings, at: $0, dayBefore: nil) }
+      })
   }
 
   /// What VoiceOver says for the price: the value in words with its time and, when the value is
@@ -202,6 +215,11 @@ public struct PricePresenter: Sendable {
   /// Waybar).
   public func presentChange(_ change: PriceChange) -> PriceTrendViewState.Change {
     self.change(change, label: "since last tick")
+  }
+
+  /// `▲ +$12.34 (+0.02%)`, `▼ -$5.00 (-0.01%)` or `• unchanged`, with its label.
+  func worded(_ change: PriceChange, label: String) -> PriceTrendViewState.Change {
+    self.change(change, label: label)
   }
 
   /// `▲ +$12.34 (+0.02%)`, `▼ -$5.00 (-0.01%)` or `• unchanged`.

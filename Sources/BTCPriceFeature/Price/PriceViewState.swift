@@ -50,6 +50,9 @@ public struct PriceViewState: Equatable, Sendable {
   /// `▲ +$210.00 (+0.31%)` `in 1 hour`, and the same in 24 hours, 7 days, 30 days: each period
   /// the history can say. Set by ``PricePresenter/present(_:histories:)``.
   public var changes: [ChangePeriod: PriceTrendViewState.Change] = [:]
+  /// What `--holdings` is worth at the shown price; nil without holdings or a price, and in
+  /// every view but the terminal's (``PricePresenter``'s `holdings`).
+  public var holdings: HoldingsViewState? = nil
 }
 
 extension PriceViewState {

@@ -21,6 +21,9 @@ import BTCPriceCore
 /// `7d` and `30d` in that order, a period it cannot say left out (`change24h` stays as it is).
 /// With a price known, a line carries `satsPerUnit`: how many satoshis one unit of the
 /// currency buys at that price, a whole number as a string (`"satsPerUnit":"1451"`).
+/// With `--holdings` (the terminal's `--json` only) and a price known, a line carries
+/// `holdings` (``HoldingsRecord``): `"holdings":{"amount":"0.25","value":"17225.31",
+/// "change24h":"285.00","pnl":{"absolute":"2225.31","percent":"14.84"}}`.
 /// A tick on which two streams disagreed carries `crossCheck`: the price kept off the screen
 /// and the source whose price settled it,
 /// `"crossCheck":{"rejected":{"source":"binance","price":"6890.12"},"referee":"kraken"}`, or, on
@@ -57,6 +60,9 @@ public enum JSONLineRenderer {
     if let sats = record.satsPerUnit {
       fields.append(("satsPerUnit", string(sats)))
     }
+    if let holdings = state.holdings?.record {
+      fields.append(("holdings", object(holdings)))
+    }
     if let crossCheck = record.crossCheck {
       fields.append(("crossCheck", object(crossCheck)))
     }
@@ -74,6 +80,16 @@ public enum JSONLineRenderer {
   private static func object(_ change: ChangeRecord) -> String {
     "{\"absolute\":\(string(change.absolute)),\"percent\":\(string(change.percent)),"
       + "\"since\":\(string(change.since))}"
+  }
+
+  private static func object(_ holdings: HoldingsRecord) -> String {
+    var members = ["\"amount\":\(string(holdings.amount))", "\"value\":\(string(holdings.value))"]
+    if let change = holdings.change24h { members.append("\"change24h\":\(string(change))") }
+    if let pnl = holdings.pnl {
+      members.append(
+        "\"pnl\":{\"absolute\":\(string(pnl.absolute)),\"percent\":\(string(pnl.percent))}")
+    }
+    return "{" + members.joined(separator: ",") + "}"
   }
 
   private static func object(_ crossCheck: CrossCheckRecord) -> String {

@@ -26,6 +26,9 @@ import BTCPriceCore
 /// | `{change_1h_pct}`, `{change_7d_pct}`, `{change_30d_pct}` | their percent | the same | empty |
 /// | `{stale}` | empty | `stale` | `stale` |
 /// | `{alert}` | the alerts the tick fired (`above $100,000.00`), else empty | empty | empty |
+/// | `{value}` | `--holdings` at the price: `€17,225.31` | at the last known price | `-` |
+/// | `{value_change_24h}` | `+€285.00`: the value against 24 hours before | the same, of the shown price | empty |
+/// | `{pnl}`, `{pnl_pct}` | `+€2,225.31`, `+14.84%`: the value against `--cost-basis` in the shown currency | the same, of the shown price | empty |
 ///
 /// The change is empty until two ticks are known (the first tick of a run has nothing to compare
 /// with); the 24-hour change is empty while the price history cannot say (never a zero). `{{`
@@ -49,6 +52,19 @@ public struct PriceTemplate: Equatable, Sendable {
     case change7dPercent = "change_7d_pct"
     case change30d = "change_30d"
     case change30dPercent = "change_30d_pct"
+    case value
+    case valueChange24h = "value_change_24h"
+    case pnl
+    case pnlPercent = "pnl_pct"
+
+    /// Whether it shows the holdings (`--holdings`), which a template may use only when they
+    /// are set.
+    public var showsHoldings: Bool {
+      switch self {
+      case .value, .valueChange24h, .pnl, .pnlPercent: true
+      default: false
+      }
+    }
 
     /// The period whose change this placeholder shows, and whether it is the percent; nil for
     /// every other placeholder.
@@ -78,6 +94,14 @@ public struct PriceTemplate: Equatable, Sendable {
   /// The template, parsed: what a view renders in order.
   public let segments: [Segment]
 
+  /// Whether the template shows the holdings (`{value}`, `{value_change_24h}`, `{pnl}`,
+  /// `{pnl_pct}`).
+  public var showsHoldings: Bool {
+    segments.contains {
+      if case .placeholder(let placeholder) = $0 { placeholder.showsHoldings } else { false }
+    }
+  }
+
   /// Whether `{change_24h}` or `{change_24h_pct}` is in the template.
   public var showsTheDaysChange: Bool { periodsShown.contains(.day) }
 
@@ -86,7 +110,12 @@ public struct PriceTemplate: Equatable, Sendable {
   public var periodsShown: Set<ChangePeriod> {
     Set(
       segments.compactMap {
-        if case .placeholder(let placeholder) = $0 { placeholder.change?.period } else { nil }
+        if case .placeholder(let placeholder) = $0 {
+          // The value's change over 24 hours is measured on the day's history too.
+          placeholder == .valueChange24h ? .day : placeholder.change?.period
+        } else {
+          nil
+        }
       })
   }
 

@@ -5,6 +5,8 @@ import BTCPriceFeature
 ///
 /// ```
 /// BTC/USD  $68,901.23   $1 = 1,451 sats   (the sats where the width leaves room)
+/// 0.25 BTC = $17,225.31   ▲ +$285.00 (+1.68%) in 24 hours   (with --holdings; the changes,
+///                                                           and the gain, where they fit)
 /// ▲ +$12.34 (+0.02%) since last tick   ▲ +$101.00 (+0.15%) since start
 /// ▲ +$1,140.00 (+1.68%) in 24 hours   (while the price history can say; on the line above
 ///                                      when the three fit)
@@ -80,6 +82,9 @@ public enum LivePanelRenderer {
       first += ANSIStyle.dim.apply("   " + sats, enabled: colors)
     }
     lines.append(fit(first, width: width))
+    if let holdings = state.holdings {
+      lines.append(holdingsLine(holdings, width: width, colors: colors))
+    }
 
     let changes = [trend.sinceLastTick, trend.sinceStart, change24h ? state.change24h : nil]
     let segments = changes.compactMap { $0 }.map {
@@ -103,6 +108,22 @@ public enum LivePanelRenderer {
       }
     }
     return lines
+  }
+
+  /// `0.25 BTC = $17,225.31   ▲ +$285.00 (+1.68%) in 24 hours   ▲ +$2,225.31 (+14.84%) since
+  /// bought`: the value, then its changes while the width leaves room for them.
+  private static func holdingsLine(_ holdings: HoldingsViewState, width: Int, colors: Bool)
+    -> String
+  {
+    var line = "\(holdings.amountText) = \(holdings.valueText)"
+    for change in [holdings.change24h, holdings.gain].compactMap({ $0 }) {
+      let text = "   \(change.text) \(change.label)"
+      guard ANSIStyle.visible(line).count + text.count <= width else { break }
+      line +=
+        "   " + ANSIStyle.paint(change.text, for: change.direction, enabled: colors)
+        + " \(change.label)"
+    }
+    return fit(line, width: width)
   }
 
   /// Cuts a line to `width` columns. A line with escape codes that is too long loses its

@@ -74,6 +74,17 @@ extension PriceTemplate {
         ? ANSIStyle.banner.apply(PricePresenter.staleMarker, enabled: colors) : ""
     case .alert:
       return state.alert.map { ANSIStyle.banner.apply($0.text, enabled: colors) } ?? ""
+    case .value:
+      return state.holdings?.valueText ?? unknown
+    case .valueChange24h:
+      let day = state.holdings?.change24h
+      return ANSIStyle.paint(day?.amountText ?? "", for: day?.direction, enabled: colors)
+    case .pnl:
+      let gain = state.holdings?.gain
+      return ANSIStyle.paint(gain?.amountText ?? "", for: gain?.direction, enabled: colors)
+    case .pnlPercent:
+      let gain = state.holdings?.gain
+      return ANSIStyle.paint(gain?.percentText ?? "", for: gain?.direction, enabled: colors)
     }
   }
 
