@@ -37,6 +37,12 @@ struct PipelineOptions: ParsableArguments {
   /// `--on-alert`'s command, if given.
   var onAlert: String? { alertOptions.given["on-alert"] }
 
+  /// Whether `--holdings` or `--cost-basis` was given on the command line (the environment's
+  /// and the settings file's are the terminal's, and other commands leave them unread).
+  var givesHoldings: Bool {
+    settingOptions.given["holdings"] != nil || settingOptions.given["cost-basis"] != nil
+  }
+
   func validate() throws {
     if let problem = RootArguments.pipelineProblem(
       noCache: noCache, cachePath: settings["cache-path"])

@@ -57,6 +57,10 @@ struct PublishCommand: AsyncParsableCommand {
     {
       throw ValidationError("publish takes the pipeline options only (see btc-price --help).")
     }
+    if root.pipeline.givesHoldings {
+      throw ValidationError(
+        "--holdings and --cost-basis are for the terminal: publish never sends them.")
+    }
     guard !urls.isEmpty else { throw ValidationError("publish needs at least one URL.") }
     for (index, url) in urls.enumerated() {
       do throws(PublishTargetError) {

@@ -93,6 +93,10 @@ struct ServeCommand: AsyncParsableCommand {
       throw ValidationError(
         "--on-alert and --notify are for the terminal; serve sends alerts to --alert-webhook.")
     }
+    if root.pipeline.givesHoldings {
+      throw ValidationError(
+        "--holdings and --cost-basis are for the terminal: serve never shows them.")
+    }
     guard (0...65_535).contains(port) else { throw ValidationError("--port must be 0 to 65535.") }
     guard !host.isEmpty else { throw ValidationError("--host must name an address.") }
     guard connectionsPerAddress >= 1 else {

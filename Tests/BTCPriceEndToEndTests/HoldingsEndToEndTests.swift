@@ -104,6 +104,17 @@ extension BinaryEndToEndTests {
       }
     }
 
+    @Test(arguments: [
+      ["serve", "--port", "0", "--holdings", "0.25"],
+      ["publish", "http://127.0.0.1:9/pub", "--cost-basis", "15000 USD"],
+    ])
+    func serveAndPublish_refuseTheHoldingsGivenAsOptions(arguments: [String]) async throws {
+      let run = try BinaryProcess(arguments + ["--no-cache"])
+
+      #expect(await run.waitForExit() == 64)
+      #expect(run.stderrText.contains("are for the terminal"), "\(run.stderrText)")
+    }
+
     @Test func verbose_neverPrintsTheAmounts_andSaysWhyNoGainIsShown() async throws {
       try await FakeExchangeServer.withRunning { server in
         await server.stub(.binance, .binance(price: "68901.23"))
