@@ -18,8 +18,6 @@ struct SettingKey: Sendable {
   let name: String
   /// `BTC_PRICE_SOURCES`; nil for a key the environment cannot set.
   let environmentVariable: String?
-  /// Never repeated in a message: an API key, a proxy URL (it may carry a password).
-  let isSecret: Bool
   /// Whether the file may give it as a YAML list (`sources`, `alert`), read as the items joined
   /// by commas.
   let takesList: Bool
@@ -33,7 +31,8 @@ struct SettingKey: Sendable {
   let given: @Sendable (Settings) -> Bool
   /// Takes this key's value from the lower layer when settings leave it unset.
   let inherit: @Sendable (inout Settings, Settings) -> Void
-  /// `name: value` for a key that is set, for display; secrets as `<redacted>`.
+  /// `name: value` for a key that is set, for display; its `show` redacts a secret (an API key,
+  /// a proxy's password, the holdings).
   let shown: @Sendable (Settings) -> String?
 
   /// Every key, in the order the documentation lists them; the source URLs and API keys are the
@@ -160,7 +159,7 @@ extension SettingKey {
   // The proxy's own variables (https_proxy, NO_PROXY, ...) and SSL_CERT_FILE are read as curl
   // and OpenSSL read them, under these three settings (ProxySelector, TrustSource).
   static let proxy = SettingKey(
-    "proxy", { $0.proxy }, { $0.proxy = $1 }, isSecret: true,
+    "proxy", { $0.proxy }, { $0.proxy = $1 },
     option: .value(
       "Proxy for every source and stream: http://, socks5h:// or socks5://[user:password@]host:port; \"\" for none (over $https_proxy, $all_proxy).",
       valueName: "url"),
@@ -258,7 +257,6 @@ extension SettingKey {
   /// repeated in a message, and nothing that serves, publishes or logs carries it.
   static let holdings = SettingKey(
     "holdings", { $0.holdings }, { $0.holdings = $1 }, environment: "BTC_PRICE_HOLDINGS",
-    isSecret: true,
     option: .value(
       "Bitcoin you hold, e.g. 0.25, for {value}, --live and --json; kept on this machine: never "
         + "served, published or logged (env BTC_PRICE_HOLDINGS).",
@@ -274,7 +272,6 @@ extension SettingKey {
   /// `cost-basis`: what the holdings cost in all, with its currency (`15000 USD`), for `{pnl}`.
   static let costBasis = SettingKey(
     "cost-basis", { $0.costBasis }, { $0.costBasis = $1 }, environment: "BTC_PRICE_COST_BASIS",
-    isSecret: true,
     option: .value(
       "What the holdings cost in all, with its currency, e.g. \"15000 USD\", for {pnl} and "
         + "{pnl_pct} (env BTC_PRICE_COST_BASIS).",
@@ -304,7 +301,7 @@ extension SettingKey {
     return SettingKey(
       perSource: "\(definition.source.id)-api-key", { $0.apiKeys }, { $0.apiKeys = $1 },
       definition.source.id,
-      environment: apiKey.environmentVariable, isSecret: true, option: nil,
+      environment: apiKey.environmentVariable, option: nil,
       parse: { text, _ throws(Problem) in
         guard !text.isEmpty else { throw Problem("must not be empty") }
         return Secret(text)
@@ -355,13 +352,13 @@ extension SettingKey {
   init<Value: Sendable>(
     _ name: String, _ get: @escaping @Sendable (Settings) -> Value?,
     _ set: @escaping @Sendable (inout Settings, Value?) -> Void,
-    environment: String? = nil, isSecret: Bool = false, takesList: Bool = false,
+    environment: String? = nil, takesList: Bool = false,
     option: SettingOption?,
     parse: @escaping @Sendable (String, String?) throws(Problem) -> Value,
     show: @escaping @Sendable (Value) -> String
   ) {
     self.init(
-      name: name, environmentVariable: environment, isSecret: isSecret, takesList: takesList,
+      name: name, environmentVariable: environment, takesList: takesList,
       option: option,
       write: { text, settings, home throws(Problem) in
         set(&settings, try parse(text, home))
@@ -377,13 +374,13 @@ extension SettingKey {
   init<Value: Sendable>(
     perSource name: String, _ get: @escaping @Sendable (Settings) -> [String: Value],
     _ set: @escaping @Sendable (inout Settings, [String: Value]) -> Void,
-    _ sourceID: String, environment: String?, isSecret: Bool = false,
+    _ sourceID: String, environment: String?,
     option: SettingOption?,
     parse: @escaping @Sendable (String, String?) throws(Problem) -> Value,
     show: @escaping @Sendable (Value) -> String
   ) {
     self.init(
-      name: name, environmentVariable: environment, isSecret: isSecret, takesList: false,
+      name: name, environmentVariable: environment, takesList: false,
       option: option,
       write: { text, settings, home throws(Problem) in
         var values = get(settings)

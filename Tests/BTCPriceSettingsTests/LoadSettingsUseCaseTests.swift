@@ -224,6 +224,15 @@ struct LoadSettingsFileUseCaseTests {
     }
   }
 
+  @Test func load_readsTheHoldings_andNeverShowsThem() throws {
+    try withFile("holdings: 0.25\ncost-basis: 15000 usd\n") { file in
+      let settings = try file.load(home: nil)
+      #expect(settings.holdings == Decimal(string: "0.25"))
+      #expect(settings.costBasis == .init(total: 15_000, currency: .usd))
+      #expect(settings.description == "holdings: <redacted>\ncost-basis: <redacted>")
+    }
+  }
+
   @Test func load_readsTheProxyKeysAndNeverShowsTheProxyPassword() throws {
     try withFile("proxy: http://ana:pw-1234@proxy.corp:3128\nno-proxy: .corp\nca-file: ~/ca.pem\n")
     {
