@@ -35,6 +35,10 @@ public struct PricePresenter: Sendable {
   }
 
   public func present(_ update: PriceUpdate) -> PriceViewState {
+    valuingTheHoldings(presentWithoutHoldings(update), dayBefore: nil)
+  }
+
+  private func presentWithoutHoldings(_ update: PriceUpdate) -> PriceViewState {
     switch update {
     case .fresh(let quote, let crossCheck):
       return state(
@@ -50,16 +54,22 @@ public struct PricePresenter: Sendable {
   /// history (``TwentyFourHourChange``): worded in ``PriceViewState/change24h`` and in exact
   /// decimals in the record; both absent when the history cannot say.
   public func present(_ update: PriceUpdate, dayHistory: CandleSeries?) -> PriceViewState {
-    var state = present(update)
+    var state = presentWithoutHoldings(update)
     guard let quote = state.quote, let change = TwentyFourHourChange.of(quote, in: dayHistory)
-    else { return state }
+    else { return valuingTheHoldings(state, dayBefore: nil) }
     let moved = PriceChange(from: change.reference, to: change.current)
     state.change24h = self.change(moved, label: Self.change24hLabel)
     state.change24hAccessibilityLabel = presentSpokenChange24h(moved)
     state.record.change24h = ChangeRecord(change)
-    if let holdings {
-      state.holdings = present(holdings, at: quote, dayBefore: change.reference)
-    }
+    return valuingTheHoldings(state, dayBefore: change.reference)
+  }
+
+  /// The state with the holdings worded at its shown quote, once per tick; unchanged without
+  /// holdings or a quote.
+  private func valuingTheHoldings(_ state: PriceViewState, dayBefore: Decimal?) -> PriceViewState {
+    guard let holdings, let quote = state.quote else { return state }
+    var state = state
+    state.holdings = present(holdings, at: quote, dayBefore: dayBefore)
     return state
   }
 
@@ -98,7 +108,7 @@ public struct PricePresenter: Sendable {
 
   /// The state before the first tick: the cached value (no banner), or placeholders.
   public func presentRestored(_ quote: PriceQuote?) -> PriceViewState {
-    state(showing: quote, stale: false, failure: nil)
+    valuingTheHoldings(state(showing: quote, stale: false, failure: nil), dayBefore: nil)
   }
 
   public func presentTrend(_ history: PriceHistory) -> PriceTrendViewState {
@@ -143,10 +153,7 @@ public struct PricePresenter: Sendable {
         crossCheck: crossCheck,
         satsPerUnit: quote.flatMap { Satoshis.perUnit(at: $0.value) }.map { String($0) }),
       quote: quote,
-      failureReason: failure,
-      holdings: holdings.flatMap { holdings in
-        quote.map { present(holdings, at: $0, dayBefore: nil) }
-      })
+      failureReason: failure)
   }
 
   /// What VoiceOver says for the price: the value in words with its time and, when the value is
